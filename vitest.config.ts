@@ -1,0 +1,21 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests import workspace packages by name; point those names at their sources so a test run never
+// depends on a stale dist. Tests that pin the published boundary spawn or import the built dist on purpose.
+const root = fileURLToPath(new URL('.', import.meta.url));
+const alias = readdirSync(`${root}packages`).map((dir) => ({
+  find: new RegExp(`^@toolcircuit/${dir}$`),
+  replacement: `${root}packages/${dir}/src/index.ts`,
+}));
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    // Two cores: keep the pool small so property tests and replay servers do not starve each other.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+  },
+});
