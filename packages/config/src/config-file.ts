@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { CONFIG_FILE_SCHEMA, MODEL_OBJECT_SCHEMA } from './config-file-schema.js';
+import { ModelConfigurationError } from './errors/configuration-error.js';
+import type { ModelConfig } from './model-config.js';
+import { parseModelSpec } from './parse-model-spec.js';
+
+export const CONFIG_FILE_NAME = 'toolcircuit.config.json';
+
+/** What `toolcircuit.config.json` holds once validated. */
+export interface ToolcircuitConfig {
+  readonly model?: string | ModelConfig;
+  readonly system?: string;
+  readonly maxTurns?: number;
+  readonly concurrency?: number;
+  readonly toolTimeoutMs?: number;
+  /** Path of the catalogue module, relative to the config file. */
+  readonly catalogue?: string;
+}
+
+export interface ConfigProblem {
+  /** JSON pointer into the file, `/` for the root. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** The config file exists but does not fit its schema; `problems` lists every bad field at once. */
+export class ConfigFileError extends ModelConfigurationError {
+  readonly file: string;
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(file: string, problems: readonly ConfigProblem[], options?: ErrorOptions) {
+    const first = problems[0]?.field ?? '/';
+    super(
+      'invalid_config',
+      first,
+      `${file} is not a valid toolcircuit config:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`,
+      options,
+    );
+    this.file = file;
+    this.problems = problems;
+  }
+}
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateFile = ajv.compile<ToolcircuitConfig>(CONFIG_FILE_SCHEMA);
+const validateModelObject = ajv.compile<ModelConfig>(MODEL_OBJECT_SCHEMA);
+
+/** Validates an already-parsed config value; throws {@link ConfigFileError} naming every bad field. */
+export function parseConfig(value: unknown, file = CONFIG_FILE_NAME): ToolcircuitConfig {
+  const problems = validateFile(value) ? [] : describeErrors(validateFile.errors ?? [], '');
+  const model = (value as { model?: unknown } | null)?.model;
+  if (typeof model === 'string') {
+    try {
+      parseModelSpec(model, '/model');
+    } catch (error) {
+      problems.push({ field: '/model', message: (error as Error).message.replace(/^\/model: /, '') });
+    }
+  } else if (typeof model === 'object' && model !== null && !validateModelObject(model)) {
+    problems.push(...describeErrors(validateModelObject.errors ?? [], '/model'));
+  }
+  if (problems.length === 0) return value as ToolcircuitConfig;
+  throw new ConfigFileError(file, problems);
+}
+
+/** Reads and validates a config file. A missing file is `undefined`: configuration is optional. */
+export async function loadConfigFile(path: string): Promise<ToolcircuitConfig | undefined> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigFileError(file, [{ field: '/', message: `not valid JSON (${(error as Error).message})` }], {
+      cause: error,
+    });
+  }
+  return parseConfig(value, file);
+}
+
+function describeErrors(errors: readonly ErrorObject[], prefix: string): ConfigProblem[] {
+  return errors.map((error) => ({
+    field: `${prefix}${error.instancePath}` || '/',
+    message: describeError(error),
+  }));
+}
+
+function describeError(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const name = String(error.params['additionalProperty']);
+      return name.toLowerCase().includes('key')
+        ? `unknown field "${name}": keys are never read from config; set the provider's env var (or name it in model.apiKeyEnv)`
+        : `unknown field "${name}"`;
+    }
+    case 'required':
+      return `missing field "${String(error.params['missingProperty'])}"`;
+    case 'type':
+      return `must be ${String(error.params['type']).replace(',', ' or ')}`;
+    case 'enum':
+      return `must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return error.message ?? `fails ${error.keyword}`;
+  }
+}

@@ -1,0 +1,28 @@
+import { ModelConfigurationError } from './errors/configuration-error.js';
+import type { ModelConfig } from './model-config.js';
+import { isProviderName, PROVIDERS } from './providers.js';
+
+/**
+ * Parses `"provider:model"` (`anthropic:claude-sonnet-4-5`, `google:gemini-2.5-flash`). Only the first colon
+ * separates: model ids may contain colons themselves (fine-tuned OpenAI ids do).
+ */
+export function parseModelSpec(spec: string, field = 'model'): ModelConfig {
+  const colon = spec.indexOf(':');
+  if (colon <= 0 || colon === spec.length - 1) {
+    throw new ModelConfigurationError(
+      'invalid_model_spec',
+      field,
+      `${field}: "${spec}" is not "provider:model". Write e.g. "anthropic:claude-sonnet-4-5" (providers: ${PROVIDERS.join(', ')}).`,
+    );
+  }
+  const provider = spec.slice(0, colon).trim();
+  const model = spec.slice(colon + 1).trim();
+  if (!isProviderName(provider)) {
+    throw new ModelConfigurationError(
+      'unknown_provider',
+      field,
+      `${field}: unknown provider "${provider}". Use one of: ${PROVIDERS.join(', ')}.`,
+    );
+  }
+  return { provider, model };
+}
