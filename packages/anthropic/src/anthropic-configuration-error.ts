@@ -1,0 +1,20 @@
+import { ToolcircuitError } from '@toolcircuit/core';
+
+export type AnthropicConfigurationErrorCode = 'missing_api_key' | 'invalid_option' | 'unknown_tool_choice';
+
+/**
+ * The developer's Anthropic setup is wrong: raised while the model is being built (or the request
+ * assembled), never after a provider call, so a bad setup fails before any traffic. `field` says where
+ * to fix it (`ANTHROPIC_API_KEY`, `maxTokens`, `toolChoice`); the message never contains a key.
+ */
+export class AnthropicConfigurationError extends ToolcircuitError {
+  readonly kind = 'configuration' as const;
+  readonly code: AnthropicConfigurationErrorCode;
+  readonly field: string;
+
+  constructor(code: AnthropicConfigurationErrorCode, field: string, message: string) {
+    super(`anthropic: ${message}`);
+    this.code = code;
+    this.field = field;
+  }
+}

@@ -1,0 +1,41 @@
+import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Model, ModelRequest, ModelTurn } from '@toolcircuit/core';
+import {
+  type AnthropicModelOptions,
+  createAnthropicClient,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+  validateAnthropicOptions,
+} from './anthropic-options.js';
+import { buildAnthropicRequest } from './build-anthropic-request.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
+import { parseAnthropicResponse } from './parse-anthropic-response.js';
+
+/** Key of this adapter's entries in `providerMetadata` and `providerOptions`. */
+export const ANTHROPIC_PROVIDER = 'anthropic';
+
+/**
+ * A toolcircuit {@link Model} over the official `@anthropic-ai/sdk` Messages API. Building it checks the
+ * options and the API key (throwing `AnthropicConfigurationError`); calls throw `ProviderError`.
+ */
+export function createAnthropicModel(options: AnthropicModelOptions): Model {
+  validateAnthropicOptions(options);
+  const client = createAnthropicClient(options);
+  const settings = { model: options.model, maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS };
+
+  async function generate(request: ModelRequest): Promise<ModelTurn> {
+    const { body, names } = buildAnthropicRequest(request, settings);
+    const params: MessageCreateParamsNonStreaming = { ...body, stream: false };
+    let message: Message;
+    try {
+      message = await client.messages.create(
+        params,
+        request.signal === undefined ? undefined : { signal: request.signal },
+      );
+    } catch (error) {
+      throw mapAnthropicError(error);
+    }
+    return parseAnthropicResponse(message, names);
+  }
+
+  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate };
+}

@@ -1,0 +1,142 @@
+import type {
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+  ToolUseBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import type {
+  AssistantContentPart,
+  JsonObject,
+  Message,
+  ReasoningPart,
+  ToolCallPart,
+  ToolResultContent,
+  ToolResultPart,
+} from '@toolcircuit/core';
+import type { ToolNameMap } from '@toolcircuit/schema';
+import { providerToolName } from './anthropic-prepare-tools.js';
+
+export interface AnthropicPrompt {
+  /** Top-level `system`: the request's system text, then any system messages, in order. */
+  readonly system: string | undefined;
+  readonly messages: MessageParam[];
+}
+
+type Role = 'user' | 'assistant';
+
+/**
+ * Neutral history → Messages API `system` + `messages`.
+ * - A tool message becomes ONE user message of `tool_result` blocks (with `is_error`), and a user text that
+ *   follows is merged after them: Anthropic wants the results first, right after the `tool_use` turn.
+ * - Consecutive messages of the same role are merged, since the API requires user/assistant alternation.
+ * - Thinking blocks are rebuilt from `providerMetadata.anthropic` (`signature`, or `data` for redacted
+ *   thinking) exactly as received; reasoning without them (another provider's) is dropped, because the API
+ *   rejects thinking it did not sign.
+ * - Empty text is skipped: the API rejects empty text blocks.
+ */
+export function convertToAnthropicMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+  names: ToolNameMap,
+): AnthropicPrompt {
+  const systemParts = system === undefined || system === '' ? [] : [system];
+  const turns: { role: Role; blocks: ContentBlockParam[] }[] = [];
+  const push = (role: Role, blocks: ContentBlockParam[]): void => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.blocks.push(...blocks);
+    else turns.push({ role, blocks });
+  };
+
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        if (message.content !== '') systemParts.push(message.content);
+        break;
+      case 'user':
+        push('user', userBlocks(message.content));
+        break;
+      case 'assistant':
+        push(
+          'assistant',
+          message.content.flatMap((part) => assistantBlock(part, names)),
+        );
+        break;
+      case 'tool':
+        push('user', message.content.map(toolResultBlock));
+        break;
+    }
+  }
+
+  return {
+    system: systemParts.length === 0 ? undefined : systemParts.join('\n\n'),
+    messages: turns.map(({ role, blocks }) => ({ role, content: role === 'user' ? resultsFirst(blocks) : blocks })),
+  };
+}
+
+function userBlocks(content: string | readonly { readonly text: string }[]): TextBlockParam[] {
+  const texts = typeof content === 'string' ? [content] : content.map((part) => part.text);
+  return texts.filter((text) => text !== '').map((text) => ({ type: 'text', text }));
+}
+
+function assistantBlock(part: AssistantContentPart, names: ToolNameMap): ContentBlockParam[] {
+  switch (part.type) {
+    case 'text':
+      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    case 'reasoning':
+      return thinkingBlock(part);
+    case 'tool_call':
+      return [toolUseBlock(part, names)];
+  }
+}
+
+function thinkingBlock(part: ReasoningPart): ContentBlockParam[] {
+  const meta = part.providerMetadata?.['anthropic'];
+  const data = meta?.['data'];
+  if (typeof data === 'string') return [{ type: 'redacted_thinking', data }];
+  const signature = meta?.['signature'];
+  if (typeof signature === 'string') return [{ type: 'thinking', thinking: part.text, signature }];
+  return [];
+}
+
+function toolUseBlock(part: ToolCallPart, names: ToolNameMap): ToolUseBlockParam {
+  // The API only accepts an object; a call whose input could not be decoded (or was cut off) is sent as
+  // `{}`; its tool_result says why it was not run.
+  const block: ToolUseBlockParam = {
+    type: 'tool_use',
+    id: part.id,
+    name: providerToolName(names, part.name),
+    input: isJsonObject(part.input) ? part.input : {},
+  };
+  const caller = part.providerMetadata?.['anthropic']?.['caller'];
+  if (isJsonObject(caller)) block.caller = caller as unknown as NonNullable<ToolUseBlockParam['caller']>;
+  return block;
+}
+
+function toolResultBlock(part: ToolResultPart): ToolResultBlockParam {
+  return {
+    type: 'tool_result',
+    tool_use_id: part.callId,
+    content: toolResultContent(part.content),
+    is_error: part.isError,
+  };
+}
+
+function toolResultContent(content: ToolResultContent): string | TextBlockParam[] {
+  if (typeof content === 'string') return content;
+  return content
+    .map(
+      (part): TextBlockParam => ({ type: 'text', text: part.type === 'text' ? part.text : JSON.stringify(part.value) }),
+    )
+    .filter((block) => block.text !== '');
+}
+
+// Stable: tool results keep their call order, other blocks theirs.
+function resultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
+  return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

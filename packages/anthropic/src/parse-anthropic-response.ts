@@ -1,0 +1,125 @@
+import type {
+  Usage as AnthropicUsage,
+  ContentBlock,
+  Message,
+  MessageDeltaUsage,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantContentPart, JsonObject, ModelTurn, ToolCallPart, Usage } from '@toolcircuit/core';
+import { toolCallsOf } from '@toolcircuit/core';
+import type { ToolNameMap } from '@toolcircuit/schema';
+import { neutralToolName } from './anthropic-prepare-tools.js';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+
+/** The text put in `inputError` of a call the output limit cut off. */
+export const CUT_OFF_INPUT_ERROR =
+  'the tool call was cut off (max_tokens) before its arguments were complete; it was not run';
+
+/**
+ * Messages API response → neutral turn. Thinking blocks keep their `signature` (or redacted `data`) in
+ * `providerMetadata.anthropic` so the next request can send them back unchanged. When the turn stopped on
+ * `max_tokens` with a tool_use as its last block, that call may be partial: it gets `inputError` and no
+ * `input`, so it is never run. Server-tool blocks (web search, code execution) are not part of the neutral
+ * model and are dropped.
+ */
+export function parseAnthropicResponse(message: Message, names: ToolNameMap): ModelTurn {
+  const content: AssistantContentPart[] = [];
+  for (const block of message.content) {
+    const part = parseBlock(block, names);
+    if (part !== undefined) content.push(part);
+  }
+  const last = content.at(-1);
+  if (
+    message.stop_reason === 'max_tokens' &&
+    last?.type === 'tool_call' &&
+    message.content.at(-1)?.type === 'tool_use'
+  ) {
+    content[content.length - 1] = cutOffCall(last, JSON.stringify(last.input));
+  }
+  return {
+    content,
+    stopReason: mapAnthropicStopReason(message.stop_reason, toolCallsOf(content).length > 0),
+    usage: convertAnthropicUsage(message.usage),
+    providerMetadata: { anthropic: responseMetadata(message) },
+  };
+}
+
+function parseBlock(block: ContentBlock, names: ToolNameMap): AssistantContentPart | undefined {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      return {
+        type: 'reasoning',
+        text: block.thinking,
+        providerMetadata: { anthropic: { signature: block.signature } },
+      };
+    case 'redacted_thinking':
+      return { type: 'reasoning', text: '', providerMetadata: { anthropic: { data: block.data } } };
+    case 'tool_use':
+      return toolCall(block.id, neutralToolName(names, block.name), block.input, block.caller);
+    default:
+      return undefined;
+  }
+}
+
+/** A neutral call from a decoded `input`; Anthropic always sends an object, so absent means "no arguments". */
+export function toolCall(id: string, name: string, input: unknown, caller?: unknown): ToolCallPart {
+  const meta = callerMetadata(caller);
+  const extra = meta === undefined ? {} : { providerMetadata: { anthropic: meta } };
+  if (input === undefined || input === null) return { type: 'tool_call', id, name, input: {}, ...extra };
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    return {
+      type: 'tool_call',
+      id,
+      name,
+      input: undefined,
+      rawInput: JSON.stringify(input),
+      inputError: 'tool input is not a JSON object',
+      ...extra,
+    };
+  }
+  return { type: 'tool_call', id, name, input, ...extra };
+}
+
+/** The same call marked as cut off: kept in the turn (its tool_use needs a tool_result) but never run. */
+export function cutOffCall(call: ToolCallPart, rawInput: string): ToolCallPart {
+  const { input: _input, ...rest } = call;
+  return { ...rest, input: undefined, rawInput, inputError: CUT_OFF_INPUT_ERROR };
+}
+
+// Only a non-default caller (programmatic tool calling) must travel back; `direct` is the default.
+function callerMetadata(caller: unknown): JsonObject | undefined {
+  if (typeof caller !== 'object' || caller === null) return undefined;
+  if ((caller as { type?: unknown }).type === 'direct') return undefined;
+  return { caller: caller as JsonObject };
+}
+
+/** Anthropic's `input_tokens` excludes cache reads and writes; the neutral count includes them. */
+export function convertAnthropicUsage(usage: AnthropicUsage | MessageDeltaUsage | undefined): Usage {
+  if (usage === undefined) return { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined };
+  const uncached = usage.input_tokens ?? undefined;
+  const cacheRead = usage.cache_read_input_tokens ?? undefined;
+  const cacheWrite = usage.cache_creation_input_tokens ?? undefined;
+  const inputTokens = uncached === undefined ? undefined : uncached + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  const outputTokens = usage.output_tokens;
+  const result: Usage = {
+    inputTokens,
+    outputTokens,
+    totalTokens: inputTokens === undefined ? undefined : inputTokens + outputTokens,
+  };
+  const reasoningTokens = usage.output_tokens_details?.thinking_tokens;
+  return {
+    ...result,
+    ...(cacheRead === undefined ? {} : { cachedInputTokens: cacheRead }),
+    ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
+  };
+}
+
+function responseMetadata(message: Message): JsonObject {
+  const meta: JsonObject = { id: message.id, model: message.model };
+  if (message.stop_sequence !== null && message.stop_sequence !== undefined)
+    meta['stopSequence'] = message.stop_sequence;
+  const cacheWrite = message.usage?.cache_creation_input_tokens;
+  if (typeof cacheWrite === 'number') meta['cacheCreationInputTokens'] = cacheWrite;
+  return meta;
+}
