@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import { isAuthorized } from './authorize.js';
+import { canonicalJson, jsonDigest, sha256Hex } from './canonical-json.js';
+import type { Catalogue, CatalogueEntry } from './catalogue.js';
+import { JournalWriteError } from './errors/journal-write-error.js';
+import type { Journal, JournalEntry } from './journal.js';
+import type { JsonValue } from './json.js';
+import type { ToolCallPart, ToolResultContent, ToolResultPart } from './messages.js';
+import type { Session } from './session.js';
+import type { ToolContext, ToolOutput } from './tool.js';
+import { normaliseToolOutput } from './tool-output.js';
+import type { RefusalReason, Verdict } from './verdict.js';
+
+/** How unconfirmed irreversible calls are handled: refused with an explanation, or held for the human. */
+export type ConfirmationMode = 'refuse' | 'pause';
+
+export interface ExecutionContext {
+  readonly catalogue: Catalogue;
+  readonly session: Session;
+  readonly runId?: string;
+  /** 1-based model turn, recorded in the journal. */
+  readonly turn?: number;
+  readonly journal?: Journal;
+  /** Aborts waiting for the tool and is forwarded to it. */
+  readonly signal?: AbortSignal;
+  /** Default timeout for tools that set none themselves. No timeout when both are absent. */
+  readonly timeoutMs?: number;
+  readonly confirmation?: ConfirmationMode;
+}
+
+export interface ExecutionOutcome {
+  /** Always present, also for refusals and failures (`isError: true`): the model is told, nothing is thrown. */
+  readonly result: ToolResultPart;
+  readonly verdict: Verdict;
+  readonly durationMs: number;
+  /** SHA-256 of the input's canonical JSON (`null` when the provider sent no parsable input). */
+  readonly inputDigest: string | null;
+}
+
+/** The call's input, copied once: the tool, the journal and the digest all see the same bytes. */
+interface PreparedInput {
+  readonly copy: JsonValue | undefined;
+  readonly digest: string | null;
+}
+
+interface Attempt {
+  readonly call: ToolCallPart;
+  readonly context: ExecutionContext;
+  readonly runId: string;
+  readonly at: string;
+  readonly startedAt: number;
+  readonly prepared: PreparedInput;
+}
+
+/**
+ * Runs one call through the four checks, in this order, each assuming the previous one passed:
+ * 1. the tool exists; 2. the input is valid against its schema; 3. the session holds the tool's right;
+ * 4. an irreversible call holds a confirmation, by the session's human, of these exact arguments.
+ * Only then does the tool run, with a timeout and the abort signal.
+ *
+ * Every attempt is journaled. Refusals, thrown errors, timeouts and aborts all come back as `isError`
+ * results; the only thing that throws is the journal itself failing ({@link JournalWriteError}), since a
+ * call that cannot be recorded must not be reported as handled.
+ */
+export async function executeCall(call: ToolCallPart, context: ExecutionContext): Promise<ExecutionOutcome> {
+  const attempt = startAttempt(call, context);
+  const { catalogue, session } = context;
+  if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+
+  const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
+  if (entry === undefined) return refuse(attempt, 'unknown_tool', unknownToolText(call.name, catalogue));
+
+  if (call.inputError !== undefined) {
+    return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
+  }
+  if (attempt.prepared.copy === undefined || attempt.prepared.digest === null) {
+    return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  }
+  const validation = await entry.validate(attempt.prepared.copy);
+  if (!validation.ok) return refuse(attempt, 'invalid_input', validation.message);
+
+  const { definition } = entry;
+  if (!isAuthorized(definition.right, session)) return refuse(attempt, 'missing_right', missingRightText(entry));
+
+  if (definition.irreversible) {
+    const inputDigest = attempt.prepared.digest;
+    const confirmed = await consumeConfirmation(session, call.name, inputDigest);
+    if (!confirmed) {
+      if (context.confirmation === 'pause') {
+        return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));
+      }
+      return refuse(attempt, 'confirmation_required', confirmationText(call.name, inputDigest));
+    }
+  }
+  return runTool(attempt, entry, validation.value);
+}
+
+/**
+ * Answers a call the loop must not run (a duplicate id, a call from a truncated turn) and journals it like
+ * any other attempt, so the journal still holds one entry per request.
+ */
+export async function refuseCall(
+  call: ToolCallPart,
+  reason: RefusalReason,
+  message: string,
+  context: ExecutionContext,
+): Promise<ExecutionOutcome> {
+  return refuse(startAttempt(call, context), reason, message);
+}
+
+function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {
+  return {
+    call,
+    context,
+    runId: context.runId ?? randomUUID(),
+    at: new Date().toISOString(),
+    startedAt: performance.now(),
+    prepared: prepareInput(call),
+  };
+}
+
+function prepareInput(call: ToolCallPart): PreparedInput {
+  if (call.inputError !== undefined) return { copy: undefined, digest: null };
+  try {
+    const canonical = canonicalJson(call.input);
+    // JSON.parse copes with any depth, unlike structuredClone and JSON.stringify.
+    return { copy: JSON.parse(canonical) as JsonValue, digest: sha256Hex(canonical) };
+  } catch {
+    return { copy: undefined, digest: null };
+  }
+}
+
+async function consumeConfirmation(session: Session, toolName: string, inputDigest: string): Promise<boolean> {
+  try {
+    return await session.confirmations.consume({ toolName, inputDigest });
+  } catch {
+    // Fail closed: a store that cannot answer has not confirmed anything.
+    return false;
+  }
+}
+
+type RunOutcome =
+  | { readonly kind: 'returned'; readonly output: ToolOutput }
+  | { readonly kind: 'threw'; readonly error: unknown }
+  | { readonly kind: 'timed_out'; readonly timeoutMs: number }
+  | { readonly kind: 'aborted' };
+
+async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
+  const controller = new AbortController();
+  const toolContext: ToolContext = {
+    session: context.session,
+    signal: controller.signal,
+    callId: call.id,
+    runId: attempt.runId,
+    toolName: call.name,
+    turn: context.turn ?? 1,
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const outcome = await new Promise<RunOutcome>((resolve) => {
+    // Whatever settles first wins; the tool's signal is aborted after, so a tool reacting to it cannot race.
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        resolve({ kind: 'timed_out', timeoutMs });
+        controller.abort(new Error(`Tool "${call.name}" timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+    }
+    const signal = context.signal;
+    if (signal !== undefined) {
+      onAbort = () => {
+        resolve({ kind: 'aborted' });
+        controller.abort(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    Promise.resolve()
+      .then(() => entry.definition.run(input as never, toolContext))
+      .then(
+        (output) => resolve({ kind: 'returned', output }),
+        (error: unknown) => resolve({ kind: 'threw', error }),
+      );
+  });
+  if (timer !== undefined) clearTimeout(timer);
+  if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort);
+
+  switch (outcome.kind) {
+    case 'timed_out':
+      return finish(
+        attempt,
+        { kind: 'timed_out', timeoutMs: outcome.timeoutMs },
+        timedOutText(call.name, outcome.timeoutMs),
+      );
+    case 'aborted':
+      return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+    case 'threw': {
+      const detail = describeError(outcome.error);
+      return finish(attempt, { kind: 'failed', message: detail }, failedText(call.name, detail), { detail });
+    }
+    case 'returned': {
+      const normalised = normaliseToolOutput(outcome.output);
+      if (!normalised.ok) {
+        const detail = `tool "${call.name}" returned an unusable value: ${normalised.message}`;
+        return finish(attempt, { kind: 'failed', message: detail }, failedText(call.name, normalised.message), {
+          detail,
+        });
+      }
+      return finish(attempt, { kind: 'executed', isError: normalised.isError }, normalised.content, {
+        isError: normalised.isError,
+      });
+    }
+  }
+}
+
+function refuse(attempt: Attempt, reason: RefusalReason, message: string): Promise<ExecutionOutcome> {
+  return finish(attempt, { kind: 'refused', reason, message }, message);
+}
+
+async function finish(
+  attempt: Attempt,
+  verdict: Verdict,
+  content: ToolResultContent,
+  extra: { readonly isError?: boolean; readonly detail?: string } = {},
+): Promise<ExecutionOutcome> {
+  const { call, context, prepared } = attempt;
+  const durationMs = performance.now() - attempt.startedAt;
+  const isError = verdict.kind === 'executed' ? (extra.isError ?? false) : true;
+  const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
+  if (context.journal !== undefined) {
+    const entry: JournalEntry = {
+      at: attempt.at,
+      runId: attempt.runId,
+      sessionId: context.session.id,
+      humanId: context.session.humanId,
+      turn: context.turn ?? 1,
+      callId: call.id,
+      toolName: call.name,
+      input: prepared.copy ?? null,
+      inputDigest: prepared.digest,
+      verdict: verdict.kind,
+      durationMs,
+      ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
+      ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
+      ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
+      ...(verdict.kind === 'executed' ? { outputDigest: jsonDigest(content) } : {}),
+    };
+    try {
+      await context.journal.append(entry);
+    } catch (error) {
+      throw new JournalWriteError(call.id, error);
+    }
+  }
+  return { result, verdict, durationMs, inputDigest: prepared.digest };
+}
+
+// The texts below are read by the model: each says what happened and what to do next, and none carries a
+// stack trace or an unbounded echo of the input.
+
+function unknownToolText(name: unknown, catalogue: Catalogue): string {
+  const names = catalogue.names;
+  const shown = names.slice(0, 30).join(', ');
+  const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
+  const available =
+    names.length === 0 ? 'No tools are available in this conversation' : `Available tools: ${shown}${more}`;
+  return `There is no tool named ${JSON.stringify(clip(String(name)))}. ${available}. Call one of these by its exact name, or answer without a tool.`;
+}
+
+function malformedJsonText(name: string, inputError: string): string {
+  return (
+    `The arguments for tool "${clip(name)}" were not valid JSON (${clip(inputError, 200)}). ` +
+    "Send the arguments again as a single JSON object that matches the tool's input schema."
+  );
+}
+
+function notJsonText(name: string): string {
+  return `The arguments for tool "${clip(name)}" are not plain JSON data. Send them as a single JSON object that matches the tool's input schema.`;
+}
+
+function missingRightText(entry: CatalogueEntry): string {
+  const right = String(entry.definition.right);
+  return (
+    `This session is not allowed to use tool "${entry.declaration.name}": it requires the right "${right}", which the ` +
+    "signed-in user does not hold. Rights come from the user's login, not from the conversation, so do not retry; " +
+    'tell the user this action is not permitted for them.'
+  );
+}
+
+function confirmationText(name: string, inputDigest: string): string {
+  return (
+    `Tool "${name}" is irreversible and runs only after the user has confirmed these exact arguments ` +
+    `(argument digest ${inputDigest.slice(0, 12)}). It did not run. Show the user exactly what you are about to do, ` +
+    'ask them to confirm, and call the tool again with the same arguments once they have; changed arguments need a new confirmation.'
+  );
+}
+
+function awaitingText(name: string): string {
+  return `Tool "${name}" is waiting for the user's confirmation of these exact arguments.`;
+}
+
+function failedText(name: string, detail: string): string {
+  return (
+    `Tool "${name}" failed: ${clip(detail, 200)}. It may not have completed. Retry once only if your arguments could be ` +
+    'the cause; otherwise tell the user the action did not complete.'
+  );
+}
+
+function timedOutText(name: string, timeoutMs: number): string {
+  return (
+    `Tool "${name}" did not answer within ${timeoutMs} ms and was abandoned; it may or may not have had an effect. ` +
+    'Do not assume it succeeded; retry only if repeating it is harmless.'
+  );
+}
+
+function abortedText(name: string): string {
+  return `The run was cancelled before tool "${clip(name)}" finished; there is no result.`;
+}
+
+/** `Error.message` only (never the stack): what went wrong, without the internals of where. */
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return `a non-Error value was thrown (${clip(String(error), 100)})`;
+}
+
+function clip(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,146 @@
+import { jsonDigest } from './canonical-json.js';
+import { InvalidResumeError } from './errors/invalid-resume-error.js';
+import { type ExecutionOutcome, executeCall, refuseCall } from './executor.js';
+import {
+  appendReply,
+  checkOptions,
+  DEFAULT_CONCURRENCY,
+  driveLoop,
+  executionContext,
+  finishLoop,
+  type LoopOptions,
+  type LoopResult,
+  type LoopState,
+  notifyCalls,
+} from './loop.js';
+import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from './messages.js';
+import type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
+import { runBounded } from './run-bounded.js';
+
+export type ResumeOptions = Omit<LoopOptions, 'messages' | 'runId'>;
+
+/**
+ * Continues a paused run with the human's decisions, one per pending call. An approved call is granted a
+ * confirmation for its exact arguments and then goes through all four checks again (the session may have
+ * changed since the pause); a declined call is answered with a refusal the model can act on. The turn's
+ * reply is then completed in call order and the loop carries on, counting turns from where it paused.
+ *
+ * Throws {@link InvalidResumeError} when the decisions or the paused state do not line up: resuming on
+ * doubtful data could run an irreversible call nobody confirmed.
+ */
+export async function resumeLoop(
+  paused: PausedRun,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeOptions,
+): Promise<LoopResult> {
+  checkOptions(options);
+  const calls = checkPausedRun(paused, options);
+  const decisionFor = checkDecisions(paused.pending, decisions);
+
+  // Approved calls are re-checked in "refuse" mode: if the confirmation somehow did not stick, the model is
+  // told, instead of the run pausing on the same call forever.
+  const context = executionContext(options, paused.runId, paused.turn, 'refuse');
+  const tasks = paused.pending.map((pending) => async (): Promise<ExecutionOutcome> => {
+    const call = calls[pending.index] as ToolCallPart;
+    const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
+    if (!decision.approved)
+      return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
+    await options.session.confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
+    return executeCall(call, context);
+  });
+  const outcomes = await runBounded(tasks, options.concurrency ?? DEFAULT_CONCURRENCY);
+  await notifyCalls(
+    paused.pending.map((pending) => calls[pending.index] as ToolCallPart),
+    outcomes,
+    paused.turn,
+    paused.runId,
+    options,
+  );
+
+  const results: ToolResultPart[] = paused.results.map((result, index) => {
+    if (result !== null) return result;
+    const slot = paused.pending.findIndex((pending) => pending.index === index);
+    return (outcomes[slot] as ExecutionOutcome).result;
+  });
+  const state: LoopState = {
+    runId: paused.runId,
+    messages: [...paused.messages],
+    turns: [...paused.turns],
+    usage: paused.usage,
+  };
+  await appendReply(
+    state,
+    paused.turn,
+    results.map((result) => ({ result })),
+    options,
+  );
+  if (options.signal?.aborted === true) return finishLoop(state, 'aborted');
+  return driveLoop(state, options);
+}
+
+/** The paused state must be internally consistent and belong to this session; returns the turn's calls. */
+function checkPausedRun(paused: PausedRun, options: ResumeOptions): ToolCallPart[] {
+  if (paused.version !== 1) throw new InvalidResumeError(`unknown paused-run version ${String(paused.version)}.`);
+  if (paused.sessionId !== options.session.id || paused.humanId !== options.session.humanId) {
+    throw new InvalidResumeError(
+      'it belongs to another session or human. Resume it with the session of the human who was asked to confirm.',
+    );
+  }
+  const last: Message | undefined = paused.messages.at(-1);
+  if (last?.role !== 'assistant') {
+    throw new InvalidResumeError('its messages do not end with the assistant turn that made the pending calls.');
+  }
+  const calls = toolCallsOf(last.content);
+  if (paused.results.length !== calls.length) {
+    throw new InvalidResumeError(`it has ${paused.results.length} result slots for ${calls.length} calls.`);
+  }
+  const pendingIndexes = new Set(paused.pending.map((pending) => pending.index));
+  for (const [index, result] of paused.results.entries()) {
+    if ((result === null) !== pendingIndexes.has(index)) {
+      throw new InvalidResumeError(`result slot ${index} does not match the pending calls.`);
+    }
+  }
+  for (const pending of paused.pending) {
+    const call = calls[pending.index];
+    if (call === undefined || call.id !== pending.callId || call.name !== pending.toolName) {
+      throw new InvalidResumeError(`pending call "${pending.callId}" is not the call at position ${pending.index}.`);
+    }
+    // Both the shown input and the call in the conversation must still be the arguments that were digested.
+    if (jsonDigest(pending.input) !== pending.inputDigest || jsonDigest(call.input) !== pending.inputDigest) {
+      throw new InvalidResumeError(`the arguments of pending call "${pending.callId}" no longer match their digest.`);
+    }
+  }
+  return calls;
+}
+
+function checkDecisions(
+  pending: readonly PendingCall[],
+  decisions: readonly ConfirmationDecision[],
+): Map<string, ConfirmationDecision> {
+  const byId = new Map<string, ConfirmationDecision>();
+  const pendingById = new Map(pending.map((call) => [call.callId, call]));
+  for (const decision of decisions) {
+    const call = pendingById.get(decision.callId);
+    if (call === undefined) throw new InvalidResumeError(`there is no pending call "${decision.callId}" to decide.`);
+    if (byId.has(decision.callId)) throw new InvalidResumeError(`call "${decision.callId}" was decided twice.`);
+    if (decision.approved && decision.inputDigest !== undefined && decision.inputDigest !== call.inputDigest) {
+      throw new InvalidResumeError(
+        `the approval of call "${decision.callId}" is for other arguments than the pending ones; show the human the pending input and ask again.`,
+      );
+    }
+    byId.set(decision.callId, decision);
+  }
+  const undecided = pending.filter((call) => !byId.has(call.callId)).map((call) => call.callId);
+  if (undecided.length > 0) {
+    throw new InvalidResumeError(`no decision for pending call(s) ${undecided.join(', ')}; decide every pending call.`);
+  }
+  return byId;
+}
+
+function deniedText(name: string, note: string | undefined): string {
+  const reason = note === undefined || note === '' ? '' : ` (their note: ${note.slice(0, 200)})`;
+  return (
+    `The user declined to confirm this call to "${name}"${reason}, so it did not run. Do not call it again with ` +
+    'these arguments unless the user asks; ask them what they would like to do instead.'
+  );
+}

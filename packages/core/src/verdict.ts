@@ -1,0 +1,26 @@
+/** Why the executor (or the loop, for calls it must not run) refused a call before running it. */
+export type RefusalReason =
+  | 'unknown_tool'
+  | 'invalid_input'
+  | 'missing_right'
+  | 'confirmation_required'
+  /** The human said no to a paused call (`resumeLoop`). */
+  | 'confirmation_denied'
+  /** A second call of one turn reused an id; it gets its own refusal so every request keeps one result. */
+  | 'duplicate_call_id'
+  /** The turn stopped on max_tokens: its calls may be truncated and are never run. */
+  | 'incomplete_call';
+
+/**
+ * What happened to one call. `awaiting_confirmation` exists only in "pause" mode: the call is held back,
+ * not refused, until the application brings the human's decision to `resumeLoop`.
+ */
+export type Verdict =
+  | { readonly kind: 'executed'; readonly isError: boolean }
+  | { readonly kind: 'refused'; readonly reason: RefusalReason; readonly message: string }
+  | { readonly kind: 'awaiting_confirmation'; readonly inputDigest: string }
+  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'timed_out'; readonly timeoutMs: number }
+  | { readonly kind: 'aborted' };
+
+export type VerdictKind = Verdict['kind'];
