@@ -1,0 +1,61 @@
+import type { ModelRequest } from '@toolcircuit/core';
+import type { ToolNameMap } from '@toolcircuit/schema';
+import { convertToGoogleMessages } from './convert-to-google-messages.js';
+import type { GeminiRequest } from './google-api.js';
+import type { GoogleBinding } from './google-binding.js';
+import { GOOGLE_PROVIDER } from './google-metadata.js';
+import type { GoogleToolPreparer } from './google-prepare-tools.js';
+import type { ParseGoogleResponseOptions } from './parse-google-response.js';
+import { stableHash } from './stable-hash.js';
+
+export interface BuiltGoogleRequest {
+  readonly body: GeminiRequest;
+  /** What parsing the answer needs: the name map back, and the id seed. */
+  readonly parse: ParseGoogleResponseOptions;
+}
+
+/** A neutral request → the Gemini request body (shared by generate and stream). */
+export function buildGoogleRequest(
+  request: ModelRequest,
+  binding: Pick<GoogleBinding, 'functionResponseRole'>,
+  tools: GoogleToolPreparer,
+): BuiltGoogleRequest {
+  const prepared = tools.prepare(request.tools, request.toolChoice);
+  const messages = convertToGoogleMessages({
+    system: request.system,
+    messages: request.messages,
+    functionResponseRole: binding.functionResponseRole,
+    toProviderName: (name) => mapName(prepared.nameMap, 'toProvider', name),
+  });
+  const body: GeminiRequest = { contents: messages.contents };
+  if (messages.systemInstruction !== undefined) body.systemInstruction = messages.systemInstruction;
+  if (prepared.tools !== undefined) body.tools = prepared.tools;
+  if (prepared.toolConfig !== undefined) body.toolConfig = prepared.toolConfig;
+  if (request.temperature !== undefined || request.maxOutputTokens !== undefined) {
+    body.generationConfig = {
+      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+    };
+  }
+  const extraBody = request.providerOptions?.[GOOGLE_PROVIDER];
+  if (extraBody !== undefined) body.extraBody = extraBody;
+  return {
+    body,
+    parse: {
+      requestSeed: stableHash(JSON.stringify(body.contents)),
+      fromProviderName: (name) => mapName(prepared.nameMap, 'fromProvider', name),
+    },
+  };
+}
+
+/**
+ * A name outside the current catalogue (a tool removed since an earlier turn, or one the model made up)
+ * is passed through as it is: the executor then reports it as an unknown tool, which the model can read.
+ */
+function mapName(nameMap: ToolNameMap, direction: 'toProvider' | 'fromProvider', name: string): string {
+  try {
+    return nameMap[direction](name);
+  } catch {
+    return name;
+  }
+}

@@ -1,0 +1,141 @@
+import {
+  type AssistantMessage,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type ToolMessage,
+  type ToolResultContent,
+  toolCallsOf,
+  toolResultText,
+} from '@toolcircuit/core';
+import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
+import { readGooglePartMetadata } from './google-metadata.js';
+
+export interface GoogleMessagesInput {
+  readonly system: string | undefined;
+  readonly messages: readonly Message[];
+  /** `user` for @google/genai, `function` for the legacy SDK. */
+  readonly functionResponseRole: 'user' | 'function';
+  /** Neutral tool name → the name declared to Gemini. */
+  readonly toProviderName: (name: string) => string;
+}
+
+export interface GoogleMessages {
+  readonly systemInstruction: { parts: { text: string }[] } | undefined;
+  readonly contents: GeminiRequestContent[];
+}
+
+/**
+ * Neutral history → Gemini `contents` + `systemInstruction`.
+ *
+ * - Assistant turns become `model` contents whose parts carry back, unchanged, every `thoughtSignature`
+ *   and thought part this adapter received (Gemini 3 rejects a function call turn without them).
+ * - A call's `id` is sent only when Gemini gave it; a synthesised id stays on our side.
+ * - A tool message becomes ONE content with one `functionResponse` part per call, in call order, and
+ *   nothing else (the legacy SDK refuses to mix them with other parts).
+ * - Reasoning from another provider is dropped: Gemini cannot use it and it has no signature.
+ *
+ * @see https://ai.google.dev/gemini-api/docs/function-calling
+ * @see https://ai.google.dev/gemini-api/docs/thought-signatures
+ */
+export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessages {
+  const systemTexts = input.system === undefined || input.system === '' ? [] : [input.system];
+  const contents: GeminiRequestContent[] = [];
+  let previousAssistant: AssistantMessage | undefined;
+
+  for (const message of input.messages) {
+    switch (message.role) {
+      case 'system':
+        if (message.content !== '') systemTexts.push(message.content);
+        break;
+      case 'user':
+        contents.push({
+          role: 'user',
+          parts:
+            typeof message.content === 'string'
+              ? [{ text: message.content }]
+              : message.content.map((part) => ({ text: part.text })),
+        });
+        break;
+      case 'assistant': {
+        previousAssistant = message;
+        const parts = assistantParts(message, input.toProviderName);
+        if (parts.length > 0) contents.push({ role: 'model', parts });
+        break;
+      }
+      case 'tool':
+        contents.push({
+          role: input.functionResponseRole,
+          parts: functionResponseParts(message, previousAssistant, input.toProviderName),
+        });
+        break;
+    }
+  }
+
+  return {
+    systemInstruction: systemTexts.length === 0 ? undefined : { parts: [{ text: systemTexts.join('\n\n') }] },
+    contents,
+  };
+}
+
+function assistantParts(message: AssistantMessage, toProviderName: (name: string) => string): GeminiRequestPart[] {
+  const parts: GeminiRequestPart[] = [];
+  for (const part of message.content) {
+    const google = readGooglePartMetadata(part.providerMetadata);
+    const signature = google?.thoughtSignature === undefined ? {} : { thoughtSignature: google.thoughtSignature };
+    if (part.type === 'text') {
+      // Gemini sometimes ends a turn with an empty text part that only carries a signature: keep that one.
+      if (part.text !== '' || google?.thoughtSignature !== undefined) parts.push({ text: part.text, ...signature });
+    } else if (part.type === 'reasoning') {
+      if (google !== undefined) parts.push({ text: part.text, thought: true, ...signature });
+    } else {
+      parts.push({
+        functionCall: {
+          ...(google?.idSynthesized === false ? { id: part.id } : {}),
+          name: toProviderName(part.name),
+          // Gemini's args is a Struct: a call whose input could not be decoded goes back as `{}`, never as
+          // something the API would reject.
+          args: isJsonObject(part.input) ? part.input : {},
+        },
+        ...signature,
+      });
+    }
+  }
+  return parts;
+}
+
+function functionResponseParts(
+  message: ToolMessage,
+  previousAssistant: AssistantMessage | undefined,
+  toProviderName: (name: string) => string,
+): GeminiRequestPart[] {
+  const calls = previousAssistant === undefined ? [] : toolCallsOf(previousAssistant.content);
+  const position = (callId: string): number => {
+    const index = calls.findIndex((call) => call.id === callId);
+    return index < 0 ? calls.length : index;
+  };
+  // The neutral message is already in call order; sorting again costs nothing and protects the rule.
+  const results = [...message.content].sort((a, b) => position(a.callId) - position(b.callId));
+  return results.map((result) => {
+    const call = calls.find((candidate) => candidate.id === result.callId);
+    const providerGaveId = call !== undefined && readGooglePartMetadata(call.providerMetadata)?.idSynthesized === false;
+    const value = resultValue(result.content);
+    return {
+      functionResponse: {
+        ...(providerGaveId ? { id: result.callId } : {}),
+        name: toProviderName(result.name),
+        response: result.isError ? { error: value } : { output: value },
+      },
+    };
+  });
+}
+
+/** A single structured part goes as JSON (Gemini's response is a Struct); anything else as text. */
+function resultValue(content: ToolResultContent): JsonValue {
+  if (typeof content !== 'string' && content.length === 1 && content[0]?.type === 'json') return content[0].value;
+  return toolResultText(content);
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

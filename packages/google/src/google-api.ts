@@ -1,0 +1,107 @@
+import type { JsonObject } from '@toolcircuit/core';
+
+/**
+ * The Gemini REST wire shapes this adapter translates to and from (generateContent, v1beta). Both SDK
+ * bindings accept and return these; keeping our own copy means the translation code never depends on
+ * either SDK's type names, and the legacy SDK's types (which lack `thoughtSignature`, `thought` and
+ * `functionCall.id`) cannot narrow what we send.
+ *
+ * @see https://ai.google.dev/api/generate-content
+ */
+
+/** A function call as received: `id` is usually absent, `args` can be absent (a call without arguments). */
+export interface GeminiFunctionCall {
+  id?: string | undefined;
+  name?: string | undefined;
+  args?: unknown;
+}
+
+export interface GeminiFunctionResponse {
+  /** Only when the provider gave the call an id: a synthesised id is never sent back. */
+  id?: string;
+  name: string;
+  /** `{ output }` for a result, `{ error }` for a failure, as the API documents. */
+  response: JsonObject;
+}
+
+/** A part we send. */
+export interface GeminiRequestPart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: { id?: string; name: string; args: JsonObject };
+  functionResponse?: GeminiFunctionResponse;
+}
+
+export interface GeminiRequestContent {
+  /** `user`, `model`, or `function` (legacy SDK, for functionResponse parts). */
+  role: string;
+  parts: GeminiRequestPart[];
+}
+
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  /** OpenAPI 3.0 subset. Mutually exclusive with `parametersJsonSchema`; omitted for a tool without parameters. */
+  parameters?: JsonObject;
+  parametersJsonSchema?: JsonObject;
+}
+
+export interface GeminiTool {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
+export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE';
+
+export interface GeminiToolConfig {
+  functionCallingConfig: {
+    mode: GeminiFunctionCallingMode;
+    allowedFunctionNames?: string[];
+  };
+}
+
+export interface GeminiGenerationConfig {
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** One generateContent / streamGenerateContent request, before the SDK binding adapts it. */
+export interface GeminiRequest {
+  contents: GeminiRequestContent[];
+  systemInstruction?: { parts: { text: string }[] };
+  tools?: GeminiTool[];
+  toolConfig?: GeminiToolConfig;
+  generationConfig?: GeminiGenerationConfig;
+  /** `request.providerOptions.google`, deep-merged into the request body by the binding. */
+  extraBody?: JsonObject;
+}
+
+/** A part we receive. Every field is optional and loosely typed: the parser checks what it reads. */
+export interface GeminiResponsePart {
+  text?: string | undefined;
+  thought?: boolean | undefined;
+  thoughtSignature?: string | undefined;
+  functionCall?: GeminiFunctionCall | undefined;
+}
+
+export interface GeminiCandidate {
+  content?: { role?: string | undefined; parts?: GeminiResponsePart[] | undefined } | undefined;
+  finishReason?: string | undefined;
+}
+
+export interface GeminiUsageMetadata {
+  promptTokenCount?: number | undefined;
+  candidatesTokenCount?: number | undefined;
+  thoughtsTokenCount?: number | undefined;
+  cachedContentTokenCount?: number | undefined;
+  totalTokenCount?: number | undefined;
+}
+
+/** A whole response, or one chunk of a stream (each SSE chunk is a complete GenerateContentResponse). */
+export interface GeminiResponse {
+  candidates?: GeminiCandidate[] | undefined;
+  usageMetadata?: GeminiUsageMetadata | undefined;
+  responseId?: string | undefined;
+  modelVersion?: string | undefined;
+  promptFeedback?: { blockReason?: string | undefined } | undefined;
+}

@@ -1,0 +1,18 @@
+import { ToolcircuitError } from '@toolcircuit/core';
+
+export type GoogleConfigurationErrorCode = 'missing_api_key' | 'unsupported_schema_target' | 'unknown_tool_choice';
+
+/**
+ * The Gemini adapter was set up in a way that cannot work: no API key, a schema target the chosen SDK
+ * cannot send, or a tool choice naming a tool that is not declared. Raised when the model is built (or,
+ * for the tool choice, before the request leaves), never after a round trip to the provider.
+ */
+export class GoogleConfigurationError extends ToolcircuitError {
+  readonly kind = 'configuration' as const;
+  readonly code: GoogleConfigurationErrorCode;
+
+  constructor(code: GoogleConfigurationErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

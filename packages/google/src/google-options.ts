@@ -1,0 +1,79 @@
+import { GoogleGenAI, type HttpOptions } from '@google/genai';
+import { GoogleGenerativeAI, type RequestOptions } from '@google/generative-ai';
+import type { GoogleBinding } from './google-binding.js';
+import { GoogleConfigurationError } from './google-configuration-error.js';
+import { createGenaiBinding } from './google-genai-binding.js';
+import { createGenerativeAiBinding } from './google-generative-ai-binding.js';
+import type { GoogleSchemaTarget } from './google-prepare-tools.js';
+
+/** Where the key is looked for, in this order (the first is the Gemini docs' name). */
+export const GOOGLE_API_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
+
+interface GoogleModelCommonOptions {
+  /** Gemini model id, e.g. `gemini-2.5-flash`. */
+  readonly modelId: string;
+  /** The API key. Default: `GEMINI_API_KEY`, then `GOOGLE_API_KEY`. Not needed when `client` is given. */
+  readonly apiKey?: string;
+  /**
+   * Root URL of the API, without the version (`https://generativelanguage.googleapis.com` by default);
+   * the SDKs append `/v1beta/models/…`. Only used when the adapter builds the client, except on
+   * `generative-ai`, whose per-model options always receive it.
+   */
+  readonly baseURL?: string;
+  /** Extra HTTP headers, same rule as `baseURL`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * How tool schemas are declared: `gemini` (default: `parameters`, the OpenAPI 3.0 subset, both SDKs) or
+   * `gemini-json-schema` (`parametersJsonSchema`, real JSON Schema; `@google/genai` only).
+   */
+  readonly schemaTarget?: GoogleSchemaTarget;
+  /** The environment to read the key from. Default: `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Over `@google/genai` (the maintained SDK): the default. */
+export interface GoogleGenaiModelOptions extends GoogleModelCommonOptions {
+  readonly sdk?: 'genai';
+  /** A configured client; its own base URL, headers, retry options and key are used as they are. */
+  readonly client?: GoogleGenAI;
+}
+
+/** Over `@google/generative-ai` 0.24 (archived upstream; kept for users who already depend on it). */
+export interface GoogleGenerativeAiModelOptions extends GoogleModelCommonOptions {
+  readonly sdk: 'generative-ai';
+  readonly client?: GoogleGenerativeAI;
+}
+
+export type GoogleModelOptions = GoogleGenaiModelOptions | GoogleGenerativeAiModelOptions;
+
+/** Builds the SDK client (unless one was given) and the binding over it. Throws when no key is found. */
+export function createGoogleBinding(options: GoogleModelOptions): GoogleBinding {
+  const baseUrl = options.baseURL?.replace(/\/+$/, '');
+  if (options.sdk === 'generative-ai') {
+    const client = options.client ?? new GoogleGenerativeAI(resolveGoogleApiKey(options));
+    const requestOptions: RequestOptions = {};
+    if (baseUrl !== undefined) requestOptions.baseUrl = baseUrl;
+    if (options.headers !== undefined) requestOptions.customHeaders = { ...options.headers };
+    return createGenerativeAiBinding(client.getGenerativeModel({ model: options.modelId }, requestOptions));
+  }
+  if (options.client !== undefined) return createGenaiBinding(options.client, options.modelId);
+  const httpOptions: HttpOptions = {};
+  if (baseUrl !== undefined) httpOptions.baseUrl = baseUrl;
+  if (options.headers !== undefined) httpOptions.headers = { ...options.headers };
+  const client = new GoogleGenAI({ apiKey: resolveGoogleApiKey(options), httpOptions });
+  return createGenaiBinding(client, options.modelId);
+}
+
+/** The key from the options or the environment; the error names the variables, never a value. */
+export function resolveGoogleApiKey(options: Pick<GoogleModelCommonOptions, 'apiKey' | 'env'>): string {
+  if (options.apiKey !== undefined && options.apiKey.trim() !== '') return options.apiKey;
+  const env = options.env ?? (typeof process === 'undefined' ? {} : process.env);
+  for (const name of GOOGLE_API_KEY_ENV) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== '') return value;
+  }
+  throw new GoogleConfigurationError(
+    'missing_api_key',
+    `google: no API key. Set ${GOOGLE_API_KEY_ENV.join(' or ')} in the environment, or pass apiKey (or a client).`,
+  );
+}

@@ -1,0 +1,116 @@
+import type { JsonObject, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
+import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
+import type { GeminiFunctionDeclaration, GeminiTool, GeminiToolConfig } from './google-api.js';
+import { GoogleConfigurationError } from './google-configuration-error.js';
+
+/** `gemini`: `parameters` (OpenAPI 3.0 subset, both SDKs). `gemini-json-schema`: `parametersJsonSchema` (genai). */
+export type GoogleSchemaTarget = 'gemini' | 'gemini-json-schema';
+
+/** The catalogue translated once: declarations, the name map, and what the translation had to change. */
+export interface PreparedGoogleDeclarations {
+  readonly tools: GeminiTool[] | undefined;
+  readonly nameMap: ToolNameMap;
+  /** Schema and name changes, for diagnostics (a keyword moved into a description, a renamed tool…). */
+  readonly changes: readonly SchemaChange[];
+}
+
+export interface PreparedGoogleTools {
+  readonly tools: GeminiTool[] | undefined;
+  readonly toolConfig: GeminiToolConfig | undefined;
+  readonly nameMap: ToolNameMap;
+}
+
+export interface GoogleToolPreparer {
+  /** The translated declarations, computed once per `tools` array. */
+  declarationsOf(tools: readonly ToolDeclaration[]): PreparedGoogleDeclarations;
+  /** Declarations plus the `toolConfig` for this turn's tool choice. */
+  prepare(tools: readonly ToolDeclaration[], toolChoice: ToolChoice | undefined): PreparedGoogleTools;
+}
+
+/**
+ * Returns the tool preparation of one model. Declarations are translated once per `request.tools`
+ * array (the loop passes the same frozen array every turn), held weakly so a dropped catalogue is freed.
+ *
+ * Gemini has no switch for "at most one call per turn", so `parallelToolCalls: false` cannot be
+ * honoured here; the loop's own limits apply.
+ */
+export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleToolPreparer {
+  const cache = new WeakMap<readonly ToolDeclaration[], PreparedGoogleDeclarations>();
+  const declarationsOf = (tools: readonly ToolDeclaration[]): PreparedGoogleDeclarations => {
+    let prepared = cache.get(tools);
+    if (prepared === undefined) {
+      prepared = prepareGoogleDeclarations(tools, target);
+      cache.set(tools, prepared);
+    }
+    return prepared;
+  };
+  return {
+    declarationsOf,
+    prepare(tools: readonly ToolDeclaration[], toolChoice: ToolChoice | undefined): PreparedGoogleTools {
+      const prepared = declarationsOf(tools);
+      return {
+        tools: prepared.tools,
+        toolConfig: prepared.tools === undefined ? undefined : toToolConfig(toolChoice, prepared.nameMap, tools),
+        nameMap: prepared.nameMap,
+      };
+    },
+  };
+}
+
+export function prepareGoogleDeclarations(
+  tools: readonly ToolDeclaration[],
+  target: GoogleSchemaTarget,
+): PreparedGoogleDeclarations {
+  const nameMap = createToolNameMap(
+    tools.map((tool) => tool.name),
+    target,
+  );
+  const changes: SchemaChange[] = [...nameMap.changes];
+  const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
+    const translated = translateSchema(tool.inputSchema, target);
+    changes.push(...translated.changes);
+    const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
+    if (tool.description !== '') declaration.description = tool.description;
+    // Gemini rejects an object schema without properties ("parameters.properties: should be non-empty
+    // for OBJECT type"), so a tool without parameters must omit them.
+    if (!declaresNoParameters(translated.schema)) {
+      if (target === 'gemini') declaration.parameters = translated.schema;
+      else declaration.parametersJsonSchema = translated.schema;
+    }
+    return declaration;
+  });
+  return {
+    tools: functionDeclarations.length === 0 ? undefined : [{ functionDeclarations }],
+    nameMap,
+    changes,
+  };
+}
+
+function declaresNoParameters(schema: JsonObject): boolean {
+  const properties = schema['properties'];
+  const hasProperties =
+    typeof properties === 'object' &&
+    properties !== null &&
+    !Array.isArray(properties) &&
+    Object.keys(properties).length > 0;
+  const open = schema['additionalProperties'] === true || typeof schema['additionalProperties'] === 'object';
+  return !hasProperties && !open && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema);
+}
+
+function toToolConfig(
+  toolChoice: ToolChoice | undefined,
+  nameMap: ToolNameMap,
+  tools: readonly ToolDeclaration[],
+): GeminiToolConfig | undefined {
+  if (toolChoice === undefined) return undefined;
+  if (toolChoice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
+  if (toolChoice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
+  if (toolChoice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
+  if (!tools.some((tool) => tool.name === toolChoice.name)) {
+    throw new GoogleConfigurationError(
+      'unknown_tool_choice',
+      `toolChoice names "${toolChoice.name}", which is not among the declared tools (${tools.map((tool) => tool.name).join(', ')}).`,
+    );
+  }
+  return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [nameMap.toProvider(toolChoice.name)] } };
+}

@@ -1,0 +1,80 @@
+import type { AssistantContentPart, JsonObject, ModelTurn, ProviderMetadata } from '@toolcircuit/core';
+import type { GeminiResponse, GeminiResponsePart } from './google-api.js';
+import { GOOGLE_PROVIDER, googlePartMetadata } from './google-metadata.js';
+import { mapGoogleStopReason } from './map-google-stop-reason.js';
+import { mapGoogleUsage } from './map-google-usage.js';
+import { parseGoogleFunctionCall } from './parse-google-function-call.js';
+
+export interface ParseGoogleResponseOptions {
+  /** Seed for synthesised call ids when the response has no `responseId` (a hash of the request). */
+  readonly requestSeed: string;
+  readonly fromProviderName: (name: string) => string;
+}
+
+/**
+ * A generateContent response → the neutral turn. Only the first candidate is read (we never ask for
+ * more). Thought parts become reasoning, every `thoughtSignature` is kept on the part it came with, and
+ * parts the circuit has no use for (inline data, executable code) are dropped.
+ */
+export function parseGoogleResponse(response: GeminiResponse, options: ParseGoogleResponseOptions): ModelTurn {
+  const candidate = response.candidates?.[0];
+  const idSeed = response.responseId ?? options.requestSeed;
+  const content: AssistantContentPart[] = [];
+  let ordinal = 0;
+  for (const part of candidate?.content?.parts ?? []) {
+    if (part.functionCall !== undefined) {
+      content.push(
+        parseGoogleFunctionCall(part.functionCall, {
+          idSeed,
+          ordinal,
+          thoughtSignature: part.thoughtSignature,
+          fromProviderName: options.fromProviderName,
+        }),
+      );
+      ordinal += 1;
+    } else {
+      const text = parseGoogleTextPart(part);
+      if (text !== undefined) content.push(text);
+    }
+  }
+  return {
+    content,
+    stopReason: mapGoogleStopReason({
+      finishReason: candidate?.finishReason,
+      blockReason: response.promptFeedback?.blockReason,
+      hasToolCalls: ordinal > 0,
+    }),
+    usage: mapGoogleUsage(response.usageMetadata),
+    ...turnMetadata(response),
+  };
+}
+
+/**
+ * A text or thought part; `undefined` for parts without text, unless they carry a signature (then kept as
+ * empty text, so the signature goes back where it came from).
+ */
+export function parseGoogleTextPart(part: GeminiResponsePart): AssistantContentPart | undefined {
+  const text = part.text ?? '';
+  if (text === '' && part.thoughtSignature === undefined) return undefined;
+  const metadata = googlePartMetadata(
+    part.thoughtSignature === undefined ? {} : { thoughtSignature: part.thoughtSignature },
+  );
+  return {
+    type: part.thought === true ? 'reasoning' : 'text',
+    text,
+    ...(metadata === undefined ? {} : { providerMetadata: metadata }),
+  };
+}
+
+/**
+ * Response-level data kept for audits: response id and model version. (Not `finishMessage`:
+ * `@google/genai` drops it while parsing, and both bindings must give the same turn.)
+ */
+export function turnMetadata(response: Pick<GeminiResponse, 'responseId' | 'modelVersion'>): {
+  providerMetadata?: ProviderMetadata;
+} {
+  const bag: JsonObject = {};
+  if (response.responseId !== undefined) bag['responseId'] = response.responseId;
+  if (response.modelVersion !== undefined) bag['modelVersion'] = response.modelVersion;
+  return Object.keys(bag).length === 0 ? {} : { providerMetadata: { [GOOGLE_PROVIDER]: bag } };
+}
