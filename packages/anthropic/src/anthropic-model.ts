@@ -1,11 +1,12 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import type { Model, ModelRequest, ModelTurn } from '@toolcircuit/core';
+import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
 import {
   type AnthropicModelOptions,
   createAnthropicClient,
   DEFAULT_ANTHROPIC_MAX_TOKENS,
   validateAnthropicOptions,
 } from './anthropic-options.js';
+import { streamAnthropic } from './anthropic-stream.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { parseAnthropicResponse } from './parse-anthropic-response.js';
@@ -15,7 +16,8 @@ export const ANTHROPIC_PROVIDER = 'anthropic';
 
 /**
  * A toolcircuit {@link Model} over the official `@anthropic-ai/sdk` Messages API. Building it checks the
- * options and the API key (throwing `AnthropicConfigurationError`); calls throw `ProviderError`.
+ * options and the API key (throwing `AnthropicConfigurationError`); `generate` throws `ProviderError`,
+ * `stream` yields it as its final `error` event.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): Model {
   validateAnthropicOptions(options);
@@ -37,5 +39,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     return parseAnthropicResponse(message, names);
   }
 
-  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate };
+  // The body is built before the first event so a configuration error throws at the call, not mid-stream.
+  function stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+    return streamAnthropic(client, buildAnthropicRequest(request, settings), request.signal);
+  }
+
+  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate, stream };
 }

@@ -24,7 +24,7 @@ export const CUT_OFF_INPUT_ERROR =
 export function parseAnthropicResponse(message: Message, names: ToolNameMap): ModelTurn {
   const content: AssistantContentPart[] = [];
   for (const block of message.content) {
-    const part = parseBlock(block, names);
+    const part = parseAnthropicBlock(block, names);
     if (part !== undefined) content.push(part);
   }
   const last = content.at(-1);
@@ -33,17 +33,35 @@ export function parseAnthropicResponse(message: Message, names: ToolNameMap): Mo
     last?.type === 'tool_call' &&
     message.content.at(-1)?.type === 'tool_use'
   ) {
-    content[content.length - 1] = cutOffCall(last, JSON.stringify(last.input));
+    content[content.length - 1] = cutOffCall(last, JSON.stringify(last.input), CUT_OFF_INPUT_ERROR);
   }
+  return assembleAnthropicTurn(content, message);
+}
+
+/** What a turn is made of besides its content: the response envelope, whole or assembled from a stream. */
+export interface AnthropicEnvelope {
+  readonly id: string;
+  readonly model: string;
+  readonly stop_reason: string | null;
+  readonly stop_sequence: string | null;
+  readonly usage: AnthropicUsage | MessageDeltaUsage | undefined;
+}
+
+/** The neutral turn from parsed content and the response envelope (shared by generate and stream). */
+export function assembleAnthropicTurn(
+  content: readonly AssistantContentPart[],
+  envelope: AnthropicEnvelope,
+): ModelTurn {
   return {
     content,
-    stopReason: mapAnthropicStopReason(message.stop_reason, toolCallsOf(content).length > 0),
-    usage: convertAnthropicUsage(message.usage),
-    providerMetadata: { anthropic: responseMetadata(message) },
+    stopReason: mapAnthropicStopReason(envelope.stop_reason, toolCallsOf(content).length > 0),
+    usage: convertAnthropicUsage(envelope.usage),
+    providerMetadata: { anthropic: responseMetadata(envelope) },
   };
 }
 
-function parseBlock(block: ContentBlock, names: ToolNameMap): AssistantContentPart | undefined {
+/** One response content block → its neutral part; server-tool blocks give `undefined`. */
+export function parseAnthropicBlock(block: ContentBlock, names: ToolNameMap): AssistantContentPart | undefined {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };
@@ -82,9 +100,9 @@ export function toolCall(id: string, name: string, input: unknown, caller?: unkn
 }
 
 /** The same call marked as cut off: kept in the turn (its tool_use needs a tool_result) but never run. */
-export function cutOffCall(call: ToolCallPart, rawInput: string): ToolCallPart {
+export function cutOffCall(call: ToolCallPart, rawInput: string, inputError: string): ToolCallPart {
   const { input: _input, ...rest } = call;
-  return { ...rest, input: undefined, rawInput, inputError: CUT_OFF_INPUT_ERROR };
+  return { ...rest, input: undefined, rawInput, inputError };
 }
 
 // Only a non-default caller (programmatic tool calling) must travel back; `direct` is the default.
@@ -115,7 +133,7 @@ export function convertAnthropicUsage(usage: AnthropicUsage | MessageDeltaUsage 
   };
 }
 
-function responseMetadata(message: Message): JsonObject {
+function responseMetadata(message: AnthropicEnvelope): JsonObject {
   const meta: JsonObject = { id: message.id, model: message.model };
   if (message.stop_sequence !== null && message.stop_sequence !== undefined)
     meta['stopSequence'] = message.stop_sequence;

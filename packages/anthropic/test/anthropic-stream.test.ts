@@ -1,0 +1,331 @@
+import { ProviderError, type StreamEvent, toolCallsOf } from '@toolcircuit/core';
+import { describe, expect, it } from 'vitest';
+import { CUT_OFF_INPUT_ERROR, INTERRUPTED_INPUT_ERROR } from '../src/index.js';
+import { json, message, replay, sse, syntheticCassette } from './replay.js';
+import { CASE_FILE_TOOLS } from './scenario.js';
+import {
+  blockStop,
+  collect,
+  jsonDelta,
+  messageDelta,
+  messageStart,
+  messageStop,
+  ping,
+  sseText,
+  streamFrom,
+  textDelta,
+  textStart,
+  toolStart,
+} from './stream-events.js';
+
+const REQUEST = { messages: [{ role: 'user' as const, content: 'go' }], tools: CASE_FILE_TOOLS };
+
+async function streamOf(response: Parameters<typeof syntheticCassette>[1][number], note: string) {
+  const { model, server } = await replay(syntheticCassette(note, [response]));
+  const events = await collect(streamFrom(model, REQUEST));
+  expect(server.mismatches).toEqual([]);
+  return { events, server };
+}
+
+function turnEnd(events: readonly StreamEvent[]): Extract<StreamEvent, { type: 'turn-end' }> {
+  const last = events.at(-1);
+  if (last?.type !== 'turn-end') throw new Error(`expected turn-end last, got ${JSON.stringify(last)}`);
+  expect(events.filter((e) => e.type === 'turn-end' || e.type === 'error')).toHaveLength(1);
+  return last;
+}
+
+function errorEnd(events: readonly StreamEvent[]): ProviderError {
+  const last = events.at(-1);
+  if (last?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(last)}`);
+  expect(events.filter((e) => e.type === 'turn-end' || e.type === 'error')).toHaveLength(1);
+  expect(last.error).toBeInstanceOf(ProviderError);
+  return last.error as ProviderError;
+}
+
+// Text, then three parallel calls (two to the same tool), arguments split inside escapes and multi-byte text.
+const PARALLEL = [
+  messageStart(),
+  textStart(0),
+  textDelta(0, 'Je cherche '),
+  ping,
+  textDelta(0, '« les deux » 🗂️'),
+  blockStop(0),
+  toolStart(1, 'toolu_1', 'chercher_dossier'),
+  jsonDelta(1, ''),
+  jsonDelta(1, '{"numero": "A-'),
+  jsonDelta(1, '0001", "note": "dit \\"urgent'),
+  jsonDelta(1, '\\" — É"}'),
+  blockStop(1),
+  toolStart(2, 'toolu_2', 'chercher_dossier'),
+  jsonDelta(2, '{"numero"'),
+  jsonDelta(2, ': "B-0002"}'),
+  blockStop(2),
+  toolStart(3, 'toolu_3', 'lister_dossiers'),
+  jsonDelta(3, ''),
+  blockStop(3),
+  messageDelta('tool_use', 42),
+  messageStop,
+];
+
+const PARALLEL_AS_MESSAGE = message(
+  [
+    { type: 'text', text: 'Je cherche « les deux » 🗂️' },
+    {
+      type: 'tool_use',
+      id: 'toolu_1',
+      name: 'chercher_dossier',
+      input: { numero: 'A-0001', note: 'dit "urgent" — É' },
+    },
+    { type: 'tool_use', id: 'toolu_2', name: 'chercher_dossier', input: { numero: 'B-0002' } },
+    { type: 'tool_use', id: 'toolu_3', name: 'lister_dossiers', input: {} },
+  ],
+  'tool_use',
+  {
+    id: 'msg_stream',
+    usage: { input_tokens: 10, output_tokens: 42, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  },
+);
+
+describe('stream(): assembly', () => {
+  it('delivers text deltas and every parallel call, with arguments assembled exactly', async () => {
+    const { events } = await streamOf(sse(PARALLEL), 'text + three parallel calls, fragmented arguments');
+    expect(events.filter((e) => e.type !== 'turn-end')).toEqual([
+      { type: 'text-delta', text: 'Je cherche ' },
+      { type: 'text-delta', text: '« les deux » 🗂️' },
+      { type: 'tool-call-start', id: 'toolu_1', name: 'chercher_dossier', index: 0 },
+      { type: 'tool-call-delta', id: 'toolu_1', argumentsDelta: '{"numero": "A-' },
+      { type: 'tool-call-delta', id: 'toolu_1', argumentsDelta: '0001", "note": "dit \\"urgent' },
+      { type: 'tool-call-delta', id: 'toolu_1', argumentsDelta: '\\" — É"}' },
+      {
+        type: 'tool-call-end',
+        id: 'toolu_1',
+        name: 'chercher_dossier',
+        input: { numero: 'A-0001', note: 'dit "urgent" — É' },
+      },
+      { type: 'tool-call-start', id: 'toolu_2', name: 'chercher_dossier', index: 1 },
+      { type: 'tool-call-delta', id: 'toolu_2', argumentsDelta: '{"numero"' },
+      { type: 'tool-call-delta', id: 'toolu_2', argumentsDelta: ': "B-0002"}' },
+      { type: 'tool-call-end', id: 'toolu_2', name: 'chercher_dossier', input: { numero: 'B-0002' } },
+      { type: 'tool-call-start', id: 'toolu_3', name: 'lister_dossiers', index: 2 },
+      { type: 'tool-call-end', id: 'toolu_3', name: 'lister_dossiers', input: {} },
+    ]);
+    const end = turnEnd(events);
+    expect(end.incompleteToolCallIds).toEqual([]);
+    expect(end.turn.stopReason).toEqual({ unified: 'tool_calls', raw: 'tool_use' });
+    expect(end.turn.usage).toEqual({ inputTokens: 10, outputTokens: 42, totalTokens: 52, cachedInputTokens: 0 });
+  });
+
+  it('assembles the same turn generate() gives for the same exchange', async () => {
+    const { events } = await streamOf(sse(PARALLEL), 'streamed exchange');
+    const { model } = await replay(syntheticCassette('the same exchange, non-streaming', [json(PARALLEL_AS_MESSAGE)]));
+    expect(turnEnd(events).turn).toEqual(await model.generate(REQUEST));
+  });
+
+  it('keeps thinking text and its signature (from signature_delta) for the next request', async () => {
+    const { events } = await streamOf(
+      sse([
+        messageStart(),
+        { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'List first.' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqEECkYICxgC==' } },
+        blockStop(0),
+        { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'EmwKAhgB==' } },
+        blockStop(1),
+        toolStart(2, 'toolu_t', 'lister_dossiers'),
+        blockStop(2),
+        messageDelta('tool_use'),
+        messageStop,
+      ]),
+      'thinking stream before a call',
+    );
+    expect(events[0]).toEqual({ type: 'reasoning-delta', text: 'List first.' });
+    expect(turnEnd(events).turn.content).toEqual([
+      { type: 'reasoning', text: 'List first.', providerMetadata: { anthropic: { signature: 'EqEECkYICxgC==' } } },
+      { type: 'reasoning', text: '', providerMetadata: { anthropic: { data: 'EmwKAhgB==' } } },
+      { type: 'tool_call', id: 'toolu_t', name: 'lister_dossiers', input: {} },
+    ]);
+  });
+
+  it('a call that stopped with invalid JSON on a normal end is reported malformed, not incomplete', async () => {
+    const { events } = await streamOf(
+      sse([
+        messageStart(),
+        toolStart(0, 'toolu_bad', 'chercher_dossier'),
+        jsonDelta(0, '{"numero": A-1}'),
+        blockStop(0),
+        messageDelta('tool_use'),
+        messageStop,
+      ]),
+      'invalid JSON arguments (defensive: Anthropic validates, not seen in recordings)',
+    );
+    const inputError = 'tool arguments are not valid JSON';
+    expect(events.at(-2)).toEqual({
+      type: 'tool-call-end',
+      id: 'toolu_bad',
+      name: 'chercher_dossier',
+      input: undefined,
+      inputError,
+    });
+    const end = turnEnd(events);
+    expect(end.incompleteToolCallIds).toEqual([]);
+    expect(end.turn.content).toEqual([
+      {
+        type: 'tool_call',
+        id: 'toolu_bad',
+        name: 'chercher_dossier',
+        input: undefined,
+        rawInput: '{"numero": A-1}',
+        inputError,
+      },
+    ]);
+  });
+});
+
+describe('stream(): faults', () => {
+  it('max_tokens mid-arguments: the call is incomplete, never ended, and cut off in the turn', async () => {
+    // Same shape as the recorded anthropic-sdk-python incomplete_partial_json_response.txt.
+    const { events } = await streamOf(
+      sse([
+        messageStart(),
+        textStart(0),
+        textDelta(0, 'Writing the file.'),
+        blockStop(0),
+        toolStart(1, 'toolu_cut', 'chercher_dossier'),
+        jsonDelta(1, ''),
+        jsonDelta(1, '{"numero": "A-12'),
+        messageDelta('max_tokens'),
+        messageStop,
+      ]),
+      'max_tokens cuts the JSON of the second block',
+    );
+    expect(events.some((e) => e.type === 'tool-call-end')).toBe(false);
+    const end = turnEnd(events);
+    expect(end.incompleteToolCallIds).toEqual(['toolu_cut']);
+    expect(end.turn.stopReason).toEqual({ unified: 'max_tokens', raw: 'max_tokens' });
+    expect(toolCallsOf(end.turn.content)).toEqual([
+      {
+        type: 'tool_call',
+        id: 'toolu_cut',
+        name: 'chercher_dossier',
+        input: undefined,
+        rawInput: '{"numero": "A-12',
+        inputError: CUT_OFF_INPUT_ERROR,
+      },
+    ]);
+  });
+
+  it('a body cut mid-event: complete calls stay complete, the cut one is incomplete, stop reason error', async () => {
+    const whole = sseText([
+      messageStart(),
+      toolStart(0, 'toolu_ok', 'lister_dossiers'),
+      jsonDelta(0, '{}'),
+      blockStop(0),
+      toolStart(1, 'toolu_cut', 'chercher_dossier'),
+      jsonDelta(1, '{"numero": "B-'),
+    ]);
+    const cut = `${whole}event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"00`;
+    const { events } = await streamOf(
+      { status: 200, headers: { 'content-type': 'text/event-stream' }, body: { kind: 'text', text: cut } },
+      'connection closed in the middle of an input_json_delta event',
+    );
+    expect(
+      events.filter((e) => e.type === 'tool-call-end').map((e) => (e.type === 'tool-call-end' ? e.id : '')),
+    ).toEqual(['toolu_ok']);
+    const end = turnEnd(events);
+    expect(end.incompleteToolCallIds).toEqual(['toolu_cut']);
+    expect(end.turn.stopReason).toEqual({ unified: 'error', raw: undefined });
+    expect(toolCallsOf(end.turn.content)).toEqual([
+      { type: 'tool_call', id: 'toolu_ok', name: 'lister_dossiers', input: {} },
+      {
+        type: 'tool_call',
+        id: 'toolu_cut',
+        name: 'chercher_dossier',
+        input: undefined,
+        rawInput: '{"numero": "B-',
+        inputError: INTERRUPTED_INPUT_ERROR,
+      },
+    ]);
+  });
+
+  it('an error event mid-stream ends the stream with a retryable overloaded ProviderError', async () => {
+    const { events } = await streamOf(
+      {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        body: {
+          kind: 'sse',
+          events: [
+            { event: 'message_start', data: JSON.stringify(messageStart()) },
+            { event: 'content_block_start', data: JSON.stringify(toolStart(0, 'toolu_x', 'lister_dossiers')) },
+            {
+              event: 'error',
+              data: JSON.stringify({
+                type: 'error',
+                error: { type: 'overloaded_error', message: 'Overloaded' },
+                request_id: 'req_mid',
+              }),
+            },
+          ],
+        },
+      },
+      'overloaded_error event after the first block started (shape from the API error docs)',
+    );
+    expect(events[0]).toEqual({ type: 'tool-call-start', id: 'toolu_x', name: 'lister_dossiers', index: 0 });
+    expect(errorEnd(events)).toMatchObject({
+      code: 'overloaded',
+      retryable: true,
+      status: undefined,
+      providerCode: 'overloaded_error',
+      requestId: 'req_mid',
+    });
+  });
+
+  it('a 429 before the stream starts is an error event with retryAfterMs', async () => {
+    const { events } = await streamOf(
+      json({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, 429, {
+        'retry-after': '7',
+        'x-should-retry': 'true',
+      }),
+      '429 answered to a streaming request',
+    );
+    expect(events).toHaveLength(1);
+    expect(errorEnd(events)).toMatchObject({ code: 'rate_limited', status: 429, retryable: true, retryAfterMs: 7000 });
+  });
+
+  it('sends stream: true on the same path, with the same body otherwise', async () => {
+    const { server } = await streamOf(sse(PARALLEL), 'body check');
+    expect(server.received[0]?.path).toBe('/v1/messages');
+    expect(server.received[0]?.body).toMatchObject({ stream: true, max_tokens: 4096, model: 'claude-sonnet-4-6' });
+  });
+});
+
+describe('stream(): abort', () => {
+  it('aborting after the first event ends with an aborted error and no turn-end', async () => {
+    const { model } = await replay(syntheticCassette('a whole stream, aborted by the consumer', [sse(PARALLEL)]));
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    for await (const event of streamFrom(model, { ...REQUEST, signal: controller.signal })) {
+      events.push(event);
+      controller.abort();
+    }
+    expect(events).toHaveLength(2);
+    expect(errorEnd(events)).toMatchObject({ code: 'aborted', retryable: false });
+  });
+
+  it('an already-aborted signal sends nothing', async () => {
+    const { model, server } = await replay(syntheticCassette('never served', [sse(PARALLEL)]));
+    const controller = new AbortController();
+    controller.abort();
+    const events = await collect(streamFrom(model, { ...REQUEST, signal: controller.signal }));
+    expect(errorEnd(events)).toMatchObject({ code: 'aborted' });
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('a configuration error throws at the call, before any traffic', async () => {
+    const { model, server } = await replay(syntheticCassette('never served', [sse(PARALLEL)]));
+    expect(() => streamFrom(model, { ...REQUEST, toolChoice: { type: 'tool', name: 'absent' } })).toThrow(
+      expect.objectContaining({ code: 'unknown_tool_choice' }),
+    );
+    expect(server.received).toHaveLength(0);
+  });
+});
