@@ -1,0 +1,120 @@
+import type { AssistantMessage, JsonObject, JsonValue, ModelRequest, TextPart, UserMessage } from '@toolcircuit/core';
+import type {
+  EasyInputMessage,
+  ResponseInputItem,
+  ResponseOutputMessage,
+  ResponseReasoningItem,
+} from 'openai/resources/responses/responses';
+import { argumentsForHistory } from './openai-shared-tool-calls.js';
+import { toolResultOutput } from './openai-shared-tool-result-output.js';
+
+export interface ResponsesConversionOptions {
+  readonly provider: string;
+  readonly toProviderName: (name: string) => string;
+}
+
+export interface ConvertedResponsesInput {
+  readonly instructions?: string;
+  readonly input: ResponseInputItem[];
+}
+
+/**
+ * Neutral history → Responses `instructions` + `input` items, keeping the order the model emitted things in.
+ * Reasoning items are re-sent whole from `providerMetadata` (with `encrypted_content`, which `store: false`
+ * needs), each output message keeps its item id, and each call goes back as a `function_call` item (with
+ * its `fc_…` id) followed, after the turn, by one `function_call_output` per result. The API pairs a
+ * reasoning item with the item after it, so neither may be dropped or reordered.
+ *
+ * @see https://platform.openai.com/docs/guides/function-calling
+ * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
+ */
+export function convertToOpenAIResponsesMessages(
+  request: ModelRequest,
+  options: ResponsesConversionOptions,
+): ConvertedResponsesInput {
+  const input: ResponseInputItem[] = [];
+  for (const message of request.messages) {
+    switch (message.role) {
+      case 'system':
+        input.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        input.push(convertUser(message));
+        break;
+      case 'assistant':
+        input.push(...convertAssistant(message, options));
+        break;
+      case 'tool':
+        for (const result of message.content) {
+          input.push({ type: 'function_call_output', call_id: result.callId, output: toolResultOutput(result) });
+        }
+        break;
+    }
+  }
+  return request.system === undefined || request.system === '' ? { input } : { instructions: request.system, input };
+}
+
+function convertUser(message: UserMessage): EasyInputMessage {
+  if (typeof message.content === 'string') return { role: 'user', content: message.content };
+  return { role: 'user', content: message.content.map((part) => ({ type: 'input_text', text: part.text })) };
+}
+
+function convertAssistant(message: AssistantMessage, options: ResponsesConversionOptions): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  let openMessage: ResponseOutputMessage | undefined;
+  for (const part of message.content) {
+    const metadata = part.providerMetadata?.[options.provider];
+    if (part.type === 'text') {
+      const itemId = stringField(metadata, 'itemId');
+      if (itemId === undefined) {
+        openMessage = undefined;
+        items.push({ role: 'assistant', content: part.text });
+        continue;
+      }
+      // Several output_text parts of one message item come back as consecutive text parts with its id.
+      if (openMessage === undefined || openMessage.id !== itemId) {
+        openMessage = outputMessage(itemId, metadata);
+        items.push(openMessage);
+      }
+      openMessage.content.push(outputContent(part, metadata));
+      continue;
+    }
+    openMessage = undefined;
+    if (part.type === 'reasoning') {
+      const item = metadata?.['item'];
+      // Reasoning from another provider, or without its item, cannot be sent to OpenAI: it is left out.
+      if (isObject(item)) items.push(item as unknown as ResponseReasoningItem);
+      continue;
+    }
+    const itemId = stringField(metadata, 'itemId');
+    items.push({
+      type: 'function_call',
+      call_id: part.id,
+      name: options.toProviderName(part.name),
+      arguments: argumentsForHistory(part),
+      ...(itemId === undefined ? {} : { id: itemId }),
+    });
+  }
+  return items;
+}
+
+function outputMessage(id: string, metadata: JsonObject | undefined): ResponseOutputMessage {
+  const phase = stringField(metadata, 'phase');
+  const message: ResponseOutputMessage = { type: 'message', id, role: 'assistant', status: 'completed', content: [] };
+  if (phase === 'commentary' || phase === 'final_answer') message.phase = phase;
+  return message;
+}
+
+function outputContent(part: TextPart, metadata: JsonObject | undefined): ResponseOutputMessage['content'][number] {
+  if (metadata?.['refusal'] === true) return { type: 'refusal', refusal: part.text };
+  return { type: 'output_text', text: part.text, annotations: [] };
+}
+
+function stringField(metadata: JsonObject | undefined, key: string): string | undefined {
+  const value = metadata?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

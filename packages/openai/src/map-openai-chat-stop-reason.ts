@@ -1,0 +1,28 @@
+import type { StopReason } from '@toolcircuit/core';
+
+/**
+ * Chat Completions `finish_reason` → unified stop reason, keeping the raw value. Some compatible servers say
+ * `stop` even when the message holds tool calls, so calls win over `stop`. `null` means the stream ended
+ * before any finish reason: the turn is broken.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-choices
+ */
+export function mapOpenAIChatStopReason(finishReason: string | null | undefined, hasToolCalls: boolean): StopReason {
+  const raw = finishReason ?? undefined;
+  switch (finishReason) {
+    case 'stop':
+      return { unified: hasToolCalls ? 'tool_calls' : 'end_turn', raw };
+    case 'tool_calls':
+    case 'function_call':
+      return { unified: 'tool_calls', raw };
+    case 'length':
+      return { unified: 'max_tokens', raw };
+    case 'content_filter':
+      return { unified: 'content_filter', raw };
+    case null:
+    case undefined:
+      return { unified: 'error', raw };
+    default:
+      return { unified: hasToolCalls ? 'tool_calls' : 'other', raw };
+  }
+}

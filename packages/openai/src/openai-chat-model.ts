@@ -1,0 +1,49 @@
+import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
+import { buildOpenAIChatRequest, buildOpenAIChatStreamRequest } from './build-openai-chat-request.js';
+import { mapOpenAIChatError } from './map-openai-chat-error.js';
+import {
+  createOpenAIChatClient,
+  type OpenAIChatModelOptions,
+  resolveOpenAIChatSettings,
+} from './openai-chat-options.js';
+import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
+import { streamOpenAIChat } from './openai-chat-stream.js';
+import { validateOpenAIOptions } from './openai-shared-options.js';
+import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { cacheByToolsArray } from './openai-shared-tool-set.js';
+import { parseOpenAIChatResponse } from './parse-openai-chat-response.js';
+
+/**
+ * A {@link Model} over OpenAI Chat Completions (`POST /chat/completions`) through the official `openai` SDK.
+ * With `baseURL` and a `provider` name it also drives OpenAI-compatible servers (vLLM, Ollama, gateways).
+ * The client (and the API key check) is built here, so a missing key fails now, not at the first call.
+ */
+export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
+  validateOpenAIOptions(options);
+  const settings = resolveOpenAIChatSettings(options);
+  const client = createOpenAIChatClient(options);
+  const prepareTools = cacheByToolsArray((tools) => prepareOpenAIChatTools(tools, settings.strict));
+  const provider = settings.provider;
+
+  return {
+    provider,
+    modelId: settings.model,
+
+    async generate(request: ModelRequest): Promise<ModelTurn> {
+      const tools = prepareTools(request.tools);
+      const body = buildOpenAIChatRequest(request, tools, settings);
+      try {
+        const completion = await client.chat.completions.create(body, sdkRequestOptions(request));
+        return parseOpenAIChatResponse(completion, { ...tools.toolSet, provider });
+      } catch (error) {
+        throw mapOpenAIChatError(error, provider);
+      }
+    },
+
+    stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+      const tools = prepareTools(request.tools);
+      const body = buildOpenAIChatStreamRequest(request, tools, settings);
+      return streamOpenAIChat({ client, body, request, context: { ...tools.toolSet, provider } });
+    },
+  };
+}

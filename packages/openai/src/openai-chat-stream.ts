@@ -1,0 +1,134 @@
+import { type ModelRequest, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import type { OpenAI } from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { mapOpenAIChatError } from './map-openai-chat-error.js';
+import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { uniqueCallId } from './openai-shared-tool-calls.js';
+import { buildOpenAIChatTurn, type ChatParseContext, chatResponseMetadata } from './parse-openai-chat-response.js';
+
+export interface OpenAIChatStreamInput {
+  readonly client: OpenAI;
+  readonly body: ChatCompletionCreateParamsStreaming;
+  readonly request: ModelRequest;
+  readonly context: ChatParseContext;
+}
+
+/**
+ * Chat Completions stream → neutral events. Each `delta.tool_calls[]` entry names its call by `index`; id and
+ * name come only in the first delta of an index, argument text in every one. Calls end only when the turn
+ * does (there is no per-call end event), so `tool-call-end` events are emitted after the finish reason,
+ * followed by one `turn-end` built by the same code as generate(). A stream that stops before a finish
+ * reason gives a `turn-end` with stop reason `error` and every call listed as incomplete; an error thrown by
+ * the SDK (an error object in the stream, a dropped connection, an abort) gives one `error` event.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+export async function* streamOpenAIChat(input: OpenAIChatStreamInput): AsyncGenerator<StreamEvent> {
+  const { client, body, request, context } = input;
+  const state = new ChatStreamState(context);
+  try {
+    const stream = await client.chat.completions.create(body, sdkRequestOptions(request));
+    for await (const chunk of stream) yield* state.push(chunk);
+  } catch (error) {
+    yield { type: 'error', error: mapOpenAIChatError(error, context.provider) };
+    return;
+  }
+  // The SDK ends the iteration quietly when the request is aborted mid-stream.
+  if (request.signal?.aborted) {
+    yield {
+      type: 'error',
+      error: new ProviderError({
+        provider: context.provider,
+        code: 'aborted',
+        message: 'stream aborted',
+        retryable: false,
+      }),
+    };
+    return;
+  }
+  yield* state.finish();
+}
+
+interface CallInProgress {
+  readonly id: string;
+  readonly name: string;
+  arguments: string;
+}
+
+class ChatStreamState {
+  private readonly calls = new Map<number, CallInProgress>();
+  private readonly seenIds = new Set<string>();
+  private content = '';
+  private refusal = '';
+  private finishReason: string | null = null;
+  private usage: CompletionUsage | null | undefined;
+  private first: ChatCompletionChunk | undefined;
+
+  constructor(private readonly context: ChatParseContext) {}
+
+  *push(chunk: ChatCompletionChunk): Generator<StreamEvent> {
+    this.first ??= chunk;
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices.find((candidate) => candidate.index === 0);
+    if (choice === undefined) return;
+    const delta = choice.delta;
+    if (delta.content) {
+      this.content += delta.content;
+      yield { type: 'text-delta', text: delta.content };
+    }
+    if (delta.refusal) {
+      this.refusal += delta.refusal;
+      yield { type: 'text-delta', text: delta.refusal };
+    }
+    for (const fragment of delta.tool_calls ?? []) {
+      let call = this.calls.get(fragment.index);
+      if (call === undefined) {
+        call = {
+          id: uniqueCallId(fragment.id, fragment.index, this.seenIds),
+          name: fragment.function?.name ?? '',
+          arguments: '',
+        };
+        this.calls.set(fragment.index, call);
+        yield {
+          type: 'tool-call-start',
+          id: call.id,
+          name: this.context.fromProviderName(call.name),
+          index: fragment.index,
+        };
+      }
+      const argumentsDelta = fragment.function?.arguments;
+      if (argumentsDelta) {
+        call.arguments += argumentsDelta;
+        yield { type: 'tool-call-delta', id: call.id, argumentsDelta };
+      }
+    }
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  *finish(): Generator<StreamEvent> {
+    const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    const { turn, incompleteToolCallIds } = buildOpenAIChatTurn(
+      {
+        content: this.content === '' ? null : this.content,
+        refusal: this.refusal === '' ? null : this.refusal,
+        toolCalls: ordered,
+        finishReason: this.finishReason,
+        usage: this.usage,
+        metadata: this.first === undefined ? {} : chatResponseMetadata(this.first),
+      },
+      this.context,
+    );
+    for (const part of turn.content) {
+      if (part.type !== 'tool_call' || incompleteToolCallIds.includes(part.id)) continue;
+      yield {
+        type: 'tool-call-end',
+        id: part.id,
+        name: part.name,
+        input: part.input,
+        ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
+      };
+    }
+    yield { type: 'turn-end', turn, incompleteToolCallIds };
+  }
+}

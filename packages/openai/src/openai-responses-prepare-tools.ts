@@ -1,0 +1,53 @@
+import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import type { FunctionTool, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
+import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
+
+/** A catalogue translated once for the Responses API. */
+export interface OpenAIResponsesTools {
+  readonly toolSet: OpenAIToolSet;
+  readonly tools: readonly FunctionTool[];
+}
+
+/**
+ * Translates the catalogue into flat function tools `{type: 'function', name, description, parameters,
+ * strict}`. `strict` is always sent: the Responses API treats an absent `strict` as true and would then
+ * reject schemas written for non-strict mode.
+ */
+export function prepareOpenAIResponsesTools(
+  declarations: readonly ToolDeclaration[],
+  strict: boolean,
+): OpenAIResponsesTools {
+  const toolSet = createOpenAIToolSet(declarations, strict);
+  const tools = toolSet.definitions.map(
+    (definition): FunctionTool => ({
+      type: 'function',
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+      strict,
+    }),
+  );
+  return { toolSet, tools };
+}
+
+type ResponsesToolFields = Pick<ResponseCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;
+
+/**
+ * The request fields about tools; `tool_choice` and `parallel_tool_calls` only go with tools.
+ *
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tool_choice
+ */
+export function openAIResponsesToolFields(
+  request: ModelRequest,
+  prepared: OpenAIResponsesTools,
+  provider: string,
+): ResponsesToolFields {
+  if (prepared.tools.length === 0) return {};
+  const fields: ResponsesToolFields = { tools: [...prepared.tools] };
+  const choice = resolveToolChoice(request, prepared.toolSet, provider);
+  if (choice !== undefined) {
+    fields.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.name };
+  }
+  if (request.parallelToolCalls !== undefined) fields.parallel_tool_calls = request.parallelToolCalls;
+  return fields;
+}

@@ -1,0 +1,202 @@
+import { type ModelRequest, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import type { OpenAI } from 'openai';
+import type {
+  Response,
+  ResponseCreateParamsStreaming,
+  ResponseOutputItem,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses';
+import { mapOpenAIResponsesError, mapOpenAIResponsesStreamFailure } from './map-openai-responses-error.js';
+import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+import {
+  buildOpenAIResponsesTurn,
+  type ResponsesParseContext,
+  responsesMetadata,
+  responsesSnapshot,
+} from './parse-openai-responses-response.js';
+
+export interface OpenAIResponsesStreamInput {
+  readonly client: OpenAI;
+  readonly body: ResponseCreateParamsStreaming;
+  readonly request: ModelRequest;
+  readonly context: ResponsesParseContext;
+}
+
+/**
+ * Responses stream → neutral events: `output_item.added` (function_call) starts a call,
+ * `function_call_arguments.delta` grows it, `output_item.done` ends it; `response.completed` /
+ * `response.incomplete` carry the final response, from which `turn-end` is built by the same code as
+ * generate(). `error` / `response.failed` end the stream with an `error` event. A stream that stops before
+ * the final event gives a `turn-end` with stop reason `error` built from what arrived, every unfinished
+ * call listed as incomplete.
+ *
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput): AsyncGenerator<StreamEvent> {
+  const { client, body, request, context } = input;
+  const state = new ResponsesStreamState(context);
+  try {
+    const stream = await client.responses.create(body, sdkRequestOptions(request));
+    for await (const event of stream) {
+      yield* state.push(event);
+      if (state.failure !== undefined) break;
+    }
+  } catch (error) {
+    yield { type: 'error', error: mapOpenAIResponsesError(error, context.provider) };
+    return;
+  }
+  if (state.failure !== undefined) {
+    yield { type: 'error', error: state.failure };
+    return;
+  }
+  // The SDK ends the iteration quietly when the request is aborted mid-stream.
+  if (request.signal?.aborted) {
+    yield {
+      type: 'error',
+      error: new ProviderError({
+        provider: context.provider,
+        code: 'aborted',
+        message: 'stream aborted',
+        retryable: false,
+      }),
+    };
+    return;
+  }
+  yield state.finish();
+}
+
+interface ItemInProgress {
+  item: ResponseOutputItem;
+  done: boolean;
+  /** Argument text (function calls) or output text (messages) received so far. */
+  text: string;
+  /** Neutral call id, for function calls. */
+  callId?: string;
+}
+
+class ResponsesStreamState {
+  failure: ProviderError | undefined;
+  private readonly items = new Map<number, ItemInProgress>();
+  private readonly seenIds = new Set<string>();
+  private callCount = 0;
+  private started: Response | undefined;
+  private final: Response | undefined;
+
+  constructor(private readonly context: ResponsesParseContext) {}
+
+  *push(event: ResponseStreamEvent): Generator<StreamEvent> {
+    switch (event.type) {
+      case 'response.created':
+      case 'response.in_progress':
+        this.started ??= event.response;
+        break;
+      case 'response.output_item.added': {
+        const entry: ItemInProgress = { item: event.item, done: false, text: '' };
+        this.items.set(event.output_index, entry);
+        if (event.item.type === 'function_call') {
+          entry.text = event.item.arguments;
+          entry.callId = uniqueCallId(event.item.call_id, this.callCount, this.seenIds);
+          yield {
+            type: 'tool-call-start',
+            id: entry.callId,
+            name: this.context.fromProviderName(event.item.name),
+            index: this.callCount,
+          };
+          this.callCount += 1;
+        }
+        break;
+      }
+      case 'response.function_call_arguments.delta': {
+        const entry = this.items.get(event.output_index);
+        if (entry?.callId === undefined) break;
+        entry.text += event.delta;
+        yield { type: 'tool-call-delta', id: entry.callId, argumentsDelta: event.delta };
+        break;
+      }
+      case 'response.function_call_arguments.done': {
+        const entry = this.items.get(event.output_index);
+        if (entry !== undefined) entry.text = event.arguments;
+        break;
+      }
+      case 'response.output_text.delta':
+      case 'response.refusal.delta': {
+        const entry = this.items.get(event.output_index);
+        if (entry !== undefined) entry.text += event.delta;
+        yield { type: 'text-delta', text: event.delta };
+        break;
+      }
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        yield { type: 'reasoning-delta', text: event.delta };
+        break;
+      case 'response.output_item.done': {
+        const entry = this.items.get(event.output_index);
+        const callId = entry?.callId;
+        this.items.set(event.output_index, { item: event.item, done: true, text: '', ...(callId ? { callId } : {}) });
+        const item = event.item;
+        if (item.type === 'function_call' && callId !== undefined && item.status !== 'incomplete') {
+          const part = toToolCallPart(
+            { id: callId, providerName: item.name, arguments: item.arguments, cutOff: false },
+            this.context,
+          );
+          yield {
+            type: 'tool-call-end',
+            id: part.id,
+            name: part.name,
+            input: part.input,
+            ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
+          };
+        }
+        break;
+      }
+      case 'response.completed':
+      case 'response.incomplete':
+        this.final = event.response;
+        break;
+      case 'response.failed':
+      case 'error':
+        this.failure = mapOpenAIResponsesStreamFailure(event, this.context.provider);
+        break;
+      default:
+        break;
+    }
+  }
+
+  finish(): StreamEvent {
+    if (this.final !== undefined) {
+      const snapshot = responsesSnapshot(this.final);
+      // Some servers send a final response without its output; the items assembled from events stand in.
+      const output = snapshot.output.length > 0 ? snapshot.output : this.assembledOutput();
+      const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn({ ...snapshot, output }, this.context);
+      return { type: 'turn-end', turn, incompleteToolCallIds };
+    }
+    const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn(
+      {
+        output: this.assembledOutput(),
+        status: undefined,
+        incompleteReason: undefined,
+        usage: undefined,
+        metadata: this.started === undefined ? {} : responsesMetadata(this.started),
+      },
+      this.context,
+    );
+    return { type: 'turn-end', turn, incompleteToolCallIds };
+  }
+
+  /** Items in output order; an item still open when the stream stopped keeps what had arrived of it. */
+  private assembledOutput(): ResponseOutputItem[] {
+    return [...this.items.entries()]
+      .sort(([a], [b]) => a - b)
+      .flatMap(([, entry]): ResponseOutputItem[] => {
+        if (entry.done) return [entry.item];
+        const item = entry.item;
+        if (item.type === 'function_call') return [{ ...item, arguments: entry.text, status: 'in_progress' }];
+        if (item.type === 'message' && entry.text !== '') {
+          return [{ ...item, content: [{ type: 'output_text', text: entry.text, annotations: [] }] }];
+        }
+        // An unfinished reasoning item lacks its encrypted content and could not be sent back.
+        return [];
+      });
+  }
+}

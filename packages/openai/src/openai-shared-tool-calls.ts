@@ -1,0 +1,71 @@
+import type { JsonObject, ProviderMetadata, ToolCallPart } from '@toolcircuit/core';
+import { restoreStrictInput } from '@toolcircuit/schema';
+
+/** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */
+export interface ToolCallContext {
+  /** Provider tool name → catalogue name (names may have been rewritten to satisfy the provider). */
+  readonly fromProviderName: (providerName: string) => string;
+  /** The catalogue schema of a tool, by catalogue name; needed to undo strict-mode nulls. */
+  readonly schemaOf: (name: string) => JsonObject | undefined;
+  readonly strict: boolean;
+}
+
+export interface RawToolCall {
+  readonly id: string;
+  readonly providerName: string;
+  /** The arguments exactly as the provider sent them: a JSON string that may be invalid or cut off. */
+  readonly arguments: string;
+  /** The output was cut (max tokens, broken stream) before this call's arguments were known to be complete. */
+  readonly cutOff: boolean;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+export const CUT_OFF_ERROR = 'the call was cut off before its arguments were complete (output limit or broken stream)';
+
+/**
+ * Builds the neutral call. Empty arguments mean "no arguments" (`{}`): some servers send "" for
+ * parameterless tools. Invalid JSON keeps the raw text in `rawInput` with an `inputError` and leaves
+ * `input` undefined, so the executor answers with an error result instead of running the tool.
+ */
+export function toToolCallPart(call: RawToolCall, context: ToolCallContext): ToolCallPart {
+  const name = context.fromProviderName(call.providerName);
+  const base = {
+    type: 'tool_call' as const,
+    id: call.id,
+    name,
+    ...(call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata }),
+  };
+  if (call.cutOff) return { ...base, input: undefined, rawInput: call.arguments, inputError: CUT_OFF_ERROR };
+  if (call.arguments.trim() === '') return { ...base, input: {} };
+  let input: unknown;
+  try {
+    input = JSON.parse(call.arguments);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ...base,
+      input: undefined,
+      rawInput: call.arguments,
+      inputError: `arguments are not valid JSON: ${reason}`,
+    };
+  }
+  const schema = context.strict ? context.schemaOf(name) : undefined;
+  return { ...base, input: schema === undefined ? input : restoreStrictInput(schema, input) };
+}
+
+/**
+ * The `arguments` string to send back in history. A call whose arguments never parsed is echoed as "{}":
+ * OpenAI rejects a history whose function arguments are not JSON, and the model already learns what went
+ * wrong from the error result paired with the call.
+ */
+export function argumentsForHistory(part: ToolCallPart): string {
+  if (part.inputError !== undefined || part.input === undefined) return '{}';
+  return JSON.stringify(part.input);
+}
+
+/** Ids are unique within a turn; a missing or repeated id (seen on compatible servers) is replaced stably. */
+export function uniqueCallId(id: string | undefined, index: number, seen: Set<string>): string {
+  const chosen = id === undefined || id === '' || seen.has(id) ? `call_${index}` : id;
+  seen.add(chosen);
+  return chosen;
+}

@@ -1,0 +1,94 @@
+import type { JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import { createToolNameMap, type SchemaChange, type SchemaTarget, translateSchema } from '@toolcircuit/schema';
+import { OpenAIConfigurationError } from './openai-configuration-error.js';
+import type { ToolCallContext } from './openai-shared-tool-calls.js';
+
+/** One catalogue tool as OpenAI will see it, before the API-specific wrapping. */
+export interface OpenAIToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonObject;
+}
+
+/** A catalogue translated once for OpenAI: definitions, the name mapping, and what changed. */
+export interface OpenAIToolSet extends ToolCallContext {
+  readonly definitions: readonly OpenAIToolDefinition[];
+  readonly toProviderName: (name: string) => string;
+  /** Every change the schema translator made (strict nullability, dropped keywords, renamed tools), for audits. */
+  readonly changes: readonly SchemaChange[];
+}
+
+export function schemaTargetOf(strict: boolean): SchemaTarget {
+  return strict ? 'openai-strict' : 'openai';
+}
+
+/** Translates every declaration's schema and name for the OpenAI target. */
+export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: boolean): OpenAIToolSet {
+  const target = schemaTargetOf(strict);
+  const nameMap = createToolNameMap(
+    tools.map((tool) => tool.name),
+    target,
+  );
+  const schemas = new Map<string, JsonObject>();
+  const changes: SchemaChange[] = [...nameMap.changes];
+  const definitions = tools.map((tool) => {
+    schemas.set(tool.name, tool.inputSchema);
+    const translated = translateSchema(tool.inputSchema, target);
+    changes.push(...translated.changes);
+    return { name: nameMap.toProvider(tool.name), description: tool.description, parameters: translated.schema };
+  });
+  return {
+    definitions,
+    changes,
+    strict,
+    toProviderName: (name) => nameMap.toProvider(name),
+    // A name the model invented is kept as is: the executor refuses unknown tools with an error result.
+    fromProviderName: (providerName) => {
+      try {
+        return nameMap.fromProvider(providerName);
+      } catch {
+        return providerName;
+      }
+    },
+    schemaOf: (name) => schemas.get(name),
+  };
+}
+
+/**
+ * Memoises a translation per catalogue array. The loop passes the same frozen `request.tools` array on every
+ * turn, so translating once per array (held weakly) is enough.
+ */
+export function cacheByToolsArray<T>(
+  build: (tools: readonly ToolDeclaration[]) => T,
+): (tools: readonly ToolDeclaration[]) => T {
+  const cache = new WeakMap<readonly ToolDeclaration[], T>();
+  return (tools) => {
+    const cached = cache.get(tools);
+    if (cached !== undefined) return cached;
+    const built = build(tools);
+    cache.set(tools, built);
+    return built;
+  };
+}
+
+/** The neutral tool choice with a named tool resolved to its provider name. */
+export type OpenAIToolChoiceIntent = 'auto' | 'none' | 'required' | { readonly name: string };
+
+/** Resolves `request.toolChoice`; a named tool that is not in the catalogue is a configuration error. */
+export function resolveToolChoice(
+  request: ModelRequest,
+  toolSet: OpenAIToolSet,
+  provider: string,
+): OpenAIToolChoiceIntent | undefined {
+  const choice = request.toolChoice;
+  if (choice === undefined || typeof choice === 'string') return choice;
+  if (!request.tools.some((tool) => tool.name === choice.name)) {
+    throw new OpenAIConfigurationError(
+      provider,
+      'unknown_tool_choice',
+      'toolChoice',
+      `toolChoice names "${choice.name}", which is not in the catalogue.`,
+    );
+  }
+  return { name: toolSet.toProviderName(choice.name) };
+}

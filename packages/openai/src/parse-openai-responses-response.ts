@@ -1,0 +1,138 @@
+import type { AssistantContentPart, JsonObject, ModelTurn, Usage } from '@toolcircuit/core';
+import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
+import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
+import { providerErrorFromFields } from './openai-shared-map-error.js';
+import { asJsonObject } from './openai-shared-provider-options.js';
+import { type ToolCallContext, toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+
+export interface ResponsesParseContext extends ToolCallContext {
+  readonly provider: string;
+}
+
+/** A response's output, whole or assembled from stream events. */
+export interface OpenAIResponsesSnapshot {
+  readonly output: readonly ResponseOutputItem[];
+  /** `undefined`: the stream ended before the final response event. */
+  readonly status: string | undefined;
+  readonly incompleteReason: string | undefined;
+  readonly usage: ResponseUsage | undefined;
+  readonly metadata: JsonObject;
+}
+
+export interface ParsedOpenAIResponsesTurn {
+  readonly turn: ModelTurn;
+  /** Calls whose arguments may be incomplete; they carry an `inputError` and must not run. */
+  readonly incompleteToolCallIds: readonly string[];
+}
+
+/** A whole Responses API response → the neutral turn. A `failed` response is thrown as a ProviderError. */
+export function parseOpenAIResponsesResponse(response: Response, context: ResponsesParseContext): ModelTurn {
+  if (response.status === 'failed') {
+    throw providerErrorFromFields(response.error ?? { message: `response ${response.id} failed` }, context.provider);
+  }
+  return buildOpenAIResponsesTurn(responsesSnapshot(response), context).turn;
+}
+
+export function responsesSnapshot(response: Response): OpenAIResponsesSnapshot {
+  return {
+    output: response.output,
+    status: response.status,
+    incompleteReason: response.incomplete_details?.reason ?? undefined,
+    usage: response.usage,
+    metadata: responsesMetadata(response),
+  };
+}
+
+/** Response-level data kept on the turn, for audits: nothing here is needed on the next turn. */
+export function responsesMetadata(response: Pick<Response, 'id' | 'model' | 'service_tier'>): JsonObject {
+  const metadata: JsonObject = { responseId: response.id, model: response.model };
+  if (response.service_tier) metadata['serviceTier'] = response.service_tier;
+  return metadata;
+}
+
+/**
+ * Shared by generate() and the stream so both give the same turn. Items keep their order: a reasoning item
+ * becomes a reasoning part holding the whole item (sent back unchanged), a message's texts become text parts
+ * carrying the item id, a function call a tool call keyed by `call_id`. A call whose item is not `completed`
+ * (cut by `max_output_tokens`, or still in progress when a stream broke) is marked as cut off.
+ */
+export function buildOpenAIResponsesTurn(
+  snapshot: OpenAIResponsesSnapshot,
+  context: ResponsesParseContext,
+): ParsedOpenAIResponsesTurn {
+  const { provider } = context;
+  const content: AssistantContentPart[] = [];
+  const incompleteToolCallIds: string[] = [];
+  const seen = new Set<string>();
+  let callIndex = 0;
+  let refused = false;
+  for (const item of snapshot.output) {
+    switch (item.type) {
+      case 'reasoning': {
+        const summary = item.summary.map((part) => part.text);
+        const text =
+          summary.length > 0 ? summary.join('\n\n') : (item.content ?? []).map((part) => part.text).join('\n\n');
+        content.push({ type: 'reasoning', text, providerMetadata: { [provider]: { item: asJsonObject(item) } } });
+        break;
+      }
+      case 'message':
+        for (const part of item.content) {
+          const metadata: JsonObject = { itemId: item.id };
+          if (item.phase) metadata['phase'] = item.phase;
+          if (part.type === 'refusal') {
+            refused = true;
+            content.push({
+              type: 'text',
+              text: part.refusal,
+              providerMetadata: { [provider]: { ...metadata, refusal: true } },
+            });
+          } else {
+            content.push({ type: 'text', text: part.text, providerMetadata: { [provider]: metadata } });
+          }
+        }
+        break;
+      case 'function_call': {
+        const cutOff = item.status === 'incomplete' || item.status === 'in_progress';
+        const part = toToolCallPart(
+          {
+            id: uniqueCallId(item.call_id, callIndex, seen),
+            providerName: item.name,
+            arguments: item.arguments,
+            cutOff,
+            ...(item.id === undefined ? {} : { providerMetadata: { [provider]: { itemId: item.id } } }),
+          },
+          context,
+        );
+        callIndex += 1;
+        if (cutOff) incompleteToolCallIds.push(part.id);
+        content.push(part);
+        break;
+      }
+      default:
+        // Built-in tools (web search, file search…) are never declared by this adapter.
+        break;
+    }
+  }
+  const stopReason = mapOpenAIResponsesStopReason(snapshot.status, snapshot.incompleteReason, callIndex > 0);
+  return {
+    turn: {
+      content,
+      stopReason:
+        refused && stopReason.unified === 'end_turn' ? { unified: 'refusal', raw: stopReason.raw } : stopReason,
+      usage: mapOpenAIResponsesUsage(snapshot.usage),
+      providerMetadata: { [provider]: snapshot.metadata },
+    },
+    incompleteToolCallIds,
+  };
+}
+
+function mapOpenAIResponsesUsage(usage: ResponseUsage | undefined): Usage {
+  if (usage === undefined) return { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined };
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    totalTokens: usage.total_tokens,
+    cachedInputTokens: usage.input_tokens_details?.cached_tokens,
+    reasoningTokens: usage.output_tokens_details?.reasoning_tokens,
+  };
+}

@@ -1,0 +1,81 @@
+import type { Model } from '@toolcircuit/core';
+import { type Cassette, type ReplayServer, startReplayServer } from '@toolcircuit/testing';
+import { createOpenAIChatModel, createOpenAIResponsesModel } from '../../src/index.js';
+import type { OpenAIChatModelOptions } from '../../src/openai-chat-options.js';
+import type { OpenAIResponsesModelOptions } from '../../src/openai-responses-options.js';
+
+type ChatOverrides = Partial<OpenAIChatModelOptions>;
+type ResponsesOverrides = Partial<OpenAIResponsesModelOptions>;
+
+/**
+ * Runs `body` against a replay server serving `cassette`, with a model whose SDK client points at it
+ * (`baseURL: url + '/v1'`). The SDK's retries are off unless a test turns them on, so one interaction
+ * answers one call.
+ */
+export async function withChatReplay<T>(
+  cassette: Cassette,
+  body: (model: Model, server: ReplayServer) => Promise<T>,
+  overrides: ChatOverrides = {},
+): Promise<T> {
+  const server = await startReplayServer(cassette);
+  try {
+    const model = createOpenAIChatModel({
+      model: cassette.model ?? 'gpt-4o',
+      apiKey: 'sk-test-not-a-real-key',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+      ...overrides,
+    });
+    return await body(model, server);
+  } finally {
+    await server.close();
+  }
+}
+
+export async function withResponsesReplay<T>(
+  cassette: Cassette,
+  body: (model: Model, server: ReplayServer) => Promise<T>,
+  overrides: ResponsesOverrides = {},
+): Promise<T> {
+  const server = await startReplayServer(cassette);
+  try {
+    const model = createOpenAIResponsesModel({
+      model: cassette.model ?? 'gpt-4o',
+      apiKey: 'sk-test-not-a-real-key',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+      ...overrides,
+    });
+    return await body(model, server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Collects a stream's events. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const events: T[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
+
+/** Awaits a promise expected to reject and returns the rejection. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+/** A base URL on 127.0.0.1 where nothing listens (a port just released), so connecting is refused at once. */
+export async function closedBaseURL(): Promise<string> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}
