@@ -24,6 +24,8 @@ export type CassetteProvenance =
       readonly license: string;
       readonly sha256: string;
       readonly note?: string;
+      /** Other files in shared/fixtures/recorded whose text this cassette uses (e.g. DERIVED decoded bodies). */
+      readonly companionFiles?: readonly { readonly sourceFile: string; readonly sha256: string }[];
     }
   | {
       readonly kind: 'synthetic';

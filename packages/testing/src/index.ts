@@ -8,6 +8,18 @@ export type {
   RecordedResponse,
   SseEvent,
 } from './cassette.js';
+export { CassetteFormatError } from './cassette-format-error.js';
+export type { CassetteIndex, CassetteIndexEntry } from './cassette-index.js';
+export {
+  type CassetteLocation,
+  cassettesDirectory,
+  type ListCassettesOptions,
+  listCassettes,
+  loadCassette,
+  loadCassetteIndex,
+} from './load-cassette.js';
+export { type ParsedSseEvent, parseSse } from './parse-sse.js';
+export { type Recorder, type RecorderOptions, startRecorder } from './recorder.js';
 export {
   defaultMatch,
   REPLAY_MISMATCH_STATUS,
@@ -17,3 +29,6 @@ export {
   type ReplayServer,
   startReplayServer,
 } from './replay-server.js';
+export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './scrub-secrets.js';
+export { type ResponseSummary, summarizeResponse } from './summarize-response.js';
+export { validateCassette } from './validate-cassette.js';

@@ -60,23 +60,31 @@ export async function startReplayServer(cassette: Cassette, options: ReplayOptio
   let next = 0;
 
   const server = createServer((req, res) => {
-    void readRequest(req).then((request) => {
-      received.push(request);
-      const index = next;
-      const expected = cassette.interactions[index];
-      const reason =
-        expected === undefined
-          ? `cassette has ${cassette.interactions.length} interaction(s); request #${index + 1} is one too many`
-          : match(request, expected);
-      if (reason !== undefined || expected === undefined) {
-        const why = reason ?? 'no interaction left';
-        mismatches.push({ index, reason: why, received: request });
-        sendJson(res, REPLAY_MISMATCH_STATUS, { error: { type: 'replay_mismatch', message: `replay: ${why}` } });
-        return;
-      }
-      next += 1;
-      sendRecorded(res, expected.response.status, expected.response.headers, expected.response.body);
-    });
+    readRequest(req).then(
+      (request) => {
+        received.push(request);
+        const index = next;
+        const expected = cassette.interactions[index];
+        const reason =
+          expected === undefined
+            ? `cassette has ${cassette.interactions.length} interaction(s); request #${index + 1} is one too many`
+            : match(request, expected);
+        if (reason !== undefined || expected === undefined) {
+          const why = reason ?? 'no interaction left';
+          mismatches.push({ index, reason: why, received: request });
+          sendMismatch(res, index, why, request, expected);
+          return;
+        }
+        next += 1;
+        sendRecorded(res, expected.response.status, expected.response.headers, expected.response.body);
+      },
+      (error: unknown) => {
+        // A client that hangs up mid-body must not crash the test process with an unhandled rejection.
+        if (!res.headersSent && !res.destroyed) {
+          sendJson(res, 500, { error: { type: 'replay_error', message: `replay: ${String(error)}` } });
+        }
+      },
+    );
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -139,19 +147,43 @@ function sendRecorded(
     return;
   }
   if (body.kind === 'text') {
+    // Byte-exact: recorded SSE framing (CRLF, trailing spaces) is what the SDK's own parser must face.
     res.statusCode = status;
     res.end(body.text);
     return;
   }
   res.statusCode = status;
-  res.setHeader('content-type', 'text/event-stream');
-  res.setHeader('cache-control', 'no-cache');
+  // Keep a recorded `text/event-stream; charset=utf-8`; only fill in what the cassette does not say.
+  if (!res.hasHeader('content-type')) res.setHeader('content-type', 'text/event-stream');
+  if (!res.hasHeader('cache-control')) res.setHeader('cache-control', 'no-cache');
   for (const event of body.events) {
     const lines = event.event === undefined ? [] : [`event: ${event.event}`];
-    for (const line of event.data.split('\n')) lines.push(`data: ${line}`);
+    // A raw CR or LF inside one data line would end the line early; the SSE way is one data: line per line.
+    for (const line of event.data.split(/\r\n|\r|\n/)) lines.push(`data: ${line}`);
     res.write(`${lines.join('\n')}\n\n`);
   }
   res.end();
+}
+
+function sendMismatch(
+  res: ServerResponse,
+  index: number,
+  reason: string,
+  request: ReceivedRequest,
+  expected: Interaction | undefined,
+): void {
+  // SDKs retry 5xx answers; the stainless-generated ones (Anthropic, OpenAI) skip retries on this header,
+  // so a mismatch fails once and fast instead of after several backoffs that all mismatch too.
+  res.setHeader('x-should-retry', 'false');
+  sendJson(res, REPLAY_MISMATCH_STATUS, {
+    error: {
+      type: 'replay_mismatch',
+      message: `replay: request #${index + 1} (${request.method} ${request.path}) does not match the cassette: ${reason}`,
+      index,
+      received: { method: request.method, path: request.path },
+      expected: expected === undefined ? null : { method: expected.request.method, path: expected.request.path },
+    },
+  });
 }
 
 function sendJson(res: ServerResponse, status: number, json: JsonValue): void {
