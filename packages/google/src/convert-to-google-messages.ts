@@ -87,7 +87,9 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
       // Gemini sometimes ends a turn with an empty text part that only carries a signature: keep that one.
       if (part.text !== '' || google?.thoughtSignature !== undefined) parts.push({ text: part.text, ...signature });
     } else if (part.type === 'reasoning') {
-      if (google !== undefined) parts.push({ text: part.text, thought: true, ...signature });
+      if (google?.thought === true || google?.thoughtSignature !== undefined) {
+        parts.push({ text: part.text, thought: true, ...signature });
+      }
     } else {
       parts.push({
         functionCall: {

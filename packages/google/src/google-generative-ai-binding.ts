@@ -20,10 +20,13 @@ export function createGenerativeAiBinding(model: GenerativeModel): GoogleBinding
     functionResponseRole: 'function',
     supportsJsonSchema: false,
     async generateContent(request, signal) {
+      // The SDK only listens for a *future* abort: an already aborted signal would still send the request.
+      signal?.throwIfAborted();
       const result = await model.generateContent(toSdkRequest(request), requestOptions(signal));
       return fromSdkResponse(result.response);
     },
     async *streamGenerateContent(request, signal) {
+      signal?.throwIfAborted();
       const result = await model.generateContentStream(toSdkRequest(request), requestOptions(signal));
       // The SDK also aggregates the stream into `result.response` (dropping thoughtSignature, so we do not
       // use it); when the stream breaks that promise rejects too, and nobody else would ever handle it.

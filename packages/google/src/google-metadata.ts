@@ -12,12 +12,15 @@ export interface GooglePartMetadata {
    * Gemini as `functionCall.id`), `false` when Gemini gave it (it is then echoed on the call and result).
    */
   readonly idSynthesized?: boolean;
+  /** On reasoning: it was a Gemini thought part (so it is ours to send back, signed or not). */
+  readonly thought?: true;
 }
 
 export function googlePartMetadata(fields: GooglePartMetadata): ProviderMetadata | undefined {
   const bag: JsonObject = {};
   if (fields.thoughtSignature !== undefined) bag['thoughtSignature'] = fields.thoughtSignature;
   if (fields.idSynthesized !== undefined) bag['idSynthesized'] = fields.idSynthesized;
+  if (fields.thought === true) bag['thought'] = true;
   return Object.keys(bag).length === 0 ? undefined : { [GOOGLE_PROVIDER]: bag };
 }
 
@@ -29,5 +32,6 @@ export function readGooglePartMetadata(metadata: ProviderMetadata | undefined): 
   return {
     ...(typeof signature === 'string' ? { thoughtSignature: signature } : {}),
     ...(typeof bag['idSynthesized'] === 'boolean' ? { idSynthesized: bag['idSynthesized'] } : {}),
+    ...(bag['thought'] === true ? { thought: true as const } : {}),
   };
 }

@@ -56,9 +56,10 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
 export function parseGoogleTextPart(part: GeminiResponsePart): AssistantContentPart | undefined {
   const text = part.text ?? '';
   if (text === '' && part.thoughtSignature === undefined) return undefined;
-  const metadata = googlePartMetadata(
-    part.thoughtSignature === undefined ? {} : { thoughtSignature: part.thoughtSignature },
-  );
+  const metadata = googlePartMetadata({
+    ...(part.thought === true ? { thought: true as const } : {}),
+    ...(part.thoughtSignature === undefined ? {} : { thoughtSignature: part.thoughtSignature }),
+  });
   return {
     type: part.thought === true ? 'reasoning' : 'text',
     text,
