@@ -115,3 +115,64 @@ export function openAIError(
 ): JsonValue {
   return { error: { message, type, param, code } };
 }
+
+/** A Responses API response body in the shape recorded from the real API (gpt-4o / gpt-5 cassettes). */
+export function responsesResponse(options: {
+  readonly output: readonly JsonValue[];
+  readonly status?: string;
+  readonly incompleteReason?: string;
+  readonly id?: string;
+  readonly model?: string;
+}): JsonValue {
+  return {
+    id: options.id ?? 'resp_synthetic',
+    object: 'response',
+    created_at: 1764579600,
+    status: options.status ?? 'completed',
+    error: null,
+    incomplete_details: options.incompleteReason === undefined ? null : { reason: options.incompleteReason },
+    instructions: null,
+    model: options.model ?? 'gpt-4o-2024-08-06',
+    output: [...options.output],
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+    usage: {
+      input_tokens: 124,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 1926,
+      output_tokens_details: { reasoning_tokens: 1792 },
+      total_tokens: 2050,
+    },
+  };
+}
+
+export const functionCallItem = (
+  id: string,
+  callId: string,
+  name: string,
+  args: string,
+  status = 'completed',
+): JsonValue => ({
+  type: 'function_call',
+  id,
+  call_id: callId,
+  name,
+  arguments: args,
+  status,
+});
+
+export const messageItem = (id: string, text: string): JsonValue => ({
+  type: 'message',
+  id,
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'output_text', text, annotations: [] }],
+});
+
+export const reasoningItem = (id: string, summary: readonly string[], encrypted = 'gAAAAAB-opaque'): JsonValue => ({
+  type: 'reasoning',
+  id,
+  summary: summary.map((text) => ({ type: 'summary_text', text })),
+  encrypted_content: encrypted,
+});

@@ -1,4 +1,4 @@
-import type { Model } from '@toolcircuit/core';
+import type { JsonObject, Model } from '@toolcircuit/core';
 import { type Cassette, type ReplayServer, startReplayServer } from '@toolcircuit/testing';
 import { createOpenAIChatModel, createOpenAIResponsesModel } from '../../src/index.js';
 import type { OpenAIChatModelOptions } from '../../src/openai-chat-options.js';
@@ -78,4 +78,13 @@ export async function closedBaseURL(): Promise<string> {
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}/v1`;
+}
+
+/** The JSON body of the n-th request the replay server received; fails the test when there is none. */
+export function bodyOf(server: ReplayServer, index: number): JsonObject {
+  const body = server.received[index]?.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new Error(`request #${index + 1} has no JSON object body`);
+  }
+  return body;
 }
