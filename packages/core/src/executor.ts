@@ -39,7 +39,9 @@ export interface ExecutionOutcome {
 
 /** The call's input, copied once: the tool, the journal and the digest all see the same bytes. */
 interface PreparedInput {
+  /** What is validated and handed to the tool (the tool may mutate it: it is its own copy). */
   readonly copy: JsonValue | undefined;
+  readonly canonical: string | undefined;
   readonly digest: string | null;
 }
 
@@ -120,13 +122,13 @@ function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {
 }
 
 function prepareInput(call: ToolCallPart): PreparedInput {
-  if (call.inputError !== undefined) return { copy: undefined, digest: null };
+  if (call.inputError !== undefined) return { copy: undefined, canonical: undefined, digest: null };
   try {
     const canonical = canonicalJson(call.input);
     // JSON.parse copes with any depth, unlike structuredClone and JSON.stringify.
-    return { copy: JSON.parse(canonical) as JsonValue, digest: sha256Hex(canonical) };
+    return { copy: JSON.parse(canonical) as JsonValue, canonical, digest: sha256Hex(canonical) };
   } catch {
-    return { copy: undefined, digest: null };
+    return { copy: undefined, canonical: undefined, digest: null };
   }
 }
 
@@ -236,7 +238,8 @@ async function finish(
       turn: context.turn ?? 1,
       callId: call.id,
       toolName: call.name,
-      input: prepared.copy ?? null,
+      // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
+      input: prepared.canonical === undefined ? null : (JSON.parse(prepared.canonical) as JsonValue),
       inputDigest: prepared.digest,
       verdict: verdict.kind,
       durationMs,

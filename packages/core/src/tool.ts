@@ -62,7 +62,8 @@ export interface ToolResultOutput {
  * value must be JSON-serialisable and goes as its JSON text plus a `json` content part; nothing (undefined)
  * becomes a short "no output" text.
  */
-export type ToolOutput = string | ToolResultOutput | number | boolean | null | undefined | object;
+// biome-ignore lint/suspicious/noConfusingVoidType: `void` lets `run` be a function that returns nothing.
+export type ToolOutput = string | ToolResultOutput | number | boolean | null | undefined | void | object;
 
 export interface ToolDefinition<Input = unknown> {
   readonly name: string;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { createCatalogue, defineTool, everySession } from '../src/index.js';
+
+/** The seed's example: a French tool that looks up a case file by its exact number. */
+export const chercherDossier = defineTool({
+  name: 'chercher_dossier',
+  description: 'Look up a case file by its exact number (format X-0000, e.g. "A-1234").',
+  inputSchema: {
+    type: 'object',
+    properties: { numero: { type: 'string', pattern: '^[A-Z]-[0-9]{4}$', description: 'Case number, e.g. A-1234' } },
+    required: ['numero'],
+    additionalProperties: false,
+  },
+  right: 'dossiers:lire',
+  run: ({ numero }) => ({ numero, titre: `Dossier ${numero}`, statut: 'ouvert' }),
+});
+
+export function paymentTool(runs: unknown[] = []) {
+  return defineTool({
+    name: 'virement',
+    description: 'Transfer money. Irreversible.',
+    inputSchema: {
+      type: 'object',
+      properties: { amount: { type: 'integer', minimum: 1 }, to: { type: 'string' } },
+      required: ['amount', 'to'],
+      additionalProperties: false,
+    },
+    right: 'payments:write',
+    irreversible: true,
+    run: (input) => {
+      runs.push(input);
+      return `sent ${input.amount} to ${input.to}`;
+    },
+  });
+}
+
+export const echoTool = defineTool({
+  name: 'echo',
+  description: 'Echo the text back.',
+  inputSchema: z.object({ text: z.string().max(10_000) }),
+  right: everySession,
+  run: ({ text }) => text,
+});
+
+export function frenchCatalogue() {
+  return createCatalogue([chercherDossier]);
+}
