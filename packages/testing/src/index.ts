@@ -29,6 +29,17 @@ export {
   type ReplayServer,
   startReplayServer,
 } from './replay-server.js';
+export {
+  createScriptedModel,
+  type RecordedModelRequest,
+  ScriptExhaustedError,
+  type ScriptedCall,
+  ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedStep,
+  textTurn,
+  toolCallsTurn,
+} from './scripted-model.js';
 export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './scrub-secrets.js';
 export { type ResponseSummary, summarizeResponse } from './summarize-response.js';
 export { validateCassette } from './validate-cassette.js';
