@@ -149,6 +149,9 @@ type RunOutcome =
 
 async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
   const { call, context } = attempt;
+  // The checks are async (validation, confirmation store): the signal may have fired meanwhile, and an
+  // 'abort' listener added after the fact would never be called.
+  if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
   const controller = new AbortController();
   const toolContext: ToolContext = {

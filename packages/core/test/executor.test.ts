@@ -263,6 +263,35 @@ describe('running the tool', () => {
     expect(ran).toBe(false);
   });
 
+  it('does not start a tool when the signal fires while the checks are running', async () => {
+    let ran = false;
+    const controller = new AbortController();
+    const abortingSchema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: async (value: unknown) => {
+          controller.abort();
+          return { value };
+        },
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      },
+    };
+    const tool = defineTool({
+      name: 't',
+      description: 't',
+      inputSchema: abortingSchema,
+      right: everySession,
+      run: () => {
+        ran = true;
+      },
+    });
+    const context = { catalogue: createCatalogue([tool]), session, signal: controller.signal };
+    expect((await executeCall(call('c1', 't', {}), context)).verdict.kind).toBe('aborted');
+    await settle();
+    expect(ran).toBe(false);
+  });
+
   it('sends strings as text, values as JSON text plus a json part, and honours deliberate error results', async () => {
     const text = single(() => 'bonjour');
     expect((await executeCall(call('c', 't', {}), text.context)).result.content).toBe('bonjour');
