@@ -89,15 +89,28 @@ describe('import of shared/fixtures/recorded', () => {
     }
   });
 
-  it('keeps raw SSE files byte-exact as text bodies', () => {
+  it('keeps raw SSE files byte-exact as text bodies, closing an unterminated last event and saying so', () => {
     const raw = manifest.filter((entry) => entry.dest.endsWith('.txt') && !entry.dest.endsWith('.chunks.txt'));
     expect(raw.length).toBeGreaterThan(0);
+    const closed: string[] = [];
     for (const entry of raw) {
       const cassette = loadCassette(entry.dest.replace(/\.txt$/, ''));
       expect(cassette.interactions).toHaveLength(1);
       const body = cassette.interactions[0]?.response.body;
-      expect(body, entry.dest).toEqual({ kind: 'text', text: readFileSync(join(source, entry.dest), 'utf8') });
+      const text = readFileSync(join(source, entry.dest), 'utf8');
+      if (/(\r\n\r\n|\n\n)$/.test(text)) {
+        expect(body, entry.dest).toEqual({ kind: 'text', text });
+      } else {
+        closed.push(entry.dest);
+        expect(body, entry.dest).toEqual({ kind: 'text', text: `${text}\n\n` });
+        expect(cassette.provenance.note).toContain('plus the blank line that ends the last event');
+      }
     }
+    // The two anthropic-sdk-python files stop right after message_stop's data line.
+    expect(closed.sort()).toEqual([
+      'anthropic/anthropic-sdk-python__incomplete_partial_json_response.txt',
+      'anthropic/anthropic-sdk-python__tool_use_response.txt',
+    ]);
   });
 
   it('keeps VCR body.string streams byte-exact (CRLF framing included)', () => {

@@ -179,12 +179,12 @@ describe('startReplayServer', () => {
   });
 
   it('replays an imported raw SSE cassette byte for byte as the source file', async () => {
-    const cassette = loadCassette('anthropic/anthropic-sdk-python__tool_use_response');
+    const cassette = loadCassette('openai-chat/openai-python__test_parse_pydantic_tool__c6aa7e39.sse');
     const server = await startReplayServer(cassette);
     servers.push(server);
-    const response = await post(server, '/v1/messages', { stream: true });
+    const response = await post(server, '/v1/chat/completions', { stream: true });
     const source = readFileSync(
-      join(defaultSourceDirectory(), 'anthropic/anthropic-sdk-python__tool_use_response.txt'),
+      join(defaultSourceDirectory(), 'openai-chat/openai-python__test_parse_pydantic_tool__c6aa7e39.sse.txt'),
     );
     expect(Buffer.from(await response.arrayBuffer()).equals(source)).toBe(true);
   });

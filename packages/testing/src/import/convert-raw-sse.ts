@@ -32,17 +32,30 @@ export function convertRawSse(file: SourceFile): Conversion {
   const request = defaultRequest(file.protocol, true, model ?? '');
   const contentType = SSE_CONTENT_TYPE[file.protocol];
   notes.unshift(defaultRequestNote(file.protocol, request));
-  notes.push(
-    `The body is the file's text, byte-exact. The source stores no headers; content-type ${contentType} was added.`,
-  );
+  const text = terminated(file.text);
+  if (text === file.text) {
+    notes.push("The body is the file's text, byte-exact.");
+  } else {
+    notes.push(
+      "The body is the file's text, byte-exact, plus the blank line that ends the last event: the file stops right after that event's data line, and a spec-following SSE parser (the TypeScript SDKs') drops an event no blank line ends, which the API never leaves open.",
+    );
+  }
+  notes.push(`The source stores no headers; content-type ${contentType} was added.`);
   return {
     interactions: [
       {
         request,
-        response: { status: 200, headers: { 'content-type': contentType }, body: { kind: 'text', text: file.text } },
+        response: { status: 200, headers: { 'content-type': contentType }, body: { kind: 'text', text } },
       },
     ],
     ...(model === undefined ? {} : { model }),
     notes,
   };
+}
+
+/** The text with its last event closed by a blank line, in the line-end style the file already uses. */
+function terminated(text: string): string {
+  if (/(\r\n\r\n|\n\n|\r\r)$/.test(text)) return text;
+  const lineEnd = text.includes('\r\n') ? '\r\n' : text.includes('\n') ? '\n' : '\r';
+  return text.endsWith(lineEnd) ? `${text}${lineEnd}` : `${text}${lineEnd}${lineEnd}`;
 }
