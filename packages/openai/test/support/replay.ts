@@ -1,4 +1,4 @@
-import type { JsonObject, Model } from '@toolcircuit/core';
+import type { JsonObject, Model, ModelRequest, StreamEvent } from '@toolcircuit/core';
 import { type Cassette, type ReplayServer, startReplayServer } from '@toolcircuit/testing';
 import { createOpenAIChatModel, createOpenAIResponsesModel } from '../../src/index.js';
 import type { OpenAIChatModelOptions } from '../../src/openai-chat-options.js';
@@ -87,4 +87,10 @@ export function bodyOf(server: ReplayServer, index: number): JsonObject {
     throw new Error(`request #${index + 1} has no JSON object body`);
   }
   return body;
+}
+
+/** The model's stream for a request; fails the test when the adapter does not stream. */
+export function streamOf(model: Model, request: ModelRequest): AsyncIterable<StreamEvent> {
+  if (model.stream === undefined) throw new Error(`${model.provider} adapter has no stream()`);
+  return model.stream(request);
 }
