@@ -10,8 +10,9 @@ const NO_OUTPUT = 'The tool ran and returned no output.';
 
 /**
  * Turns whatever `run` returned into result content: a string as text; a {@link ToolResultOutput} as the
- * tool shaped it; any other value as its JSON text (for providers that take text) plus a `json` part (for
- * providers and applications that take structure). A value JSON cannot carry is reported, not thrown.
+ * tool shaped it; any other value as ONE `json` part. Adapters whose provider takes only text render it with
+ * `toolResultText` (its JSON text); a text copy beside it would make them send the output twice. A value
+ * JSON cannot carry is reported, not thrown.
  */
 export function normaliseToolOutput(output: ToolOutput): NormalisedOutput {
   if (typeof output === 'string') return { ok: true, content: output, isError: false };
@@ -25,10 +26,7 @@ export function normaliseToolOutput(output: ToolOutput): NormalisedOutput {
   if (value === undefined) return { ok: false, message: `it returned a ${typeof output} that cannot be sent as JSON` };
   return {
     ok: true,
-    content: [
-      { type: 'text', text: JSON.stringify(value) },
-      { type: 'json', value },
-    ],
+    content: [{ type: 'json', value }],
     isError: false,
   };
 }

@@ -292,14 +292,13 @@ describe('running the tool', () => {
     expect(ran).toBe(false);
   });
 
-  it('sends strings as text, values as JSON text plus a json part, and honours deliberate error results', async () => {
+  it('sends strings as text, values as one json part (rendered once as JSON text), and honours deliberate error results', async () => {
     const text = single(() => 'bonjour');
     expect((await executeCall(call('c', 't', {}), text.context)).result.content).toBe('bonjour');
     const value = single(() => ({ numero: 'A-1234', pages: [1, 2] }));
-    expect((await executeCall(call('c', 't', {}), value.context)).result.content).toEqual([
-      { type: 'text', text: '{"numero":"A-1234","pages":[1,2]}' },
-      { type: 'json', value: { numero: 'A-1234', pages: [1, 2] } },
-    ]);
+    const structured = (await executeCall(call('c', 't', {}), value.context)).result.content;
+    expect(structured).toEqual([{ type: 'json', value: { numero: 'A-1234', pages: [1, 2] } }]);
+    expect(toolResultText(structured)).toBe('{"numero":"A-1234","pages":[1,2]}');
     const deliberate = single(() => toolError('Aucun dossier A-9999.'));
     const outcome = await executeCall(call('c', 't', {}), deliberate.context);
     expect(outcome.result).toMatchObject({ isError: true, content: 'Aucun dossier A-9999.' });

@@ -42,10 +42,7 @@ describe('the seed example: chercher_dossier', () => {
         callId: 'toolu_1',
         name: 'chercher_dossier',
         isError: false,
-        content: [
-          { type: 'text', text: '{"numero":"A-1234","titre":"Dossier A-1234","statut":"ouvert"}' },
-          { type: 'json', value: { numero: 'A-1234', titre: 'Dossier A-1234', statut: 'ouvert' } },
-        ],
+        content: [{ type: 'json', value: { numero: 'A-1234', titre: 'Dossier A-1234', statut: 'ouvert' } }],
       },
     ]);
     // The second request carries the reply, and the tool declaration the model is shown is the seed's.
