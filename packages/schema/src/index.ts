@@ -1,38 +1,21 @@
-// PLACEHOLDER API — being implemented (issue 7). Signatures are the contract adapters code against.
-import type { JsonObject } from '@toolcircuit/core';
-
-/** Which provider-side dialect a schema is translated into. */
-export type SchemaTarget = 'anthropic' | 'openai' | 'openai-strict' | 'gemini' | 'gemini-json-schema';
-
-export interface SchemaChange {
-  /** JSON pointer into the ORIGINAL schema, e.g. `/properties/when/format`. */
-  readonly path: string;
-  readonly kind: string;
-  readonly detail: string;
-}
-
-export interface TranslatedSchema {
-  readonly schema: JsonObject;
-  readonly changes: readonly SchemaChange[];
-}
-
-/** Translate a tool's input schema for one provider target. Throws a typed error when it cannot. */
-export function translateSchema(schema: JsonObject, _target: SchemaTarget): TranslatedSchema {
-  return { schema, changes: [] };
-}
-
-/** Maps tool names to names a provider accepts, and back. */
-export interface ToolNameMap {
-  toProvider(name: string): string;
-  fromProvider(name: string): string;
-  readonly changes: readonly SchemaChange[];
-}
-
-export function createToolNameMap(_names: readonly string[], _target: SchemaTarget): ToolNameMap {
-  return { toProvider: (n) => n, fromProvider: (n) => n, changes: [] };
-}
-
-/** For `openai-strict`: undo the optional → nullable mapping so an omitted optional never reaches the tool as null. */
-export function restoreStrictInput(_originalSchema: JsonObject, input: unknown): unknown {
-  return input;
-}
+export type { CatalogueTool } from './catalogue/catalogue-tool.js';
+export { parseCatalogue } from './catalogue/parse-catalogue.js';
+export { type CheckOptions, checkProviderSchema } from './checkers/check-provider-schema.js';
+export type { ProviderViolation } from './checkers/provider-violation.js';
+export { CatalogueFormatError } from './errors/catalogue-format-error.js';
+export {
+  type SchemaRefusalReason,
+  SchemaTranslationError,
+  type SchemaTranslationErrorInit,
+} from './errors/schema-translation-error.js';
+export { ToolNameError } from './errors/tool-name-error.js';
+export { createToolNameMap, type ToolNameMap } from './names/create-tool-name-map.js';
+export { TOOL_NAME_RULES, type ToolNameRule } from './names/tool-name-rules.js';
+export { type NormalizedSchema, normalizeSchema } from './normalize/normalize-schema.js';
+export { restoreProviderInput, restoreStrictInput } from './restore/restore-provider-input.js';
+export type { SchemaChange, SchemaChangeKind } from './schema-change.js';
+export { SCHEMA_TARGETS, type SchemaTarget } from './schema-target.js';
+export { OPENAI_STRICT_LIMITS } from './translate/check-strict-limits.js';
+export { RECURSION_UNROLL_DEPTH } from './translate/schema-walker.js';
+export { translateSchema } from './translate/translate-schema.js';
+export type { TranslatedSchema, TranslateOptions } from './translated-schema.js';

@@ -1,0 +1,91 @@
+import type { JsonObject, JsonValue } from '@toolcircuit/core';
+import { isJsonObject, jsonTypeOf } from '../json-utils.js';
+import type { SchemaTarget } from '../schema-target.js';
+import type { BranchPlan, RestorePlan } from '../translate/restore-plan.js';
+import { translateWithPlan } from '../translate/translate-schema.js';
+
+/**
+ * Turns the arguments a model produced against a translated schema back into the shape of the ORIGINAL
+ * schema, before the executor validates them:
+ * - OpenAI strict: `null` for a property that was optional in the original means "omitted": the key is
+ *   removed, so a null never reaches the tool for an optional it did not send. (An optional property that
+ *   also accepts null is restored as omitted too: strict mode cannot tell the two apart.)
+ * - Values declared as JSON text (any-JSON values, free-form objects, recursion beyond the unrolled depth)
+ *   are parsed back. Text that does not parse is left as it is, so the executor rejects it by name.
+ * Anything the plan does not recognise passes through unchanged; the executor's validation decides.
+ */
+export function restoreProviderInput(originalSchema: JsonObject, input: unknown, target: SchemaTarget): unknown {
+  let plan: RestorePlan;
+  try {
+    plan = translateWithPlan(originalSchema, target).plan;
+  } catch {
+    // A refused schema is never declared to the provider, so there is nothing to undo.
+    return input;
+  }
+  return restore(plan, input);
+}
+
+/** For `openai-strict`: undo the optional → nullable mapping so an omitted optional never reaches the tool as null. */
+export function restoreStrictInput(originalSchema: JsonObject, input: unknown): unknown {
+  return restoreProviderInput(originalSchema, input, 'openai-strict');
+}
+
+function restore(plan: RestorePlan, value: unknown): unknown {
+  switch (plan.kind) {
+    case 'same':
+      return value;
+    case 'lazy':
+      return restore(plan.resolve(), value);
+    case 'json':
+      return decodeJson(plan.wrapped && isJsonObject(value) ? value.json : value, value);
+    case 'object': {
+      if (!isJsonObject(value)) return value;
+      const result: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const property = plan.properties.get(key);
+        if (property === undefined) result[key] = item;
+        else if (item === null && property.nullMeansOmitted) continue;
+        else result[key] = restore(property.plan, item);
+      }
+      return result;
+    }
+    case 'array':
+      if (!Array.isArray(value)) return value;
+      return value.map((item, index) => restore(plan.prefix[index] ?? plan.items, item));
+    case 'any-of': {
+      const branch = pickBranch(plan.branches, value);
+      return branch === undefined ? value : restore(branch.plan, value);
+    }
+  }
+}
+
+function decodeJson(text: unknown, original: unknown): unknown {
+  if (typeof text !== 'string') return original;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return original;
+  }
+}
+
+/**
+ * The branch the model most likely filled: one whose JSON type matches, and for objects the one whose
+ * declared keys the value carries exactly (strict objects always carry all their keys), then the first
+ * whose keys cover the value's.
+ */
+function pickBranch(branches: readonly BranchPlan[], value: unknown): BranchPlan | undefined {
+  const type = value === undefined ? undefined : jsonTypeOf(value as JsonValue);
+  const matching = branches.filter(
+    (branch) => type !== undefined && (branch.types.has(type) || (type === 'integer' && branch.types.has('number'))),
+  );
+  if (matching.length <= 1 || !isJsonObject(value)) return matching[0];
+  const keys = Object.keys(value);
+  const exact = matching.find(
+    (branch) =>
+      branch.keys !== undefined && branch.keys.size === keys.length && keys.every((key) => branch.keys?.has(key)),
+  );
+  if (exact !== undefined) return exact;
+  return (
+    matching.find((branch) => branch.keys !== undefined && keys.every((key) => branch.keys?.has(key))) ?? matching[0]
+  );
+}

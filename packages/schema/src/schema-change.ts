@@ -1,0 +1,42 @@
+/**
+ * What a translation did to the original schema, so the CLI can show the developer why the model sees
+ * something different from the catalogue.
+ * - `type-mapped`: a non-standard type name (BFCL `dict`, `float`, `any`…) was mapped to JSON Schema.
+ * - `dropped`: a keyword was removed; the executor still enforces it (or it carried no meaning).
+ * - `moved-to-description`: a keyword the provider rejects was removed and its value appended to the description.
+ * - `rewritten`: the same constraint (or a looser one) expressed differently (`const` → one-value `enum`,
+ *   `["x","null"]` → `nullable`, `oneOf` → `anyOf`, `exclusiveMinimum` → `minimum`, tuple → `items`).
+ * - `inlined-ref`: a `$ref` was replaced by the schema it points to.
+ * - `hoisted-ref`: a recursive `$ref` target was moved into `$defs` so the provider can follow it.
+ * - `recursion-bounded`: a recursive schema was unrolled to a fixed depth; below it the value travels as JSON text.
+ * - `json-encoded`: a value the provider cannot describe (any JSON, free-form object) travels as a JSON string,
+ *   decoded by `restoreProviderInput` before validation.
+ * - `made-nullable`: OpenAI strict: an optional property became required and nullable; `null` means "omitted".
+ * - `closed-object`: OpenAI strict: `additionalProperties: false` was forced on an object that allowed more keys.
+ * - `inferred-type`: a node without `type` got one from its structure keywords (`properties` ⇒ object…).
+ * - `omitted-parameters`: Gemini: a tool without parameters declares none (the adapter omits `parameters`).
+ * - `renamed`: a tool name the provider rejects was mapped to a valid one.
+ */
+export type SchemaChangeKind =
+  | 'type-mapped'
+  | 'dropped'
+  | 'moved-to-description'
+  | 'rewritten'
+  | 'inlined-ref'
+  | 'hoisted-ref'
+  | 'recursion-bounded'
+  | 'json-encoded'
+  | 'made-nullable'
+  | 'closed-object'
+  | 'inferred-type'
+  | 'omitted-parameters'
+  | 'renamed';
+
+export interface SchemaChange {
+  /** JSON pointer into the ORIGINAL schema, e.g. `/properties/when/format` (`''` is the root). */
+  readonly path: string;
+  readonly kind: SchemaChangeKind;
+  /** The keyword concerned, when there is one (`format`, `$ref`, `additionalProperties`…). */
+  readonly keyword?: string;
+  readonly detail: string;
+}

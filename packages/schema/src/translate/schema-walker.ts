@@ -1,0 +1,1075 @@
+import type { JsonObject, JsonValue } from '@toolcircuit/core';
+import type { ChangeLog } from '../change-log.js';
+import { type SchemaRefusalReason, SchemaTranslationError } from '../errors/schema-translation-error.js';
+import { appendPointer, resolveLocalRef } from '../json-pointer.js';
+import { describeJson, isJsonObject, jsonEquals, jsonTypeOf } from '../json-utils.js';
+import type { SchemaChangeKind } from '../schema-change.js';
+import { findRecursiveRefs } from './find-recursive-refs.js';
+import { mergeSchemas } from './merge-schemas.js';
+import { type BranchPlan, type PropertyPlan, type RestorePlan, SAME } from './restore-plan.js';
+import type { TargetProfile } from './target-profile.js';
+
+/**
+ * How many times a recursive schema is expanded inside itself for dialects without `$ref` (Gemini
+ * `parameters`). Below that depth the value travels as JSON text, decoded by `restoreProviderInput`.
+ */
+export const RECURSION_UNROLL_DEPTH = 3;
+
+export interface Emitted {
+  readonly schema: JsonObject;
+  readonly plan: RestorePlan;
+}
+
+export interface WalkedRoot extends Emitted {
+  readonly omitParameters: boolean;
+}
+
+/** Keywords describing a value rather than constraining it. */
+const ANNOTATIONS: ReadonlySet<string> = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
+
+/** Keywords removed without a trace in the description: they mean nothing to a model. */
+const DROPPED: ReadonlyMap<string, string> = new Map([
+  ['$schema', 'dialect marker; the provider has its own'],
+  ['$id', 'identifier; references are resolved before sending'],
+  ['$comment', 'comment for schema authors'],
+  ['$anchor', 'anchor; references are resolved before sending'],
+  ['$defs', 'definitions are inlined where they are used'],
+  ['definitions', 'definitions are inlined where they are used'],
+]);
+
+const ANY_TYPES: JsonValue = ['string', 'number', 'boolean', 'object', 'array', 'null'];
+
+type FreeFormKind = 'any' | 'object' | 'empty-object' | 'recursion';
+
+interface Typed {
+  readonly schema: JsonObject;
+  readonly plan: RestorePlan;
+  readonly consumed: ReadonlySet<string>;
+  readonly notes: readonly string[];
+}
+
+/**
+ * Walks one normalized schema and emits its translation for one profile, with the plan that maps
+ * provider-side values back. Every decision that loosens or reshapes the schema is logged.
+ */
+export class SchemaWalker {
+  readonly #root: JsonObject;
+  readonly #profile: TargetProfile;
+  readonly #changes: ChangeLog;
+  readonly #originalPath: (path: string) => string;
+  readonly #toolName: string | undefined;
+  readonly #recursive: ReadonlySet<string>;
+  readonly #defs = new Map<string, { name: string; schema: JsonObject | undefined; plan: RestorePlan | undefined }>();
+  readonly #defNames = new Set<string>();
+  readonly #expanding = new Map<string, number>();
+  #rootPlan: RestorePlan = SAME;
+
+  constructor(init: {
+    root: JsonObject;
+    profile: TargetProfile;
+    changes: ChangeLog;
+    originalPath: (path: string) => string;
+    toolName: string | undefined;
+  }) {
+    this.#root = init.root;
+    this.#profile = init.profile;
+    this.#changes = init.changes;
+    this.#originalPath = init.originalPath;
+    this.#toolName = init.toolName;
+    this.#recursive = findRecursiveRefs(init.root);
+  }
+
+  walkRoot(): WalkedRoot {
+    let node = this.#root;
+    if (typeof node.$ref === 'string') {
+      const target = this.#resolve(node.$ref, '');
+      const { $ref: _ref, ...siblings } = node;
+      node = mergeSchemas(siblings, isJsonObject(target.value) ? target.value : {});
+      this.#log('/$ref', 'inlined-ref', `root reference ${describeJson(_ref ?? null)} inlined`, '$ref');
+    }
+    if (Array.isArray(node.allOf)) node = this.#mergeAllOf(node, '');
+    if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) node = this.#mergeRootUnion(node);
+    node = this.#rootAsObject(node);
+
+    const properties = isJsonObject(node.properties) ? node.properties : {};
+    const required = Array.isArray(node.required) ? node.required : [];
+    if (Object.keys(properties).length === 0 && required.length === 0) return this.#rootWithoutParameters(node);
+
+    // The root is never a $defs entry, even when recursion comes back to it: references become `#`.
+    const emitted = this.#translate(node, '', true);
+    this.#rootPlan = emitted.plan;
+    const schema: JsonObject = { ...emitted.schema };
+    if (this.#defs.size > 0) {
+      const defs: JsonObject = {};
+      for (const entry of this.#defs.values()) if (entry.schema !== undefined) defs[entry.name] = entry.schema;
+      schema.$defs = defs;
+    }
+    return { schema, plan: emitted.plan, omitParameters: false };
+  }
+
+  // ── nodes ────────────────────────────────────────────────────────────────────────────────────────
+
+  #translate(node: JsonValue, pointer: string, asDefinition = false): Emitted {
+    if (typeof node === 'boolean') {
+      if (!node) this.#log(pointer, 'rewritten', '`false` (nothing valid) declared as any value', undefined);
+      return this.#freeForm(pointer, 'any', {});
+    }
+    if (!isJsonObject(node))
+      this.#refuse('invalid_schema', pointer, `expected a schema object, got ${describeJson(node)}`);
+    if (!this.#recursive.has(pointer)) return this.#body(node, pointer);
+    if (this.#profile.recursion === 'defs') {
+      return asDefinition ? this.#body(node, pointer) : this.#refToDefinition(node, pointer);
+    }
+    const depth = this.#expanding.get(pointer) ?? 0;
+    if (depth >= RECURSION_UNROLL_DEPTH) {
+      this.#log(
+        pointer,
+        'recursion-bounded',
+        `recursive schema unrolled ${RECURSION_UNROLL_DEPTH} levels deep; deeper values travel as JSON text`,
+        undefined,
+      );
+      return this.#freeForm(pointer, 'recursion', node);
+    }
+    this.#expanding.set(pointer, depth + 1);
+    try {
+      return this.#body(node, pointer);
+    } finally {
+      this.#expanding.set(pointer, depth);
+    }
+  }
+
+  #body(node: JsonObject, pointer: string): Emitted {
+    if (node.$ref !== undefined) return this.#followRef(node, pointer);
+    const merged = Array.isArray(node.allOf) ? this.#mergeAllOf(node, pointer) : node;
+    if (Array.isArray(merged.anyOf) || Array.isArray(merged.oneOf)) return this.#union(merged, pointer);
+    return this.#typed(merged, pointer);
+  }
+
+  #followRef(node: JsonObject, pointer: string): Emitted {
+    if (typeof node.$ref !== 'string') this.#refuse('invalid_schema', pointer, '"$ref" must be a string');
+    const target = this.#resolve(node.$ref, pointer);
+    const { $ref, ...siblings } = node;
+    const constraining = Object.keys(siblings).filter((key) => !ANNOTATIONS.has(key) && !DROPPED.has(key));
+    if (constraining.length > 0) {
+      // `$ref` beside constraints means both apply (2020-12); merging keeps the reference's keywords first.
+      this.#log(
+        appendPointer(pointer, '$ref'),
+        'inlined-ref',
+        `${describeJson($ref)} merged with its sibling keywords`,
+        '$ref',
+      );
+      return this.#translate(mergeSchemas(isJsonObject(target.value) ? target.value : {}, siblings), target.pointer);
+    }
+    const emitted = this.#translate(target.value, target.pointer);
+    if (typeof emitted.schema.$ref === 'string') {
+      if (Object.keys(siblings).length > 0) {
+        this.#log(pointer, 'dropped', 'annotations beside a recursive $ref (providers want $ref alone)', 'description');
+      }
+      return emitted;
+    }
+    this.#log(appendPointer(pointer, '$ref'), 'inlined-ref', `${describeJson($ref)} inlined`, '$ref');
+    return { schema: this.#applySiteAnnotations(emitted.schema, target.value, siblings), plan: emitted.plan };
+  }
+
+  /** The referencing site's description and title describe the use, so they win over the target's. */
+  #applySiteAnnotations(schema: JsonObject, target: JsonValue, site: JsonObject): JsonObject {
+    const result: JsonObject = { ...schema };
+    if (typeof site.description === 'string') {
+      const own = isJsonObject(target) && typeof target.description === 'string' ? target.description : '';
+      const emitted = typeof schema.description === 'string' ? schema.description : '';
+      const notes = own !== '' && emitted.startsWith(own) ? emitted.slice(own.length).trim() : emitted;
+      result.description =
+        notes === '' || notes === site.description ? site.description : `${site.description} ${notes}`;
+    }
+    if (typeof site.title === 'string' && this.#profile.annotations.has('title')) result.title = site.title;
+    return result;
+  }
+
+  #mergeAllOf(node: JsonObject, pointer: string): JsonObject {
+    const { allOf, ...rest } = node;
+    let merged: JsonObject = rest;
+    if (Array.isArray(allOf)) {
+      allOf.forEach((member, index) => {
+        merged = mergeSchemas(merged, this.#dereference(member, appendPointer(pointer, 'allOf', index)));
+      });
+    }
+    this.#log(
+      appendPointer(pointer, 'allOf'),
+      'rewritten',
+      'allOf merged into one schema (looser on conflicts)',
+      'allOf',
+    );
+    return merged;
+  }
+
+  #dereference(member: JsonValue, pointer: string): JsonObject {
+    if (!isJsonObject(member)) return {};
+    if (typeof member.$ref !== 'string') return member;
+    const target = this.#resolve(member.$ref, pointer);
+    const { $ref: _ref, ...siblings } = member;
+    return mergeSchemas(isJsonObject(target.value) ? target.value : {}, siblings);
+  }
+
+  #union(node: JsonObject, pointer: string): Emitted {
+    const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
+    const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = node;
+    const notes: string[] = [];
+    if (keyword === 'anyOf' && Array.isArray(node.oneOf)) {
+      notes.push(`oneOf: ${describeJson(node.oneOf)}`);
+      this.#log(appendPointer(pointer, 'oneOf'), 'moved-to-description', 'oneOf beside anyOf', 'oneOf');
+    }
+    if (keyword === 'oneOf') {
+      this.#log(
+        appendPointer(pointer, 'oneOf'),
+        'rewritten',
+        'oneOf read as anyOf (the executor checks exactly-one)',
+        'oneOf',
+      );
+    }
+    const annotations = pick(rest, (key) => ANNOTATIONS.has(key));
+    const shared = pick(rest, (key) => !ANNOTATIONS.has(key) && !DROPPED.has(key));
+    if (Object.keys(shared).length > 0) {
+      this.#log(
+        pointer,
+        'rewritten',
+        `${Object.keys(shared).join(', ')} distributed into each ${keyword} branch`,
+        keyword,
+      );
+    }
+    for (const key of Object.keys(rest)) if (DROPPED.has(key)) this.#drop(pointer, key);
+
+    const branches: { value: JsonValue; pointer: string }[] = [];
+    let nullable = false;
+    const raw = node[keyword];
+    (Array.isArray(raw) ? raw : []).forEach((branch, index) => {
+      const branchPointer = appendPointer(pointer, keyword, index);
+      if (matchesNothing(branch)) {
+        this.#log(branchPointer, 'dropped', 'branch that matches nothing', keyword);
+      } else if (isNullOnly(branch)) {
+        nullable = true;
+        if (this.#profile.nullable === 'keyword') {
+          this.#log(branchPointer, 'rewritten', 'null branch → nullable', keyword);
+        }
+      } else {
+        const value =
+          Object.keys(shared).length > 0 ? mergeSchemas(isJsonObject(branch) ? branch : {}, shared) : branch;
+        branches.push({ value, pointer: branchPointer });
+      }
+    });
+
+    const [only, ...others] = branches;
+    if (only === undefined) {
+      const emitted = nullable ? this.#nullOnly() : this.#freeForm(pointer, 'any', {});
+      return this.#finish(emitted, annotations, new Set(), notes, pointer);
+    }
+    if (others.length === 0) {
+      const value = isJsonObject(only.value) ? { ...only.value, ...annotations } : annotations;
+      const emitted = this.#translate(value, only.pointer);
+      const described = this.#withNotes(emitted, notes);
+      return nullable ? this.#nullable(described) : described;
+    }
+    const emitted = branches.map((branch) => this.#translate(branch.value, branch.pointer));
+    return this.#finish(this.#anyOf(emitted, nullable), annotations, new Set(), notes, pointer);
+  }
+
+  #typed(node: JsonObject, pointer: string): Emitted {
+    let types = typeList(node.type);
+    if (types === undefined) {
+      const inferred = inferTypes(node);
+      if (inferred === undefined) return this.#freeForm(pointer, 'any', node);
+      if (inferred.fromStructure) {
+        this.#log(
+          pointer,
+          'inferred-type',
+          `no "type": ${inferred.types.join('/')} inferred from its keywords`,
+          'type',
+        );
+      }
+      types = inferred.types;
+    }
+    const nullable = types.includes('null');
+    let concrete = types.filter((type) => type !== 'null');
+    if (concrete.includes('integer') && concrete.includes('number'))
+      concrete = concrete.filter((type) => type !== 'integer');
+    if (Array.isArray(node.type) && (concrete.length > 1 || (nullable && this.#profile.nullable === 'keyword'))) {
+      const into = concrete.length > 1 ? 'anyOf branches' : 'nullable';
+      this.#log(appendPointer(pointer, 'type'), 'rewritten', `type list ${describeJson(node.type)} → ${into}`, 'type');
+    }
+    const [first, ...more] = concrete;
+    if (first === undefined) {
+      return this.#finish(this.#nullOnly(), node, new Set(['type']), [], pointer);
+    }
+    if (more.length === 0) {
+      const typed = this.#emitTyped(node, first, pointer);
+      const finished = this.#finish(typed, node, typed.consumed, typed.notes, pointer);
+      return nullable ? this.#nullable(finished) : finished;
+    }
+    const branches = concrete.map((type) => this.#emitTyped(node, type, pointer));
+    const consumed = new Set(branches.flatMap((branch) => [...branch.consumed]));
+    const notes = [...new Set(branches.flatMap((branch) => branch.notes))];
+    const union = this.#anyOf(branches, nullable);
+    return this.#finish(union, node, consumed, notes, pointer);
+  }
+
+  /** The keywords of `node` that apply to values of one JSON type, in this dialect. */
+  #emitTyped(node: JsonObject, type: string, pointer: string): Typed {
+    const profile = this.#profile;
+    const consumed = new Set<string>(['type']);
+    const notes: string[] = [];
+    const note = (keyword: string, kind: SchemaChangeKind, detail: string, text: string): void => {
+      notes.push(text);
+      this.#log(appendPointer(pointer, keyword), kind, detail, keyword);
+    };
+    const keep = (out: JsonObject, keyword: string, allowed: boolean): void => {
+      const value = node[keyword];
+      if (value === undefined) return;
+      consumed.add(keyword);
+      if (allowed) out[keyword] = value;
+      else
+        note(
+          keyword,
+          'moved-to-description',
+          `"${keyword}" is not in the ${profile.target} subset`,
+          `${keyword}: ${describeJson(value)}`,
+        );
+    };
+
+    if (type === 'object') {
+      const object = this.#emitObject(node, pointer, consumed, notes);
+      if (object !== undefined) return { ...object, consumed, notes };
+      const additional = node.additionalProperties;
+      if (isJsonObject(additional) && Object.keys(additional).length > 0)
+        notes.push(`values: ${describeJson(additional)}`);
+      const described = pick(node, (key) => key === 'description');
+      const kind = additional === false ? 'empty-object' : 'object';
+      return { ...this.#freeForm(pointer, kind, described), consumed, notes };
+    }
+
+    const out: JsonObject = { type };
+    let plan: RestorePlan = SAME;
+    this.#emitValues(node, type, pointer, out, consumed, note);
+
+    if (type === 'string') {
+      if (typeof node.format === 'string') {
+        consumed.add('format');
+        if (profile.keepsFormat('string', node.format)) out.format = node.format;
+        else
+          note(
+            'format',
+            'moved-to-description',
+            `format "${node.format}" is not accepted by ${profile.target}`,
+            `format: ${node.format}`,
+          );
+      }
+      for (const keyword of ['minLength', 'maxLength', 'pattern'])
+        keep(out, keyword, profile.stringKeywords.has(keyword));
+    } else if (type === 'number' || type === 'integer') {
+      if (typeof node.format === 'string') {
+        consumed.add('format');
+        if (profile.keepsFormat(type, node.format)) out.format = node.format;
+        else
+          note(
+            'format',
+            'moved-to-description',
+            `format "${node.format}" is not accepted by ${profile.target}`,
+            `format: ${node.format}`,
+          );
+      }
+      for (const keyword of ['minimum', 'maximum', 'multipleOf'])
+        keep(out, keyword, profile.numberKeywords.has(keyword));
+      for (const [keyword, inclusive] of [
+        ['exclusiveMinimum', 'minimum'],
+        ['exclusiveMaximum', 'maximum'],
+      ] as const) {
+        const value = node[keyword];
+        if (value === undefined) continue;
+        consumed.add(keyword);
+        if (profile.numberKeywords.has(keyword)) {
+          out[keyword] = value;
+        } else if (
+          typeof value === 'number' &&
+          profile.exclusiveBoundsAsInclusive &&
+          profile.numberKeywords.has(inclusive)
+        ) {
+          const current = out[inclusive];
+          const looser =
+            typeof current !== 'number' || (keyword === 'exclusiveMinimum' ? value > current : value < current);
+          if (looser) out[inclusive] = value;
+          note(keyword, 'rewritten', `${keyword} ${value} → ${inclusive} ${value} (looser)`, `${keyword}: ${value}`);
+        } else {
+          note(
+            keyword,
+            'moved-to-description',
+            `"${keyword}" is not in the ${profile.target} subset`,
+            `${keyword}: ${describeJson(value)}`,
+          );
+        }
+      }
+    } else if (type === 'array') {
+      plan = this.#emitItems(node, pointer, out, consumed, note);
+      if (typeof node.minItems === 'number') {
+        consumed.add('minItems');
+        if (profile.keepsMinItems(node.minItems)) out.minItems = node.minItems;
+        else
+          note(
+            'minItems',
+            'moved-to-description',
+            `minItems ${node.minItems} is not in the ${profile.target} subset`,
+            `minItems: ${node.minItems}`,
+          );
+      }
+      keep(out, 'maxItems', profile.arrayKeywords.has('maxItems'));
+    }
+    return { schema: out, plan, consumed, notes };
+  }
+
+  /** `enum` and `const`, restricted to the values of one JSON type. */
+  #emitValues(
+    node: JsonObject,
+    type: string,
+    pointer: string,
+    out: JsonObject,
+    consumed: Set<string>,
+    note: (keyword: string, kind: SchemaChangeKind, detail: string, text: string) => void,
+  ): void {
+    const ofType = (value: JsonValue): boolean => {
+      const actual = jsonTypeOf(value);
+      return actual === type || (type === 'number' && actual === 'integer');
+    };
+    const allowed = (values: readonly JsonValue[]): boolean => {
+      if (this.#profile.enumValues === 'strings')
+        return type === 'string' && values.every((v) => typeof v === 'string');
+      if (this.#profile.enumValues === 'primitives') return values.every((v) => v === null || typeof v !== 'object');
+      return true;
+    };
+    if (node.enum !== undefined) {
+      consumed.add('enum');
+      const values = Array.isArray(node.enum) ? node.enum.filter(ofType) : [];
+      if (values.length > 0) {
+        if (allowed(values)) out.enum = values;
+        else
+          note(
+            'enum',
+            'moved-to-description',
+            `${type} enum is not accepted by ${this.#profile.target}`,
+            `allowed values: ${describeJson(values)}`,
+          );
+      }
+    }
+    if (node.const !== undefined) {
+      consumed.add('const');
+      const value = node.const;
+      if (!ofType(value)) return;
+      if (this.#profile.keepsConst && allowed([value])) {
+        out.const = value;
+      } else if (allowed([value])) {
+        out.enum = [value];
+        this.#log(appendPointer(pointer, 'const'), 'rewritten', 'const → one-value enum', 'const');
+      } else {
+        note(
+          'const',
+          'moved-to-description',
+          `${type} const is not accepted by ${this.#profile.target}`,
+          `must be ${describeJson(value)}`,
+        );
+      }
+    }
+  }
+
+  #emitItems(
+    node: JsonObject,
+    pointer: string,
+    out: JsonObject,
+    consumed: Set<string>,
+    note: (keyword: string, kind: SchemaChangeKind, detail: string, text: string) => void,
+  ): RestorePlan {
+    consumed.add('items');
+    consumed.add('prefixItems');
+    const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : undefined;
+    const rest = node.items;
+    if (prefix !== undefined && this.#profile.keepsPrefixItems) {
+      const positions = prefix.map((item, index) =>
+        this.#translate(item, appendPointer(pointer, 'prefixItems', index)),
+      );
+      out.prefixItems = positions.map((position) => position.schema);
+      let items: RestorePlan = SAME;
+      if (rest !== undefined) {
+        const emitted = this.#translate(rest, appendPointer(pointer, 'items'));
+        out.items = emitted.schema;
+        items = emitted.plan;
+      }
+      return arrayPlan(
+        positions.map((position) => position.plan),
+        items,
+      );
+    }
+    if (prefix !== undefined) {
+      const members: Emitted[] = prefix.map((item, index) =>
+        this.#translate(item, appendPointer(pointer, 'prefixItems', index)),
+      );
+      const maxItems = typeof node.maxItems === 'number' ? node.maxItems : undefined;
+      if (rest !== undefined && rest !== false) {
+        members.push(this.#translate(rest, appendPointer(pointer, 'items')));
+      } else if (rest === undefined && (maxItems === undefined || maxItems > prefix.length)) {
+        // Without `items`, elements past the tuple may be anything.
+        members.push(this.#freeForm(appendPointer(pointer, 'items'), 'any', {}));
+      }
+      note(
+        'prefixItems',
+        'rewritten',
+        'tuple → items: anyOf of its positions (looser; the executor checks each position)',
+        `positions in order: ${describeJson(prefix)}`,
+      );
+      const items = this.#anyOf(members, false);
+      out.items = items.schema;
+      return arrayPlan([], items.plan);
+    }
+    const items =
+      rest === undefined
+        ? this.#freeForm(appendPointer(pointer, 'items'), 'any', {}, 'array without "items"')
+        : this.#translate(rest, appendPointer(pointer, 'items'));
+    out.items = items.schema;
+    return arrayPlan([], items.plan);
+  }
+
+  /** An object with declared properties, or undefined for a free-form one (no properties). */
+  #emitObject(node: JsonObject, pointer: string, consumed: Set<string>, notes: string[]): Emitted | undefined {
+    const profile = this.#profile;
+    for (const keyword of ['properties', 'required', 'additionalProperties']) consumed.add(keyword);
+    const declared = isJsonObject(node.properties) ? { ...node.properties } : {};
+    const required = Array.isArray(node.required)
+      ? node.required.filter((name): name is string => typeof name === 'string')
+      : [];
+    for (const name of required) {
+      if (!Object.hasOwn(declared, name)) {
+        declared[name] = true;
+        this.#log(
+          appendPointer(pointer, 'required'),
+          'rewritten',
+          `required "${name}" has no schema: declared as any value`,
+          'required',
+        );
+      }
+    }
+    const additional = node.additionalProperties;
+    const out: JsonObject = { type: 'object' };
+    for (const keyword of ['minProperties', 'maxProperties']) {
+      if (node[keyword] === undefined) continue;
+      consumed.add(keyword);
+      if (profile.objectKeywords.has(keyword)) out[keyword] = node[keyword] ?? null;
+      else {
+        notes.push(`${keyword}: ${describeJson(node[keyword] ?? null)}`);
+        this.#log(
+          appendPointer(pointer, keyword),
+          'moved-to-description',
+          `"${keyword}" is not in the ${profile.target} subset`,
+          keyword,
+        );
+      }
+    }
+
+    const names = Object.keys(declared);
+    if (names.length === 0) {
+      if (profile.strictObjects && additional === false) {
+        return { schema: { ...out, properties: {}, required: [], additionalProperties: false }, plan: SAME };
+      }
+      if (profile.freeForm === 'json-string') return undefined;
+      out.properties = {};
+      this.#emitAdditional(node, pointer, out, notes);
+      return { schema: out, plan: SAME };
+    }
+
+    const properties: JsonObject = {};
+    const plans = new Map<string, PropertyPlan>();
+    for (const name of names) {
+      const propertyPointer = appendPointer(pointer, 'properties', name);
+      let child = this.#translate(declared[name] ?? true, propertyPointer);
+      const optional = !required.includes(name);
+      if (profile.strictObjects && optional) {
+        child = this.#nullable(child);
+        this.#log(
+          propertyPointer,
+          'made-nullable',
+          'optional → required and nullable; null means "omitted"',
+          undefined,
+        );
+      }
+      properties[name] = child.schema;
+      plans.set(name, { plan: child.plan, nullMeansOmitted: profile.strictObjects && optional });
+    }
+    out.properties = properties;
+    if (profile.strictObjects) out.required = names;
+    else if (required.length > 0) out.required = required;
+
+    if (profile.strictObjects) {
+      out.additionalProperties = false;
+      if (additional !== false) {
+        this.#log(
+          pointer,
+          'closed-object',
+          'strict mode: keys beyond the declared properties cannot be sent',
+          'additionalProperties',
+        );
+        if (isJsonObject(additional) && Object.keys(additional).length > 0) {
+          notes.push(`additional keys: ${describeJson(additional)}`);
+        }
+      }
+    } else {
+      this.#emitAdditional(node, pointer, out, notes);
+    }
+    const same = [...plans.values()].every((entry) => entry.plan.kind === 'same' && !entry.nullMeansOmitted);
+    return { schema: out, plan: same ? SAME : { kind: 'object', properties: plans } };
+  }
+
+  #emitAdditional(node: JsonObject, pointer: string, out: JsonObject, notes: string[]): void {
+    const additional = node.additionalProperties;
+    if (additional === undefined) return;
+    const path = appendPointer(pointer, 'additionalProperties');
+    const mode = this.#profile.additionalProperties;
+    if (additional === false) {
+      if (mode === 'none') {
+        this.#log(
+          path,
+          'dropped',
+          `${this.#profile.target} has no additionalProperties; the executor still rejects extra keys`,
+          'additionalProperties',
+        );
+      } else {
+        out.additionalProperties = false;
+      }
+    } else if (additional === true || (isJsonObject(additional) && Object.keys(additional).length === 0)) {
+      this.#log(path, 'dropped', 'additional keys are allowed by default', 'additionalProperties');
+    } else if (mode === 'keep') {
+      out.additionalProperties = this.#translate(additional, path).schema;
+    } else {
+      notes.push(`additional keys: ${describeJson(additional)}`);
+      this.#log(
+        path,
+        'moved-to-description',
+        `a schema for additional keys is not in the ${this.#profile.target} subset`,
+        'additionalProperties',
+      );
+    }
+  }
+
+  // ── shapes ───────────────────────────────────────────────────────────────────────────────────────
+
+  #anyOf(branches: readonly Emitted[], nullable: boolean): Emitted {
+    const strings = branches.filter((branch) => outputTypes(branch.schema).has('string')).length;
+    // Two string-typed branches (a plain string and a JSON-encoded value) could not be told apart when
+    // restoring, so JSON text moves inside `{ "json": "..." }` there.
+    const adjusted = branches.map((branch) =>
+      branch.plan.kind === 'json' && !branch.plan.wrapped && strings > 1 ? this.#wrapJson(branch) : branch,
+    );
+    const unique: Emitted[] = [];
+    for (const branch of adjusted.flatMap((candidate) => this.#flatten(candidate))) {
+      if (!unique.some((other) => jsonEquals(other.schema, branch.schema))) unique.push(branch);
+    }
+    const [only, ...others] = unique;
+    if (only === undefined) return this.#freeForm('', 'any', {});
+    if (others.length === 0) return nullable ? this.#nullable(only) : only;
+    const schema: JsonObject = { anyOf: unique.map((branch) => branch.schema) };
+    const plan: RestorePlan = unique.every((branch) => branch.plan.kind === 'same')
+      ? SAME
+      : {
+          kind: 'any-of',
+          branches: unique.map(
+            (branch): BranchPlan => ({
+              plan: branch.plan,
+              types: outputTypes(branch.schema),
+              keys: isJsonObject(branch.schema.properties) ? new Set(Object.keys(branch.schema.properties)) : undefined,
+            }),
+          ),
+        };
+    return nullable ? this.#nullable({ schema, plan }) : { schema, plan };
+  }
+
+  /** A branch that is itself a bare anyOf (an inlined union) contributes its own branches. */
+  #flatten(branch: Emitted): Emitted[] {
+    const inner = branch.schema.anyOf;
+    const bare = Object.keys(branch.schema).every((key) => key === 'anyOf');
+    if (!Array.isArray(inner) || !bare) return [branch];
+    const plans = branch.plan.kind === 'any-of' ? branch.plan.branches.map((entry) => entry.plan) : undefined;
+    return inner.filter(isJsonObject).map((schema, index) => ({ schema, plan: plans?.[index] ?? SAME }));
+  }
+
+  #wrapJson(branch: Emitted): Emitted {
+    const wrapper: JsonObject = {
+      type: 'object',
+      properties: { json: branch.schema },
+      required: ['json'],
+    };
+    if (this.#profile.strictObjects) wrapper.additionalProperties = false;
+    return { schema: wrapper, plan: { kind: 'json', wrapped: true } };
+  }
+
+  #nullable(emitted: Emitted): Emitted {
+    const schema = emitted.schema;
+    if (this.#profile.nullable === 'keyword') {
+      if (Array.isArray(schema.anyOf)) {
+        return {
+          schema: {
+            ...schema,
+            anyOf: schema.anyOf.map((branch) => (isJsonObject(branch) ? { ...branch, nullable: true } : branch)),
+          },
+          plan: emitted.plan,
+        };
+      }
+      return { schema: { ...schema, nullable: true }, plan: emitted.plan };
+    }
+    if (Array.isArray(schema.anyOf)) {
+      if (schema.anyOf.some(isNullOnly)) return emitted;
+      return { schema: { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] }, plan: emitted.plan };
+    }
+    if (typeof schema.$ref === 'string' || schema.const !== undefined) {
+      const { description, title, ...core } = schema;
+      const wrapped: JsonObject = { anyOf: [core, { type: 'null' }] };
+      if (description !== undefined) wrapped.description = description;
+      if (title !== undefined) wrapped.title = title;
+      return { schema: wrapped, plan: emitted.plan };
+    }
+    const types = typeList(schema.type);
+    if (types === undefined || types.includes('null')) return emitted;
+    const result: JsonObject = { ...schema, type: [...types, 'null'] };
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) result.enum = [...schema.enum, null];
+    return { schema: result, plan: emitted.plan };
+  }
+
+  #nullOnly(): Emitted {
+    // Gemini has no null type; a nullable string is the nearest looser shape.
+    if (this.#profile.nullable === 'keyword') return { schema: { type: 'string', nullable: true }, plan: SAME };
+    return { schema: { type: 'null' }, plan: SAME };
+  }
+
+  #freeForm(pointer: string, kind: FreeFormKind, node: JsonObject, why?: string): Emitted {
+    const profile = this.#profile;
+    const description = typeof node.description === 'string' ? node.description : undefined;
+    let schema: JsonObject;
+    let plan: RestorePlan = SAME;
+    if (profile.freeForm === 'json-string') {
+      const phrase = {
+        any: 'Any JSON value, written as JSON text.',
+        object: 'A JSON object with any keys, written as JSON text.',
+        'empty-object': 'The empty JSON object {}, written as JSON text.',
+        recursion: `A nested value of the same shape as the enclosing one, written as JSON text (described only ${RECURSION_UNROLL_DEPTH} levels deep).`,
+      }[kind];
+      schema = { type: 'string', description: description === undefined ? phrase : `${description} ${phrase}` };
+      plan = { kind: 'json', wrapped: false };
+      if (kind !== 'recursion') {
+        this.#log(
+          pointer,
+          'json-encoded',
+          `${why ?? `${kind === 'any' ? 'any value' : 'free-form object'}`} has no ${profile.target} shape: sent as JSON text`,
+          undefined,
+        );
+      }
+    } else if (kind === 'any') {
+      schema = profile.freeForm === 'any-type-list' ? { type: ANY_TYPES } : {};
+      if (description !== undefined) schema.description = description;
+    } else {
+      schema = { type: 'object' };
+      if (kind === 'empty-object') {
+        schema.properties = {};
+        if (profile.additionalProperties !== 'none') schema.additionalProperties = false;
+      }
+      if (description !== undefined) schema.description = description;
+    }
+    if (kind === 'recursion') return { schema, plan };
+    const consumed = new Set(['type', 'description', 'properties', 'additionalProperties', 'required', 'items']);
+    return this.#finish({ schema, plan }, node, consumed, [], pointer);
+  }
+
+  #refToDefinition(node: JsonObject, pointer: string): Emitted {
+    if (pointer === '') return { schema: { $ref: '#' }, plan: { kind: 'lazy', resolve: () => this.#rootPlan } };
+    let entry = this.#defs.get(pointer);
+    if (entry === undefined) {
+      entry = { name: this.#definitionName(pointer), schema: undefined, plan: undefined };
+      this.#defs.set(pointer, entry);
+      this.#log(pointer, 'hoisted-ref', `recursive schema kept once as $defs/${entry.name}`, '$ref');
+      const emitted = this.#translate(node, pointer, true);
+      entry.schema = emitted.schema;
+      entry.plan = emitted.plan;
+    }
+    const found = entry;
+    return { schema: { $ref: `#/$defs/${found.name}` }, plan: { kind: 'lazy', resolve: () => found.plan ?? SAME } };
+  }
+
+  #definitionName(pointer: string): string {
+    const tokens = pointer
+      .split('/')
+      .slice(1)
+      .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const fromDefs = tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions');
+    const meaningful = fromDefs ? tokens.slice(1) : tokens.filter((token) => token !== 'properties');
+    const base = meaningful.join('_').replaceAll(/[^A-Za-z0-9_]/g, '_') || 'node';
+    let name = base;
+    for (let suffix = 2; this.#defNames.has(name); suffix += 1) name = `${base}_${suffix}`;
+    this.#defNames.add(name);
+    return name;
+  }
+
+  // ── root ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /** A union at the root (a provider wants one object): one object with every variant's properties. */
+  #mergeRootUnion(node: JsonObject): JsonObject {
+    const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
+    const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = node;
+    const variants = (Array.isArray(node[keyword]) ? (node[keyword] as JsonValue[]) : []).map((variant, index) =>
+      this.#dereference(variant, appendPointer('', keyword, index)),
+    );
+    const properties: JsonObject = isJsonObject(rest.properties) ? { ...rest.properties } : {};
+    let required: string[] | undefined;
+    for (const variant of variants) {
+      if (isJsonObject(variant.properties)) {
+        for (const [name, schema] of Object.entries(variant.properties))
+          if (!Object.hasOwn(properties, name)) properties[name] = schema;
+      }
+      const own = Array.isArray(variant.required)
+        ? variant.required.filter((name): name is string => typeof name === 'string')
+        : [];
+      required = required === undefined ? own : required.filter((name) => own.includes(name));
+    }
+    const shared = Array.isArray(rest.required)
+      ? rest.required.filter((name): name is string => typeof name === 'string')
+      : [];
+    this.#log(
+      `/${keyword}`,
+      'rewritten',
+      `root ${keyword} merged into one object (variants checked by the executor)`,
+      keyword,
+    );
+    return { ...rest, type: 'object', properties, required: [...new Set([...shared, ...(required ?? [])])] };
+  }
+
+  #rootAsObject(node: JsonObject): JsonObject {
+    const types = typeList(node.type);
+    if (types === undefined) {
+      if (node.items !== undefined || node.prefixItems !== undefined) {
+        this.#refuse(
+          'root_not_object',
+          '',
+          'the root describes an array; tool arguments are an object of named values',
+        );
+      }
+      if (Object.keys(node).length === 0)
+        this.#log('', 'rewritten', 'empty root schema → object without properties', 'type');
+      else this.#log('', 'inferred-type', 'root without "type": object', 'type');
+      return { ...node, type: 'object' };
+    }
+    if (!types.includes('object')) {
+      this.#refuse(
+        'root_not_object',
+        '/type',
+        `root type ${describeJson(node.type ?? null)}; tool arguments are an object of named values`,
+      );
+    }
+    if (types.length > 1)
+      this.#log('/type', 'rewritten', 'root narrowed to object: tool arguments are always an object', 'type');
+    return { ...node, type: 'object' };
+  }
+
+  #rootWithoutParameters(node: JsonObject): WalkedRoot {
+    const profile = this.#profile;
+    const additional = node.additionalProperties;
+    const isMap =
+      (isJsonObject(additional) && Object.keys(additional).length > 0) || node.patternProperties !== undefined;
+    if (isMap && (profile.freeForm === 'json-string' || profile.strictObjects)) {
+      this.#refuse(
+        'free_form_root',
+        '',
+        `the root takes arbitrary keys (${describeJson(additional ?? node.patternProperties ?? null)}); ${profile.target} cannot declare that (anthropic, openai and gemini-json-schema can)`,
+      );
+    }
+    const consumed = new Set(['type', 'properties', 'required', 'additionalProperties']);
+    if (profile.target === 'gemini') {
+      this.#log('', 'omitted-parameters', 'no parameters: the declaration omits `parameters`', undefined);
+      const finished = this.#finish({ schema: { type: 'object', properties: {} }, plan: SAME }, node, consumed, [], '');
+      return { ...finished, omitParameters: true };
+    }
+    const schema: JsonObject = { type: 'object', properties: {} };
+    if (profile.strictObjects) {
+      schema.required = [];
+      schema.additionalProperties = false;
+      if (additional !== false)
+        this.#log(
+          '',
+          'closed-object',
+          'strict mode: no keys can be sent to a tool without parameters',
+          'additionalProperties',
+        );
+    } else if (additional === false && profile.additionalProperties !== 'none') {
+      schema.additionalProperties = false;
+    } else if (isMap) {
+      this.#emitAdditional(node, '', schema, []);
+      consumed.add('patternProperties');
+    }
+    return { ...this.#finish({ schema, plan: SAME }, node, consumed, [], ''), omitParameters: false };
+  }
+
+  // ── bookkeeping ──────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Copies the annotations the dialect keeps, logs dropped keywords, and appends every keyword the
+   * dialect cannot carry to the description, so the model still reads the constraint.
+   */
+  #finish(
+    emitted: Emitted,
+    node: JsonObject,
+    consumed: ReadonlySet<string>,
+    notes: readonly string[],
+    pointer: string,
+  ): Emitted {
+    const schema: JsonObject = { ...emitted.schema };
+    const extra = [...notes];
+    for (const [keyword, value] of Object.entries(node)) {
+      if (consumed.has(keyword) || keyword === 'description') continue;
+      const path = appendPointer(pointer, keyword);
+      if (DROPPED.has(keyword)) {
+        this.#drop(pointer, keyword);
+      } else if (
+        this.#profile.annotations.has(keyword) &&
+        typeof schema.$ref !== 'string' &&
+        // A default for a JSON-encoded value would itself need encoding; the description carries it.
+        !(keyword === 'default' && emitted.plan.kind === 'json')
+      ) {
+        schema[keyword] = value;
+      } else if (keyword === 'deprecated' || keyword === 'readOnly' || keyword === 'writeOnly') {
+        this.#log(path, 'dropped', `"${keyword}" annotation`, keyword);
+      } else {
+        extra.push(`${keyword}: ${describeJson(value)}`);
+        this.#log(path, 'moved-to-description', `"${keyword}" is not in the ${this.#profile.target} subset`, keyword);
+      }
+    }
+    if (typeof node.description === 'string' && schema.description === undefined && typeof schema.$ref !== 'string') {
+      schema.description = node.description;
+    } else if (node.description !== undefined && typeof node.description !== 'string') {
+      this.#log(appendPointer(pointer, 'description'), 'dropped', 'description is not a string', 'description');
+    }
+    return this.#withNotes({ schema, plan: emitted.plan }, extra);
+  }
+
+  #withNotes(emitted: Emitted, notes: readonly string[]): Emitted {
+    if (notes.length === 0 || typeof emitted.schema.$ref === 'string') return emitted;
+    const current = typeof emitted.schema.description === 'string' ? emitted.schema.description : '';
+    const text = `(${notes.join('; ')})`;
+    return {
+      schema: { ...emitted.schema, description: current === '' ? text : `${current} ${text}` },
+      plan: emitted.plan,
+    };
+  }
+
+  #drop(pointer: string, keyword: string): void {
+    this.#log(appendPointer(pointer, keyword), 'dropped', DROPPED.get(keyword) ?? 'not sent', keyword);
+  }
+
+  #resolve(ref: string, pointer: string): { value: JsonValue; pointer: string } {
+    const target = resolveLocalRef(this.#root, ref);
+    if (target === undefined) {
+      this.#refuse(
+        'unresolvable_ref',
+        appendPointer(pointer, '$ref'),
+        `${describeJson(ref)} does not point into this schema`,
+      );
+    }
+    return target;
+  }
+
+  #log(pointer: string, kind: SchemaChangeKind, detail: string, keyword: string | undefined): void {
+    this.#changes.add(this.#originalPath(pointer), kind, detail, keyword);
+  }
+
+  #refuse(reason: SchemaRefusalReason, pointer: string, detail: string): never {
+    throw new SchemaTranslationError({
+      target: this.#profile.target,
+      reason,
+      path: this.#originalPath(pointer),
+      detail,
+      toolName: this.#toolName,
+    });
+  }
+}
+
+function arrayPlan(prefix: readonly RestorePlan[], items: RestorePlan): RestorePlan {
+  if (items.kind === 'same' && prefix.every((plan) => plan.kind === 'same')) return SAME;
+  return { kind: 'array', prefix, items };
+}
+
+function typeList(type: JsonValue | undefined): string[] | undefined {
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((name): name is string => typeof name === 'string');
+  return undefined;
+}
+
+const OBJECT_KEYWORDS = [
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'propertyNames',
+];
+const ARRAY_KEYWORDS = ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'];
+const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+
+/**
+ * Types for a node without `type`. From `enum`/`const` values this is exact; from structure keywords it
+ * narrows (JSON Schema would accept other types there too), which the walker logs.
+ */
+function inferTypes(node: JsonObject): { types: string[]; fromStructure: boolean } | undefined {
+  if (Array.isArray(node.enum) && node.enum.length > 0) {
+    return { types: [...new Set(node.enum.map((value) => jsonTypeOf(value)))], fromStructure: false };
+  }
+  if (node.const !== undefined) return { types: [jsonTypeOf(node.const)], fromStructure: false };
+  const has = (keywords: readonly string[]): boolean => keywords.some((keyword) => node[keyword] !== undefined);
+  if (has(OBJECT_KEYWORDS)) return { types: ['object'], fromStructure: true };
+  if (has(ARRAY_KEYWORDS)) return { types: ['array'], fromStructure: true };
+  if (has(STRING_KEYWORDS)) return { types: ['string'], fromStructure: true };
+  if (has(NUMBER_KEYWORDS)) return { types: ['number'], fromStructure: true };
+  return undefined;
+}
+
+function matchesNothing(schema: JsonValue): boolean {
+  if (schema === false) return true;
+  if (!isJsonObject(schema)) return false;
+  return schema.not === true || (isJsonObject(schema.not) && Object.keys(schema.not).length === 0);
+}
+
+function isNullOnly(schema: JsonValue): boolean {
+  if (!isJsonObject(schema)) return false;
+  if (schema.type === 'null') return true;
+  if (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null') return true;
+  if (schema.const === null && schema.type === undefined) return true;
+  return Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null && schema.type === undefined;
+}
+
+/** JSON types an emitted schema accepts at its top level (for picking an anyOf branch when restoring). */
+function outputTypes(schema: JsonObject): ReadonlySet<string> {
+  const types = new Set<string>();
+  const declared = typeList(schema.type);
+  if (declared !== undefined) for (const type of declared) types.add(type === 'integer' ? 'number' : type);
+  if (schema.nullable === true) types.add('null');
+  if (Array.isArray(schema.anyOf)) {
+    for (const branch of schema.anyOf)
+      if (isJsonObject(branch)) for (const type of outputTypes(branch)) types.add(type);
+  }
+  if (declared === undefined && !Array.isArray(schema.anyOf)) {
+    for (const type of ['string', 'number', 'boolean', 'object', 'array', 'null']) types.add(type);
+  }
+  return types;
+}
+
+function pick(node: JsonObject, keep: (key: string) => boolean): JsonObject {
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) if (keep(key)) result[key] = value;
+  return result;
+}
