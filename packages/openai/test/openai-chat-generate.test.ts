@@ -1,6 +1,6 @@
 import type { JsonObject, ToolCallPart } from '@toolcircuit/core';
 import { toolCallsOf } from '@toolcircuit/core';
-import { restoreStrictInput } from '@toolcircuit/schema';
+import { createToolNameMap, restoreStrictInput } from '@toolcircuit/schema';
 import { describe, expect, it } from 'vitest';
 import { CUT_OFF_ERROR } from '../src/index.js';
 import {
@@ -10,7 +10,7 @@ import {
   jsonInteraction,
   syntheticCassette,
 } from './support/cassettes.js';
-import { withChatReplay } from './support/replay.js';
+import { bodyOf, withChatReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
 const ask = {
@@ -123,6 +123,36 @@ describe('Chat Completions responses → neutral turn', () => {
     expect(toolCallsOf(turn.content).map((part) => part.id)).toEqual(['call_0', 'dup', 'call_2']);
   });
 
+  it('sends names OpenAI accepts and maps the model’s calls back to the catalogue names', async () => {
+    const tools = [
+      {
+        name: 'dossiers.chercher',
+        description: 'Looks up a case file.',
+        inputSchema: { type: 'object', properties: {} },
+      },
+      { name: 'lister_dossiers', description: 'Lists case files.', inputSchema: { type: 'object', properties: {} } },
+    ];
+    const providerName = createToolNameMap(
+      tools.map((tool) => tool.name),
+      'openai',
+    ).toProvider('dossiers.chercher');
+    const cassette = syntheticCassette('openai-chat', 'a call to a tool whose catalogue name OpenAI rejects', [
+      jsonInteraction(
+        CHAT_PATH,
+        chatCompletion({ toolCalls: [call('call_1', providerName, '{}'), call('call_2', 'lister_dossiers', '{}')] }),
+      ),
+    ]);
+    await withChatReplay(cassette, async (model, server) => {
+      const turn = await model.generate({ ...ask, tools, toolChoice: { type: 'tool', name: 'dossiers.chercher' } });
+      expect(toolCallsOf(turn.content).map((part) => part.name)).toEqual(['dossiers.chercher', 'lister_dossiers']);
+      const body = bodyOf(server, 0);
+      const sent = (body['tools'] as { function: { name: string } }[]).map((tool) => tool.function.name);
+      expect(sent).toEqual([providerName, 'lister_dossiers']);
+      expect(sent.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
+      expect(body['tool_choice']).toEqual({ type: 'function', function: { name: providerName } });
+    });
+  });
+
   it('in strict mode passes parsed inputs through restoreStrictInput', async () => {
     const schema: JsonObject = {
       type: 'object',
@@ -136,7 +166,9 @@ describe('Chat Completions responses → neutral turn', () => {
       { strict: true },
       tools,
     );
-    expect(toolCallsOf(turn.content)[0]?.input).toEqual(restoreStrictInput(schema, { numero: 'A-1234', note: null }));
+    // The null the strict schema forced for the omitted optional `note` never reaches the tool.
+    expect(toolCallsOf(turn.content)[0]?.input).toEqual({ numero: 'A-1234' });
+    expect(restoreStrictInput(schema, { numero: 'A-1234', note: null })).toEqual({ numero: 'A-1234' });
   });
 
   it('reports a refusal as text and stop reason refusal', async () => {
