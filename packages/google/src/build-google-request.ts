@@ -44,6 +44,7 @@ export function buildGoogleRequest(
     parse: {
       requestSeed: stableHash(JSON.stringify(body.contents)),
       fromProviderName: (name) => mapName(prepared.nameMap, 'fromProvider', name),
+      restoreInput: prepared.restoreInput,
     },
   };
 }

@@ -14,6 +14,10 @@ export interface GeminiFunctionCall {
   id?: string | undefined;
   name?: string | undefined;
   args?: unknown;
+  /** Vertex AI `streamFunctionCallArguments` only: the call continues in the next parts. */
+  willContinue?: boolean | undefined;
+  /** Vertex AI only: pieces of the arguments, by JSON path. */
+  partialArgs?: unknown;
 }
 
 export interface GeminiFunctionResponse {

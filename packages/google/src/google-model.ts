@@ -1,10 +1,11 @@
-import type { Model, ModelRequest, ModelTurn } from '@toolcircuit/core';
+import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
 import { buildGoogleRequest } from './build-google-request.js';
 import type { GeminiResponse } from './google-api.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
 import { createGoogleBinding, type GoogleModelOptions } from './google-options.js';
 import { createGoogleToolPreparer } from './google-prepare-tools.js';
+import { streamGoogle } from './google-stream.js';
 import { mapGoogleError } from './map-google-error.js';
 import { parseGoogleResponse } from './parse-google-response.js';
 
@@ -39,6 +40,11 @@ export function createGoogleModel(options: GoogleModelOptions): Model {
         throw mapGoogleError(error, request.signal);
       }
       return parseGoogleResponse(response, built.parse);
+    },
+    // A configuration error (a tool choice naming an undeclared tool) is thrown on the first `next()`,
+    // as generate() rejects; everything the provider or the network does becomes an `error` event.
+    async *stream(request: ModelRequest): AsyncGenerator<StreamEvent, void, undefined> {
+      yield* streamGoogle(binding, buildGoogleRequest(request, binding, tools), request.signal);
     },
   };
 }

@@ -1,5 +1,11 @@
 import type { JsonObject, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
-import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
+import {
+  createToolNameMap,
+  restoreProviderInput,
+  type SchemaChange,
+  type ToolNameMap,
+  translateSchema,
+} from '@toolcircuit/schema';
 import type { GeminiFunctionDeclaration, GeminiTool, GeminiToolConfig } from './google-api.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
 
@@ -12,12 +18,18 @@ export interface PreparedGoogleDeclarations {
   readonly nameMap: ToolNameMap;
   /** Schema and name changes, for diagnostics (a keyword moved into a description, a renamed tool…). */
   readonly changes: readonly SchemaChange[];
+  /**
+   * Arguments of a call → the shape of the tool's ORIGINAL schema (values the translation declared as
+   * JSON text are parsed back). Identity for tools whose translation needs no restoring.
+   */
+  readonly restoreInput: (name: string, input: unknown) => unknown;
 }
 
 export interface PreparedGoogleTools {
   readonly tools: GeminiTool[] | undefined;
   readonly toolConfig: GeminiToolConfig | undefined;
   readonly nameMap: ToolNameMap;
+  readonly restoreInput: (name: string, input: unknown) => unknown;
 }
 
 export interface GoogleToolPreparer {
@@ -52,6 +64,7 @@ export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleTool
         tools: prepared.tools,
         toolConfig: prepared.tools === undefined ? undefined : toToolConfig(toolChoice, prepared.nameMap, tools),
         nameMap: prepared.nameMap,
+        restoreInput: prepared.restoreInput,
       };
     },
   };
@@ -66,14 +79,16 @@ export function prepareGoogleDeclarations(
     target,
   );
   const changes: SchemaChange[] = [...nameMap.changes];
+  const needsRestore = new Map<string, JsonObject>();
   const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
-    const translated = translateSchema(tool.inputSchema, target);
+    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
     changes.push(...translated.changes);
+    if (translated.requiresRestore === true) needsRestore.set(tool.name, tool.inputSchema);
     const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
     if (tool.description !== '') declaration.description = tool.description;
     // Gemini rejects an object schema without properties ("parameters.properties: should be non-empty
     // for OBJECT type"), so a tool without parameters must omit them.
-    if (!declaresNoParameters(translated.schema)) {
+    if (translated.omitParameters !== true && !declaresNoParameters(translated.schema)) {
       if (target === 'gemini') declaration.parameters = translated.schema;
       else declaration.parametersJsonSchema = translated.schema;
     }
@@ -83,9 +98,14 @@ export function prepareGoogleDeclarations(
     tools: functionDeclarations.length === 0 ? undefined : [{ functionDeclarations }],
     nameMap,
     changes,
+    restoreInput: (name, input) => {
+      const original = needsRestore.get(name);
+      return original === undefined ? input : restoreProviderInput(original, input, target);
+    },
   };
 }
 
+/** Also for `gemini-json-schema`, where the translator does not decide it: an object with nothing in it. */
 function declaresNoParameters(schema: JsonObject): boolean {
   const properties = schema['properties'];
   const hasProperties =

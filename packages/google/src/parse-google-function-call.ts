@@ -10,6 +10,7 @@ export interface FunctionCallContext {
   readonly ordinal: number;
   readonly thoughtSignature: string | undefined;
   readonly fromProviderName: (name: string) => string;
+  readonly restoreInput: (name: string, input: unknown) => unknown;
 }
 
 /**
@@ -47,5 +48,5 @@ export function parseGoogleFunctionCall(call: GeminiFunctionCall, context: Funct
       inputError: 'Gemini sent function call arguments that are not an object.',
     };
   }
-  return { ...base, input: args };
+  return { ...base, input: context.restoreInput(base.name, args) };
 }

@@ -9,6 +9,8 @@ export interface ParseGoogleResponseOptions {
   /** Seed for synthesised call ids when the response has no `responseId` (a hash of the request). */
   readonly requestSeed: string;
   readonly fromProviderName: (name: string) => string;
+  /** Puts decoded arguments back in the shape of the tool's original schema (by neutral name). */
+  readonly restoreInput: (name: string, input: unknown) => unknown;
 }
 
 /**
@@ -29,6 +31,7 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
           ordinal,
           thoughtSignature: part.thoughtSignature,
           fromProviderName: options.fromProviderName,
+          restoreInput: options.restoreInput,
         }),
       );
       ordinal += 1;

@@ -29,15 +29,4 @@ describe('tool preparation', () => {
       },
     ]);
   });
-
-  it('keeps a free-form object (additionalProperties: true) as parametersJsonSchema', () => {
-    const tools: readonly ToolDeclaration[] = [
-      { name: 'free', description: 'F', inputSchema: { type: 'object', additionalProperties: true } },
-    ];
-    expect(
-      createGoogleToolPreparer('gemini-json-schema').declarationsOf(tools).tools?.[0]?.functionDeclarations,
-    ).toEqual([
-      { name: 'free', description: 'F', parametersJsonSchema: { type: 'object', additionalProperties: true } },
-    ]);
-  });
 });

@@ -1,12 +1,14 @@
-import { type JsonValue, type ModelTurn, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import { type JsonValue, type ModelRequest, type ModelTurn, ProviderError, toolCallsOf } from '@toolcircuit/core';
 import { type CassetteIndexEntry, loadCassette, loadCassetteIndex } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
+import { collect, turnEnd } from './support/collect.js';
 import { SDKS } from './support/gemini-cassette.js';
 import {
   asArray,
   asObject,
   functionPartPlacement,
   recordedCalls,
+  recordedChunks,
   recordedHistory,
   recordedSystem,
   recordedTools,
@@ -15,7 +17,8 @@ import { modelFor, withReplay } from './support/replay.js';
 
 /**
  * Every imported Gemini recording that holds a tool call, a tool-result round trip or a provider error
- * runs through the adapter, over both SDKs, against the replay server.
+ * runs through the adapter, over both SDKs, against the replay server: generateContent recordings
+ * through generate(), streamGenerateContent recordings through stream().
  */
 const entries = loadCassetteIndex().entries.filter(
   (entry): entry is CassetteIndexEntry & { cassette: string } => entry.protocol === 'gemini' && entry.cassette !== null,
@@ -51,27 +54,43 @@ const EXPECTED_ERRORS: Readonly<Record<string, Partial<ProviderError>>> = {
   'gemini/vercel-ai__issue-10023-output-with-tools-error': { code: 'invalid_request', status: 400, retryable: false },
 };
 
-const generateEntries = relevant.filter((entry) => entry.streaming !== true && UNUSABLE[entry.cassette] === undefined);
+/** Vertex streamed-arguments recordings: their arguments are assembled from pieces, so they are spelled out. */
+const STREAMED_ARGUMENTS: Readonly<Record<string, readonly { name: string; input: JsonValue }[]>> = {
+  'gemini/vercel-ai__google-stream-tool-call-arguments.chunks': [
+    { name: 'getWeather', input: { location: 'Boston' } },
+    { name: 'getWeather', input: { location: 'San Francisco' } },
+  ],
+  'gemini/vercel-ai__google-stream-no-args-tool-call.chunks': [
+    { name: 'read_theme', input: {} },
+    { name: 'read_screen', input: { id: 'A' } },
+    { name: 'read_screen', input: { id: 'B' } },
+    { name: 'read_screen', input: { id: 'C' } },
+  ],
+};
+
+const usable = relevant.filter((entry) => UNUSABLE[entry.cassette] === undefined);
 
 describe('the recorded Gemini cassettes', () => {
   it('are all either replayed here or listed as unusable with a reason', () => {
     expect(relevant.length).toBeGreaterThanOrEqual(20);
-    const streaming = relevant.filter((entry) => entry.streaming === true && UNUSABLE[entry.cassette] === undefined);
-    expect(generateEntries.length + streaming.length + Object.keys(UNUSABLE).length).toBe(relevant.length);
-    for (const name of Object.keys(UNUSABLE)) expect(relevant.map((entry) => entry.cassette)).toContain(name);
+    expect(usable.length + Object.keys(UNUSABLE).length).toBe(relevant.length);
+    for (const [name, reason] of Object.entries(UNUSABLE)) {
+      expect(relevant.map((entry) => entry.cassette)).toContain(name);
+      expect(reason).not.toBe('');
+    }
     const errors = relevant.filter((entry) => (entry.responses ?? []).some((response) => response.status >= 400));
     expect(errors.map((entry) => entry.cassette).sort()).toEqual(Object.keys(EXPECTED_ERRORS).sort());
+    expect(usable.filter((entry) => entry.streaming === true).length).toBeGreaterThanOrEqual(8);
   });
 });
 
-describe.each(SDKS)('recorded generateContent cassettes over %s', (sdk) => {
-  it.each(generateEntries.map((entry) => [entry.cassette, entry] as const))('%s', async (name, entry) => {
+describe.each(SDKS)('recorded cassettes over %s', (sdk) => {
+  it.each(usable.map((entry) => [entry.cassette, entry] as const))('%s', async (name, entry) => {
     const cassette = loadCassette(name);
-    const responses = cassette.interactions.map((interaction) =>
-      interaction.response.body.kind === 'json' ? interaction.response.body.json : undefined,
-    );
-    const tools = recordedTools(cassette, responses);
+    const chunks = cassette.interactions.map((interaction) => recordedChunks(interaction.response.body));
+    const tools = recordedTools(cassette, chunks);
     const system = recordedSystem(cassette);
+    const streaming = entry.streaming === true;
     await withReplay(cassette, async (server) => {
       const model = modelFor(sdk, server, { modelId: cassette.model ?? 'gemini-2.5-flash' });
       const turns: ModelTurn[] = [];
@@ -82,7 +101,7 @@ describe.each(SDKS)('recorded generateContent cassettes over %s', (sdk) => {
           recordedContents.length > 0
             ? recordedHistory(recordedContents, turns)
             : [{ role: 'user' as const, content: 'The recording did not keep its request.' }];
-        const request = { messages, tools, ...(system === undefined ? {} : { system }) };
+        const request: ModelRequest = { messages, tools, ...(system === undefined ? {} : { system }) };
 
         if (interaction.response.status >= 400) {
           const error = await model.generate(request).catch((caught: unknown) => caught);
@@ -91,13 +110,15 @@ describe.each(SDKS)('recorded generateContent cassettes over %s', (sdk) => {
           continue;
         }
 
-        const turn = await model.generate(request);
+        const turn = streaming ? await streamedTurn(model.stream?.(request)) : await model.generate(request);
         turns.push(turn);
         const calls = toolCallsOf(turn.content);
-        const expected = recordedCalls(responses[index]);
         expect(calls.length).toBe(summary?.toolCalls);
-        expect(calls.map((call) => call.name)).toEqual(expected.map((call) => call.name));
-        expect(calls.map((call) => call.input)).toEqual(expected.map((call) => call.args ?? {}));
+        expect(calls.every((call) => call.inputError === undefined)).toBe(true);
+        const expected =
+          STREAMED_ARGUMENTS[name] ??
+          recordedCalls(chunks[index] ?? []).map((call) => ({ name: call.name, input: call.args ?? {} }));
+        expect(calls.map((call) => ({ name: call.name, input: call.input }))).toEqual(expected);
         expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
         expect(turn.stopReason).toEqual({
           unified: calls.length > 0 ? 'tool_calls' : 'end_turn',
@@ -119,4 +140,41 @@ describe.each(SDKS)('recorded generateContent cassettes over %s', (sdk) => {
       expect(server.remaining).toBe(0);
     });
   });
+
+  it('streams vercel-ai google-tool-call like its generateContent recording (two captures of one prompt)', async () => {
+    const whole = loadCassette('gemini/vercel-ai__google-tool-call');
+    const chunked = loadCassette('gemini/vercel-ai__google-tool-call.chunks');
+    const request: ModelRequest = {
+      messages: [{ role: 'user', content: 'What is the weather in San Francisco?' }],
+      tools: [{ name: 'weather', description: '', inputSchema: { type: 'object', properties: {} } }],
+    };
+    const generated = await withReplay(whole, (server) =>
+      modelFor(sdk, server, { modelId: whole.model ?? '' }).generate(request),
+    );
+    const streamed = await withReplay(chunked, async (server) =>
+      streamedTurn(modelFor(sdk, server, { modelId: chunked.model ?? '' }).stream?.(request)),
+    );
+    // Separate captures: ids (seeded by responseId), signatures and usage differ; the calls do not.
+    const shape = (turn: ModelTurn) => ({
+      calls: toolCallsOf(turn.content).map((call) => ({ name: call.name, input: call.input })),
+      types: turn.content.map((part) => part.type),
+      stopReason: turn.stopReason,
+    });
+    expect(shape(streamed)).toEqual(shape(generated));
+  });
 });
+
+async function streamedTurn(stream: Parameters<typeof collect>[0]): Promise<ModelTurn> {
+  const events = await collect(stream);
+  const end = turnEnd(events);
+  expect(end.incompleteToolCallIds).toEqual([]);
+  // Every call of the turn was announced and completed, in order, with the same id and input.
+  const calls = toolCallsOf(end.turn.content);
+  expect(events.filter((event) => event.type === 'tool-call-start').map((event) => event.id)).toEqual(
+    calls.map((call) => call.id),
+  );
+  expect(
+    events.flatMap((event) => (event.type === 'tool-call-end' ? [{ id: event.id, input: event.input }] : [])),
+  ).toEqual(calls.map((call) => ({ id: call.id, input: call.input })));
+  return end.turn;
+}

@@ -1,4 +1,4 @@
-import type { Message, ToolResultPart } from '@toolcircuit/core';
+import type { JsonValue, Message, ToolResultPart } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
 import {
   CASE_FILE_CALLS_RESPONSE,
@@ -46,7 +46,66 @@ async function caseFileRoundTrip(sdk: Sdk) {
   });
 }
 
+/** The OpenAPI 3.0 subset Gemini's `parameters` accepts (wire-formats.md); any other key is a 400. */
+const GEMINI_SCHEMA_KEYS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'items',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'example',
+]);
+
+function keysGeminiRejects(schema: JsonValue | undefined, path = ''): string[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
+  return Object.entries(schema).flatMap(([key, value]) => {
+    const here = `${path}/${key}`;
+    if (!GEMINI_SCHEMA_KEYS.has(key)) return [here];
+    if (key === 'properties' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return Object.entries(value).flatMap(([name, child]) => keysGeminiRejects(child, `${here}/${name}`));
+    }
+    if (key === 'items') return keysGeminiRejects(value, here);
+    if (key === 'anyOf' && Array.isArray(value))
+      return value.flatMap((child, index) => keysGeminiRejects(child, `${here}/${index}`));
+    return [];
+  });
+}
+
+function declaredParameters(body: JsonValue | undefined): JsonValue[] {
+  const text = JSON.stringify(body);
+  const parsed = JSON.parse(text) as { tools?: { functionDeclarations?: { parameters?: JsonValue }[] }[] };
+  return (parsed.tools ?? []).flatMap((tool) =>
+    (tool.functionDeclarations ?? []).flatMap((d) => (d.parameters === undefined ? [] : [d.parameters])),
+  );
+}
+
 describe('the case-file request body', () => {
+  it.each(['genai', 'generative-ai'] as const)('declares only keys of the Gemini schema subset (%s)', async (sdk) => {
+    const { requests } = await caseFileRoundTrip(sdk);
+    for (const request of requests) {
+      const parameters = declaredParameters(request.body);
+      // chercher_dossier has parameters; lister_dossiers (no parameters) must have none at all.
+      expect(parameters).toHaveLength(1);
+      expect(parameters.flatMap((schema) => keysGeminiRejects(schema))).toEqual([]);
+    }
+  });
+
   it('over @google/genai: functionResponse parts in one user content, signature echoed, no synthetic ids', async () => {
     const { requests, second } = await caseFileRoundTrip('genai');
     expect(second.content).toEqual([{ type: 'text', text: 'Case A-1234 is open; the list is unavailable.' }]);
@@ -213,7 +272,6 @@ describe('the case-file request body', () => {
                 "description": "Find one case file by its number.",
                 "name": "chercher_dossier",
                 "parameters": {
-                  "additionalProperties": false,
                   "properties": {
                     "numero": {
                       "pattern": "^[A-Z]-[0-9]{4}$",

@@ -176,3 +176,48 @@ describe('schema targets', () => {
     expect(declarations[1]).toEqual({ name: 'lister_dossiers', description: 'List every case file.' });
   });
 });
+
+describe.each(SDKS)('tool names over %s', (sdk) => {
+  it('declares a name Gemini accepts, and maps it back on calls and forth in history', async () => {
+    const tools: readonly ToolDeclaration[] = [
+      {
+        name: 'dossier chercher',
+        description: 'Find a case file.',
+        inputSchema: { type: 'object', properties: { n: { type: 'string' } } },
+      },
+    ];
+    const cassette = syntheticCassette('a call to a renamed tool, then the round trip', [
+      jsonInteraction({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { name: 'dossier_chercher', args: { n: 'A-1' } } }] },
+            finishReason: 'STOP',
+          },
+        ],
+      }),
+      jsonInteraction(TEXT_RESPONSE),
+    ]);
+    await withReplay(cassette, async (server) => {
+      const model = modelFor(sdk, server);
+      const turn = await model.generate({ messages: [CASE_FILE_USER], tools });
+      const call = turn.content[0];
+      expect(call).toMatchObject({ type: 'tool_call', name: 'dossier chercher', input: { n: 'A-1' } });
+      if (call?.type !== 'tool_call') throw new Error('expected a call');
+      await model.generate({
+        messages: [
+          CASE_FILE_USER,
+          { role: 'assistant', content: turn.content },
+          {
+            role: 'tool',
+            content: [{ type: 'tool_result', callId: call.id, name: call.name, content: 'open', isError: false }],
+          },
+        ],
+        tools,
+      });
+      const [first, second] = server.received.map((request) => JSON.stringify(request.body));
+      expect(first).toContain('"name":"dossier_chercher"');
+      expect(second).not.toContain('dossier chercher');
+      expect(second).toContain('"functionResponse":{"name":"dossier_chercher"');
+    });
+  });
+});

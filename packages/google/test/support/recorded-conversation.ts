@@ -7,7 +7,7 @@ import {
   type ToolResultPart,
   toolCallsOf,
 } from '@toolcircuit/core';
-import type { Cassette } from '@toolcircuit/testing';
+import { type Cassette, parseSse, type RecordedBody } from '@toolcircuit/testing';
 
 /** Small readers for recorded JSON, which is untyped by nature. */
 export function asObject(value: JsonValue | undefined): JsonObject | undefined {
@@ -30,18 +30,41 @@ function toJsonSchema(schema: JsonValue): JsonValue {
   return out;
 }
 
-/** The first response's function calls, for cassettes that did not store their request. */
-export function recordedCalls(response: JsonValue | undefined): { name: string; args: JsonValue | undefined }[] {
-  const candidate = asObject(asArray(asObject(response)?.['candidates'])[0]);
-  return asArray(asObject(candidate?.['content'])?.['parts']).flatMap((part) => {
-    const call = asObject(asObject(part)?.['functionCall']);
-    const name = call?.['name'];
-    return typeof name === 'string' ? [{ name, args: call?.['args'] }] : [];
+/** The responses a recorded body holds: one for JSON, one per SSE chunk for a stream. */
+export function recordedChunks(body: RecordedBody): JsonValue[] {
+  if (body.kind === 'json') return [body.json];
+  const datas =
+    body.kind === 'sse' ? body.events.map((event) => event.data) : parseSse(body.text).map((event) => event.data);
+  return datas.flatMap((data) => {
+    try {
+      return [JSON.parse(data) as JsonValue];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The named function calls of a response (or of all chunks of a stream), with their args. A Vertex
+ * streamed-arguments call (`willContinue`) has no args here: its pieces come in later chunks.
+ */
+export function recordedCalls(
+  chunks: readonly JsonValue[],
+): { name: string; args: JsonValue | undefined; streamed: boolean }[] {
+  return chunks.flatMap((chunk) => {
+    const candidate = asObject(asArray(asObject(chunk)?.['candidates'])[0]);
+    return asArray(asObject(candidate?.['content'])?.['parts']).flatMap((part) => {
+      const call = asObject(asObject(part)?.['functionCall']);
+      const name = call?.['name'];
+      return typeof name === 'string'
+        ? [{ name, args: call?.['args'], streamed: call?.['willContinue'] === true }]
+        : [];
+    });
   });
 }
 
 /** Tool declarations as the recording sent them, or (no request stored) one per function the model called. */
-export function recordedTools(cassette: Cassette, responses: readonly (JsonValue | undefined)[]): ToolDeclaration[] {
+export function recordedTools(cassette: Cassette, responses: readonly (readonly JsonValue[])[]): ToolDeclaration[] {
   const body = asObject(cassette.interactions[0]?.request.body);
   const declarations = asArray(asObject(asArray(body?.['tools'])[0])?.['functionDeclarations']);
   if (declarations.length > 0) {

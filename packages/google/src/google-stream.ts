@@ -1,0 +1,47 @@
+import { ProviderError, type StreamEvent } from '@toolcircuit/core';
+import type { BuiltGoogleRequest } from './build-google-request.js';
+import type { GoogleBinding } from './google-binding.js';
+import { GOOGLE_PROVIDER } from './google-metadata.js';
+import { GoogleStreamAssembler } from './google-stream-assembler.js';
+import { mapGoogleError } from './map-google-error.js';
+
+/**
+ * Streams one turn (`streamGenerateContent?alt=sse` through the binding's SDK) as neutral events, ending
+ * with exactly one `turn-end` or `error`:
+ * - an HTTP error before the stream (429…), an error chunk inside it, or a stream cut mid-event (both
+ *   SDKs throw on an unterminated chunk) → `error` with a `ProviderError`;
+ * - the signal aborted → `error` with code `aborted`;
+ * - otherwise `turn-end` with the assembled turn and any call still open at the end as incomplete.
+ */
+export async function* streamGoogle(
+  binding: GoogleBinding,
+  built: BuiltGoogleRequest,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const assembler = new GoogleStreamAssembler(built.parse);
+  try {
+    for await (const chunk of binding.streamGenerateContent(built.body, signal)) {
+      yield* assembler.push(chunk);
+      // Checked per chunk: the SDK may already hold the rest of the body, so it would not notice.
+      if (signal?.aborted === true) {
+        yield { type: 'error', error: aborted(signal.reason) };
+        return;
+      }
+    }
+  } catch (error) {
+    yield { type: 'error', error: mapGoogleError(error, signal) };
+    return;
+  }
+  const { turn, incompleteToolCallIds } = assembler.finish();
+  yield { type: 'turn-end', turn, incompleteToolCallIds };
+}
+
+function aborted(cause: unknown): ProviderError {
+  return new ProviderError({
+    provider: GOOGLE_PROVIDER,
+    code: 'aborted',
+    message: 'stream aborted',
+    retryable: false,
+    cause,
+  });
+}
