@@ -1,5 +1,5 @@
 import type { MessageDeltaUsage, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantContentPart, ModelTurn, StreamEvent, ToolCallPart } from '@toolcircuit/core';
+import type { AssistantContentPart, JsonObject, ModelTurn, StreamEvent, ToolCallPart } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { neutralToolName } from './anthropic-prepare-tools.js';
 import {
@@ -7,10 +7,11 @@ import {
   CUT_OFF_INPUT_ERROR,
   cutOffCall,
   parseAnthropicBlock,
+  type ServerBlock,
   toolCall,
 } from './parse-anthropic-response.js';
 
-/** `inputError` of a call whose stream ended (without an error event) before the call was complete. */
+/** `inputError` of a call whose stream was cut (no stop reason, no error event) before the call was complete. */
 export const INTERRUPTED_INPUT_ERROR = 'the stream ended before the tool call was complete; it was not run';
 
 type Block =
@@ -28,7 +29,7 @@ type Block =
       state: 'open' | 'done' | 'invalid';
       part?: ToolCallPart;
     }
-  | { readonly kind: 'other' };
+  | { readonly kind: 'other'; readonly block: JsonObject; json: string };
 
 /** The end of a stream: the turn, the calls that never completed, and `tool-call-end`s that had to wait. */
 export interface AssembledAnthropicStream {
@@ -52,15 +53,20 @@ export class AnthropicStreamAssembler {
   #stopReason: string | null = null;
   #stopSequence: string | null = null;
   #usage: MessageDeltaUsage | undefined;
+  #container: string | undefined;
   #stopped = false;
 
   constructor(names: ToolNameMap) {
     this.#names = names;
   }
 
-  /** Whether `message_stop` arrived: without it the stream was cut. */
+  /**
+   * Whether the turn ended: `message_stop` arrived, or `message_delta` gave the stop reason (it follows the
+   * last content block; recorded bodies exist whose final `message_stop` lacks the blank line that would
+   * dispatch it, which the SDK rightly drops). Without either, the stream was cut.
+   */
   get complete(): boolean {
-    return this.#stopped;
+    return this.#stopped || this.#stopReason !== null;
   }
 
   push(event: RawMessageStreamEvent): StreamEvent[] {
@@ -68,6 +74,7 @@ export class AnthropicStreamAssembler {
       case 'message_start': {
         this.#id = event.message.id;
         this.#model = event.message.model;
+        this.#container = event.message.container?.id ?? undefined;
         this.#usage = {
           ...event.message.usage,
           output_tokens_details: event.message.usage.output_tokens_details ?? null,
@@ -83,6 +90,7 @@ export class AnthropicStreamAssembler {
       case 'message_delta': {
         this.#stopReason = event.delta.stop_reason ?? this.#stopReason;
         this.#stopSequence = event.delta.stop_sequence ?? this.#stopSequence;
+        this.#container = event.delta.container?.id ?? this.#container;
         this.#usage = mergeUsage(this.#usage, event.usage);
         return [];
       }
@@ -123,7 +131,8 @@ export class AnthropicStreamAssembler {
         return [{ type: 'tool-call-start', id: block.id, name, index: callIndex }];
       }
       default:
-        this.#blocks.set(index, { kind: 'other' });
+        // Server-tool blocks are kept whole (their input streamed like a tool's) to be sent back unchanged.
+        this.#blocks.set(index, { kind: 'other', block: { ...(block as unknown as JsonObject) }, json: '' });
         return [];
     }
   }
@@ -144,6 +153,10 @@ export class AnthropicStreamAssembler {
     }
     if (delta.type === 'signature_delta' && block.kind === 'thinking') {
       block.signature += delta.signature;
+      return [];
+    }
+    if (delta.type === 'input_json_delta' && block.kind === 'other') {
+      block.json += delta.partial_json;
       return [];
     }
     if (delta.type === 'input_json_delta' && block.kind === 'tool' && block.state === 'open') {
@@ -171,13 +184,19 @@ export class AnthropicStreamAssembler {
 
   /** Builds the turn once the SDK stream has ended (with or without `message_stop`). */
   finish(): AssembledAnthropicStream {
-    const cutOff = !this.#stopped || this.#stopReason === 'max_tokens';
-    const cutOffError = this.#stopped ? CUT_OFF_INPUT_ERROR : INTERRUPTED_INPUT_ERROR;
+    const complete = this.complete;
+    const cutOff = !complete || this.#stopReason === 'max_tokens';
+    const cutOffError = complete ? CUT_OFF_INPUT_ERROR : INTERRUPTED_INPUT_ERROR;
     const content: AssistantContentPart[] = [];
     const incompleteToolCallIds: string[] = [];
     const lateEvents: StreamEvent[] = [];
+    const serverBlocks: ServerBlock[] = [];
     for (const index of [...this.#blocks.keys()].sort((a, b) => a - b)) {
       const block = this.#blocks.get(index);
+      if (block?.kind === 'other') {
+        serverBlocks.push({ before: content.length, block: serverBlock(block) });
+        continue;
+      }
       const part = block === undefined ? undefined : this.#part(block);
       if (part === undefined) continue;
       if (block?.kind === 'tool' && block.state !== 'done') {
@@ -204,9 +223,11 @@ export class AnthropicStreamAssembler {
       stop_reason: this.#stopReason,
       stop_sequence: this.#stopSequence,
       usage: this.#usage,
+      container: this.#container,
+      serverBlocks,
     });
-    if (this.#stopped) return { turn, incompleteToolCallIds, lateEvents };
-    // No message_stop: whatever the last stop_reason said, the turn did not end normally.
+    if (complete) return { turn, incompleteToolCallIds, lateEvents };
+    // Cut before the stop reason: the turn did not end normally.
     return {
       turn: { ...turn, stopReason: { unified: 'error', raw: this.#stopReason ?? undefined } },
       incompleteToolCallIds,
@@ -227,6 +248,15 @@ export class AnthropicStreamAssembler {
       case 'other':
         return undefined;
     }
+  }
+}
+
+function serverBlock(block: Extract<Block, { kind: 'other' }>): JsonObject {
+  if (block.json.trim() === '') return block.block;
+  try {
+    return { ...block.block, input: JSON.parse(block.json) as JsonObject };
+  } catch {
+    return block.block;
   }
 }
 

@@ -12,7 +12,7 @@ import { mapAnthropicError } from './map-anthropic-error.js';
  *   failure while reading → `error` with a {@link ProviderError};
  * - the signal aborted → `error` with code `aborted` (the SDK ends an aborted stream silently, so this is
  *   checked here);
- * - a stream that ends without `message_stop` (cut body) → `turn-end` with stop reason `error`, and the
+ * - a stream that ends before the stop reason (cut body) → `turn-end` with stop reason `error`, and the
  *   calls it cut listed in `incompleteToolCallIds`.
  */
 export async function* streamAnthropic(

@@ -1,5 +1,5 @@
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelRequest } from '@toolcircuit/core';
+import type { Message, ModelRequest } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
@@ -25,7 +25,8 @@ export interface AnthropicRequestSettings {
 /**
  * Neutral request → Messages API body. `providerOptions.anthropic` (e.g. `thinking`, `metadata`,
  * `stop_sequences`) is merged last, so it can also override what the adapter chose; `stream` is the
- * adapter's to decide and is ignored there.
+ * adapter's to decide and is ignored there. The latest assistant message's container id (code execution)
+ * is sent back as `container`.
  */
 export function buildAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequest {
   const prepared = prepareAnthropicTools(request.tools);
@@ -38,7 +39,20 @@ export function buildAnthropicRequest(request: ModelRequest, settings: Anthropic
   if (prompt.system !== undefined) body.system = prompt.system;
   Object.assign(body, anthropicToolSettings(prepared, request.toolChoice, request.parallelToolCalls));
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  const container = lastContainer(request.messages);
+  if (container !== undefined) body.container = container;
   const { stream: _stream, ...bag } = request.providerOptions?.['anthropic'] ?? {};
   Object.assign(body, bag);
   return { body, names: prepared.names };
+}
+
+// Code execution state lives in a container; the conversation must keep naming the one it was given.
+function lastContainer(messages: readonly Message[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== 'assistant') continue;
+    const container = message.providerMetadata?.['anthropic']?.['container'];
+    if (typeof container === 'string') return container;
+  }
+  return undefined;
 }

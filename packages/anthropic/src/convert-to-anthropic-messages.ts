@@ -7,7 +7,9 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type {
   AssistantContentPart,
+  AssistantMessage,
   JsonObject,
+  JsonValue,
   Message,
   ReasoningPart,
   ToolCallPart,
@@ -33,6 +35,8 @@ type Role = 'user' | 'assistant';
  * - Thinking blocks are rebuilt from `providerMetadata.anthropic` (`signature`, or `data` for redacted
  *   thinking) exactly as received; reasoning without them (another provider's) is dropped, because the API
  *   rejects thinking it did not sign.
+ * - Server-tool blocks kept in the assistant message's `providerMetadata.anthropic.serverBlocks` are put
+ *   back in place, unchanged.
  * - Empty text is skipped: the API rejects empty text blocks.
  */
 export function convertToAnthropicMessages(
@@ -58,10 +62,7 @@ export function convertToAnthropicMessages(
         push('user', userBlocks(message.content));
         break;
       case 'assistant':
-        push(
-          'assistant',
-          message.content.flatMap((part) => assistantBlock(part, names)),
-        );
+        push('assistant', assistantBlocks(message, names));
         break;
       case 'tool':
         push('user', message.content.map(toolResultBlock));
@@ -78,6 +79,26 @@ export function convertToAnthropicMessages(
 function userBlocks(content: string | readonly { readonly text: string }[]): TextBlockParam[] {
   const texts = typeof content === 'string' ? [content] : content.map((part) => part.text);
   return texts.filter((text) => text !== '').map((text) => ({ type: 'text', text }));
+}
+
+// Server-tool blocks (code execution…) go back where they were, between the neutral parts around them.
+function assistantBlocks(message: AssistantMessage, names: ToolNameMap): ContentBlockParam[] {
+  const server = serverBlocksOf(message.providerMetadata?.['anthropic']?.['serverBlocks']);
+  const blocks: ContentBlockParam[] = [];
+  message.content.forEach((part, index) => {
+    for (const entry of server) if (entry.before === index) blocks.push(entry.block);
+    blocks.push(...assistantBlock(part, names));
+  });
+  for (const entry of server) if (entry.before >= message.content.length) blocks.push(entry.block);
+  return blocks;
+}
+
+function serverBlocksOf(value: JsonValue | undefined): { before: number; block: ContentBlockParam }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) => {
+    if (!isJsonObject(entry) || typeof entry['before'] !== 'number' || !isJsonObject(entry['block'])) return [];
+    return [{ before: entry['before'], block: entry['block'] as unknown as ContentBlockParam }];
+  });
 }
 
 function assistantBlock(part: AssistantContentPart, names: ToolNameMap): ContentBlockParam[] {

@@ -18,14 +18,17 @@ export const CUT_OFF_INPUT_ERROR =
  * Messages API response → neutral turn. Thinking blocks keep their `signature` (or redacted `data`) in
  * `providerMetadata.anthropic` so the next request can send them back unchanged. When the turn stopped on
  * `max_tokens` with a tool_use as its last block, that call may be partial: it gets `inputError` and no
- * `input`, so it is never run. Server-tool blocks (web search, code execution) are not part of the neutral
- * model and are dropped.
+ * `input`, so it is never run. Server-tool blocks (code execution, web search…) have no neutral part: they
+ * are kept whole in the turn's `providerMetadata.anthropic.serverBlocks`, with the number of neutral parts
+ * before each, and sent back in place; the response's `container` id is kept for the same reason.
  */
 export function parseAnthropicResponse(message: Message, names: ToolNameMap): ModelTurn {
   const content: AssistantContentPart[] = [];
+  const serverBlocks: ServerBlock[] = [];
   for (const block of message.content) {
     const part = parseAnthropicBlock(block, names);
     if (part !== undefined) content.push(part);
+    else serverBlocks.push({ before: content.length, block: block as unknown as JsonObject });
   }
   const last = content.at(-1);
   if (
@@ -35,7 +38,17 @@ export function parseAnthropicResponse(message: Message, names: ToolNameMap): Mo
   ) {
     content[content.length - 1] = cutOffCall(last, JSON.stringify(last.input), CUT_OFF_INPUT_ERROR);
   }
-  return assembleAnthropicTurn(content, message);
+  return assembleAnthropicTurn(content, {
+    ...message,
+    container: message.container?.id ?? undefined,
+    serverBlocks,
+  });
+}
+
+/** A response block with no neutral part, and how many neutral parts came before it. */
+export interface ServerBlock {
+  readonly before: number;
+  readonly block: JsonObject;
 }
 
 /** What a turn is made of besides its content: the response envelope, whole or assembled from a stream. */
@@ -45,6 +58,9 @@ export interface AnthropicEnvelope {
   readonly stop_reason: string | null;
   readonly stop_sequence: string | null;
   readonly usage: AnthropicUsage | MessageDeltaUsage | undefined;
+  /** Id of the code-execution container the next request must name again. */
+  readonly container: string | undefined;
+  readonly serverBlocks: readonly ServerBlock[];
 }
 
 /** The neutral turn from parsed content and the response envelope (shared by generate and stream). */
@@ -139,5 +155,9 @@ function responseMetadata(message: AnthropicEnvelope): JsonObject {
     meta['stopSequence'] = message.stop_sequence;
   const cacheWrite = message.usage?.cache_creation_input_tokens;
   if (typeof cacheWrite === 'number') meta['cacheCreationInputTokens'] = cacheWrite;
+  if (message.container !== undefined) meta['container'] = message.container;
+  if (message.serverBlocks.length > 0) {
+    meta['serverBlocks'] = message.serverBlocks.map(({ before, block }) => ({ before, block }));
+  }
   return meta;
 }

@@ -76,7 +76,7 @@ describe('outgoing request body (through the SDK to the replay server)', () => {
               "additionalProperties": false,
               "properties": {
                 "numero": {
-                  "pattern": "^[A-Z]-[0-9]{4}$",
+                  "description": "(pattern: "^[A-Z]-[0-9]{4}$")",
                   "type": "string",
                 },
               },

@@ -179,6 +179,62 @@ describe('stream(): assembly', () => {
       },
     ]);
   });
+  it('keeps server-tool blocks (input streamed) and the container for the next request, like generate()', async () => {
+    const { events } = await streamOf(
+      sse([
+        messageStart(),
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'code_execution', input: {} },
+        },
+        jsonDelta(0, '{"code": "print(1)"}'),
+        blockStop(0),
+        {
+          type: 'content_block_start',
+          index: 1,
+          content_block: {
+            type: 'tool_use',
+            id: 'toolu_p',
+            name: 'lister_dossiers',
+            input: {},
+            caller: { type: 'code_execution_20260120', tool_id: 'srvtoolu_1' },
+          },
+        },
+        blockStop(1),
+        {
+          type: 'message_delta',
+          delta: {
+            stop_reason: 'tool_use',
+            stop_sequence: null,
+            container: { id: 'container_1', expires_at: '2026-12-01T00:00:00Z' },
+          },
+          usage: { output_tokens: 9 },
+        },
+        messageStop,
+      ]),
+      'programmatic tool call: a server_tool_use then a tool_use it called (shape from the recorded TestSyncRunTools 092be1de)',
+    );
+    const { turn } = turnEnd(events);
+    expect(turn.content).toEqual([
+      {
+        type: 'tool_call',
+        id: 'toolu_p',
+        name: 'lister_dossiers',
+        input: {},
+        providerMetadata: { anthropic: { caller: { type: 'code_execution_20260120', tool_id: 'srvtoolu_1' } } },
+      },
+    ]);
+    expect(turn.providerMetadata?.['anthropic']).toMatchObject({
+      container: 'container_1',
+      serverBlocks: [
+        {
+          before: 0,
+          block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'code_execution', input: { code: 'print(1)' } },
+        },
+      ],
+    });
+  });
 });
 
 describe('stream(): faults', () => {
