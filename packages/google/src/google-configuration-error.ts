@@ -1,18 +1,25 @@
 import { ToolcircuitError } from '@toolcircuit/core';
 
-export type GoogleConfigurationErrorCode = 'missing_api_key' | 'unsupported_schema_target' | 'unknown_tool_choice';
+export type GoogleConfigurationErrorCode =
+  | 'missing_api_key'
+  | 'invalid_option'
+  | 'unsupported_schema_target'
+  | 'unknown_tool_choice';
 
 /**
  * The Gemini adapter was set up in a way that cannot work: no API key, a schema target the chosen SDK
  * cannot send, or a tool choice naming a tool that is not declared. Raised when the model is built (or,
- * for the tool choice, before the request leaves), never after a round trip to the provider.
+ * for the tool choice, before the request leaves), never after a round trip to the provider. `field`
+ * says where to fix it (`GEMINI_API_KEY`, `model`, `schemaTarget`, `toolChoice`); a key is never quoted.
  */
 export class GoogleConfigurationError extends ToolcircuitError {
   readonly kind = 'configuration' as const;
   readonly code: GoogleConfigurationErrorCode;
+  readonly field: string;
 
-  constructor(code: GoogleConfigurationErrorCode, message: string) {
+  constructor(code: GoogleConfigurationErrorCode, field: string, message: string) {
     super(message);
     this.code = code;
+    this.field = field;
   }
 }

@@ -15,7 +15,7 @@ import { parseGoogleResponse } from './parse-google-response.js';
  * thrown here, before any request.
  *
  * @example
- * const model = createGoogleModel({ modelId: 'gemini-2.5-flash' }); // key from GEMINI_API_KEY
+ * const model = createGoogleModel({ model: 'gemini-2.5-flash' }); // key from GEMINI_API_KEY
  */
 export function createGoogleModel(options: GoogleModelOptions): Model {
   const binding = createGoogleBinding(options);
@@ -23,6 +23,7 @@ export function createGoogleModel(options: GoogleModelOptions): Model {
   if (target === 'gemini-json-schema' && !binding.supportsJsonSchema) {
     throw new GoogleConfigurationError(
       'unsupported_schema_target',
+      'schemaTarget',
       `google: schemaTarget 'gemini-json-schema' (parametersJsonSchema) needs sdk 'genai'; @google/${binding.sdk} cannot send it. Use schemaTarget 'gemini' or sdk 'genai'.`,
     );
   }
@@ -30,7 +31,7 @@ export function createGoogleModel(options: GoogleModelOptions): Model {
 
   return {
     provider: GOOGLE_PROVIDER,
-    modelId: options.modelId,
+    modelId: options.model,
     async generate(request: ModelRequest): Promise<ModelTurn> {
       const built = buildGoogleRequest(request, binding, tools);
       let response: GeminiResponse;

@@ -10,8 +10,8 @@ import type { GoogleSchemaTarget } from './google-prepare-tools.js';
 export const GOOGLE_API_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
 
 interface GoogleModelCommonOptions {
-  /** Gemini model id, e.g. `gemini-2.5-flash`. */
-  readonly modelId: string;
+  /** Gemini model id, e.g. `gemini-2.5-flash` (becomes the model's `modelId`). */
+  readonly model: string;
   /** The API key. Default: `GEMINI_API_KEY`, then `GOOGLE_API_KEY`. Not needed when `client` is given. */
   readonly apiKey?: string;
   /**
@@ -22,6 +22,8 @@ interface GoogleModelCommonOptions {
   readonly baseURL?: string;
   /** Extra HTTP headers, same rule as `baseURL`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Per-request timeout in milliseconds, same rule as `baseURL`. */
+  readonly timeout?: number;
   /**
    * How tool schemas are declared: `gemini` (default: `parameters`, the OpenAPI 3.0 subset, both SDKs) or
    * `gemini-json-schema` (`parametersJsonSchema`, real JSON Schema; `@google/genai` only).
@@ -48,20 +50,25 @@ export type GoogleModelOptions = GoogleGenaiModelOptions | GoogleGenerativeAiMod
 
 /** Builds the SDK client (unless one was given) and the binding over it. Throws when no key is found. */
 export function createGoogleBinding(options: GoogleModelOptions): GoogleBinding {
+  if (options.model.trim() === '') {
+    throw new GoogleConfigurationError('invalid_option', 'model', 'google: model id is empty.');
+  }
   const baseUrl = options.baseURL?.replace(/\/+$/, '');
   if (options.sdk === 'generative-ai') {
     const client = options.client ?? new GoogleGenerativeAI(resolveGoogleApiKey(options));
     const requestOptions: RequestOptions = {};
     if (baseUrl !== undefined) requestOptions.baseUrl = baseUrl;
     if (options.headers !== undefined) requestOptions.customHeaders = { ...options.headers };
-    return createGenerativeAiBinding(client.getGenerativeModel({ model: options.modelId }, requestOptions));
+    if (options.timeout !== undefined) requestOptions.timeout = options.timeout;
+    return createGenerativeAiBinding(client.getGenerativeModel({ model: options.model }, requestOptions));
   }
-  if (options.client !== undefined) return createGenaiBinding(options.client, options.modelId);
+  if (options.client !== undefined) return createGenaiBinding(options.client, options.model);
   const httpOptions: HttpOptions = {};
   if (baseUrl !== undefined) httpOptions.baseUrl = baseUrl;
   if (options.headers !== undefined) httpOptions.headers = { ...options.headers };
+  if (options.timeout !== undefined) httpOptions.timeout = options.timeout;
   const client = new GoogleGenAI({ apiKey: resolveGoogleApiKey(options), httpOptions });
-  return createGenaiBinding(client, options.modelId);
+  return createGenaiBinding(client, options.model);
 }
 
 /** The key from the options or the environment; the error names the variables, never a value. */
@@ -74,6 +81,7 @@ export function resolveGoogleApiKey(options: Pick<GoogleModelCommonOptions, 'api
   }
   throw new GoogleConfigurationError(
     'missing_api_key',
+    GOOGLE_API_KEY_ENV[0],
     `google: no API key. Set ${GOOGLE_API_KEY_ENV.join(' or ')} in the environment, or pass apiKey (or a client).`,
   );
 }

@@ -129,7 +129,8 @@ function toToolConfig(
   if (!tools.some((tool) => tool.name === toolChoice.name)) {
     throw new GoogleConfigurationError(
       'unknown_tool_choice',
-      `toolChoice names "${toolChoice.name}", which is not among the declared tools (${tools.map((tool) => tool.name).join(', ')}).`,
+      'toolChoice',
+      `google: toolChoice names "${toolChoice.name}", which is not among the declared tools (${tools.map((tool) => tool.name).join(', ')}).`,
     );
   }
   return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [nameMap.toProvider(toolChoice.name)] } };

@@ -11,18 +11,18 @@ const REQUEST = { messages: [CASE_FILE_USER], tools: [] };
 
 describe.each(SDKS)('options over %s', (sdk) => {
   it('without a key, fails when the model is built, naming the variables to set', () => {
-    const build = () => createGoogleModel({ sdk, modelId: MODEL_ID, env: {} });
+    const build = () => createGoogleModel({ sdk, model: MODEL_ID, env: {} });
     expect(build).toThrow(GoogleConfigurationError);
     expect(build).toThrow(/GEMINI_API_KEY or GOOGLE_API_KEY/);
     try {
       build();
     } catch (error) {
-      expect(error).toMatchObject({ kind: 'configuration', code: 'missing_api_key' });
+      expect(error).toMatchObject({ kind: 'configuration', code: 'missing_api_key', field: 'GEMINI_API_KEY' });
     }
   });
 
   it('treats a blank variable as missing', () => {
-    expect(() => createGoogleModel({ sdk, modelId: MODEL_ID, env: { GEMINI_API_KEY: '  ' } })).toThrow(
+    expect(() => createGoogleModel({ sdk, model: MODEL_ID, env: { GEMINI_API_KEY: '  ' } })).toThrow(
       GoogleConfigurationError,
     );
   });
@@ -33,7 +33,7 @@ describe.each(SDKS)('options over %s', (sdk) => {
   ])('reads the key from the environment (%j) and sends it as x-goog-api-key', async (env, expected) => {
     const cassette = syntheticCassette('plain text answer, to capture the key header', [jsonInteraction(TEXT)]);
     await withReplay(cassette, async (server) => {
-      await createGoogleModel({ sdk, modelId: MODEL_ID, env, baseURL: `${server.url}/` }).generate(REQUEST);
+      await createGoogleModel({ sdk, model: MODEL_ID, env, baseURL: `${server.url}/` }).generate(REQUEST);
       expect(server.received[0]?.headers['x-goog-api-key']).toBe(expected);
       expect(server.mismatches).toEqual([]);
     });
@@ -44,7 +44,7 @@ describe.each(SDKS)('options over %s', (sdk) => {
     await withReplay(cassette, async (server) => {
       const model = createGoogleModel({
         sdk,
-        modelId: MODEL_ID,
+        model: MODEL_ID,
         apiKey: 'k',
         baseURL: server.url,
         headers: { 'x-team': 'records' },
@@ -54,8 +54,12 @@ describe.each(SDKS)('options over %s', (sdk) => {
     });
   });
 
+  it('refuses an empty model id when built', () => {
+    expect(() => createGoogleModel({ sdk, model: ' ', apiKey: 'k' })).toThrow(/model id is empty/);
+  });
+
   it('names itself google with the model id', () => {
-    const model = createGoogleModel({ sdk, modelId: MODEL_ID, apiKey: 'k' });
+    const model = createGoogleModel({ sdk, model: MODEL_ID, apiKey: 'k' });
     expect(model.provider).toBe('google');
     expect(model.modelId).toBe(MODEL_ID);
   });
@@ -66,7 +70,7 @@ describe('a client passed in', () => {
     const cassette = syntheticCassette('plain text answer through a user-built genai client', [jsonInteraction(TEXT)]);
     await withReplay(cassette, async (server) => {
       const client = new GoogleGenAI({ apiKey: 'client-key', httpOptions: { baseUrl: server.url } });
-      const turn = await createGoogleModel({ modelId: MODEL_ID, client, env: {} }).generate(REQUEST);
+      const turn = await createGoogleModel({ model: MODEL_ID, client, env: {} }).generate(REQUEST);
       expect(turn.content).toEqual([{ type: 'text', text: 'ok' }]);
       expect(server.received[0]?.headers['x-goog-api-key']).toBe('client-key');
     });
@@ -78,7 +82,7 @@ describe('a client passed in', () => {
       const client = new GoogleGenerativeAI('client-key');
       const model = createGoogleModel({
         sdk: 'generative-ai',
-        modelId: MODEL_ID,
+        model: MODEL_ID,
         client,
         baseURL: server.url,
         env: {},
@@ -93,7 +97,7 @@ describe('a client passed in', () => {
 describe('schema target', () => {
   it('refuses gemini-json-schema on the legacy SDK when the model is built', () => {
     const build = () =>
-      createGoogleModel({ sdk: 'generative-ai', modelId: MODEL_ID, apiKey: 'k', schemaTarget: 'gemini-json-schema' });
+      createGoogleModel({ sdk: 'generative-ai', model: MODEL_ID, apiKey: 'k', schemaTarget: 'gemini-json-schema' });
     expect(build).toThrow(GoogleConfigurationError);
     expect(build).toThrow(/needs sdk 'genai'/);
   });

@@ -92,7 +92,7 @@ describe.each(SDKS)('recorded cassettes over %s', (sdk) => {
     const system = recordedSystem(cassette);
     const streaming = entry.streaming === true;
     await withReplay(cassette, async (server) => {
-      const model = modelFor(sdk, server, { modelId: cassette.model ?? 'gemini-2.5-flash' });
+      const model = modelFor(sdk, server, { model: cassette.model ?? 'gemini-2.5-flash' });
       const turns: ModelTurn[] = [];
       for (const [index, interaction] of cassette.interactions.entries()) {
         const summary = entry.responses?.[index];
@@ -149,10 +149,10 @@ describe.each(SDKS)('recorded cassettes over %s', (sdk) => {
       tools: [{ name: 'weather', description: '', inputSchema: { type: 'object', properties: {} } }],
     };
     const generated = await withReplay(whole, (server) =>
-      modelFor(sdk, server, { modelId: whole.model ?? '' }).generate(request),
+      modelFor(sdk, server, { model: whole.model ?? '' }).generate(request),
     );
     const streamed = await withReplay(chunked, async (server) =>
-      streamedTurn(modelFor(sdk, server, { modelId: chunked.model ?? '' }).stream?.(request)),
+      streamedTurn(modelFor(sdk, server, { model: chunked.model ?? '' }).stream?.(request)),
     );
     // Separate captures: ids (seeded by responseId), signatures and usage differ; the calls do not.
     const shape = (turn: ModelTurn) => ({

@@ -5,11 +5,11 @@ import { MODEL_ID, type Sdk } from './gemini-cassette.js';
 
 export const TEST_API_KEY = 'test-key-not-a-secret-1234';
 
-type ExtraOptions = Partial<Pick<GoogleModelOptions, 'schemaTarget' | 'modelId' | 'headers'>>;
+type ExtraOptions = Partial<Pick<GoogleModelOptions, 'schemaTarget' | 'model' | 'headers'>>;
 
 /** A model of the given SDK pointed at the replay server, with a fake key and no environment. */
 export function modelFor(sdk: Sdk, server: Pick<ReplayServer, 'url'>, extra: ExtraOptions = {}): Model {
-  const common = { modelId: MODEL_ID, apiKey: TEST_API_KEY, baseURL: server.url, env: {}, ...extra };
+  const common = { model: MODEL_ID, apiKey: TEST_API_KEY, baseURL: server.url, env: {}, ...extra };
   return sdk === 'genai' ? createGoogleModel({ ...common, sdk }) : createGoogleModel({ ...common, sdk });
 }
 
