@@ -26,6 +26,21 @@ export interface ExecutionContext {
   /** Default timeout for tools that set none themselves. No timeout when both are absent. */
   readonly timeoutMs?: number;
   readonly confirmation?: ConfirmationMode;
+  /**
+   * Awaited after the four checks passed, just before the tool runs (never for a refused call). A durable
+   * store uses it to record "this call is starting" first, so that after a crash it can tell a call that
+   * never started (safe to run) from one that may have run. If it throws, the tool does not run and the
+   * error propagates: the run stops rather than run a call it could not record.
+   */
+  readonly beforeRun?: (event: ToolStartEvent) => void | Promise<void>;
+}
+
+/** A call that passed the four checks and is about to run. */
+export interface ToolStartEvent {
+  readonly runId: string;
+  readonly turn: number;
+  readonly call: ToolCallPart;
+  readonly inputDigest: string | null;
 }
 
 export interface ExecutionOutcome {
@@ -152,6 +167,15 @@ async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown):
   // The checks are async (validation, confirmation store): the signal may have fired meanwhile, and an
   // 'abort' listener added after the fact would never be called.
   if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+  if (context.beforeRun !== undefined) {
+    await context.beforeRun({
+      runId: attempt.runId,
+      turn: context.turn ?? 1,
+      call,
+      inputDigest: attempt.prepared.digest,
+    });
+    if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+  }
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
   const controller = new AbortController();
   const toolContext: ToolContext = {
@@ -252,7 +276,7 @@ async function finish(
       ...(verdict.kind === 'executed' ? { outputDigest: jsonDigest(content) } : {}),
     };
     try {
-      await context.journal.append(entry);
+      await context.journal.append(entry, { result });
     } catch (error) {
       throw new JournalWriteError(call.id, error);
     }
@@ -326,6 +350,11 @@ function abortedText(name: string): string {
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `a non-Error value was thrown (${clip(String(error), 100)})`;
+}
+
+/** A function, not an inline check: TypeScript would otherwise assume the signal cannot change across an await. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function clip(text: string, max = 80): string {

@@ -24,9 +24,10 @@ export {
   type ExecutionContext,
   type ExecutionOutcome,
   executeCall,
+  type ToolStartEvent,
 } from './executor.js';
 export { InMemoryJournal } from './in-memory-journal.js';
-export type { Journal, JournalEntry } from './journal.js';
+export type { Journal, JournalAppendDetail, JournalEntry } from './journal.js';
 export type { JsonObject, JsonValue } from './json.js';
 export {
   type CallEvent,
@@ -67,7 +68,7 @@ export type {
 } from './model.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
 export type { ProviderMetadata, ProviderOptions } from './provider-metadata.js';
-export { type ResumeOptions, resumeLoop } from './resume-loop.js';
+export { checkResume, type ResumeOptions, resumeLoop } from './resume-loop.js';
 export { createSession, type Session, type SessionInit } from './session.js';
 export type { StreamEvent } from './stream-events.js';
 export {

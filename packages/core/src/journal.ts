@@ -1,4 +1,5 @@
 import type { JsonValue } from './json.js';
+import type { ToolResultPart } from './messages.js';
 import type { RefusalReason, VerdictKind } from './verdict.js';
 
 /**
@@ -34,9 +35,19 @@ export interface JournalEntry {
 }
 
 /**
+ * What the executor hands a journal besides the entry. Not part of the entry on purpose: the result content
+ * may be large or hold data an audit trail must not keep, so each journal decides what to persist of it (a
+ * durable store keeps it with the run so a resumed run can reuse it instead of running the call again).
+ */
+export interface JournalAppendDetail {
+  /** The result that goes back to the model for this call. */
+  readonly result: ToolResultPart;
+}
+
+/**
  * Append-only record of every attempt. `append` may be async (database stores); the executor awaits it
  * before the call's result is used, so a run never gets ahead of its audit trail.
  */
 export interface Journal {
-  append(entry: JournalEntry): void | Promise<void>;
+  append(entry: JournalEntry, detail?: JournalAppendDetail): void | Promise<void>;
 }

@@ -8,6 +8,7 @@ import {
   type ExecutionOutcome,
   executeCall,
   refuseCall,
+  type ToolStartEvent,
 } from './executor.js';
 import type { Journal } from './journal.js';
 import type { JsonValue } from './json.js';
@@ -61,6 +62,12 @@ export interface LoopHooks {
   readonly onTurn?: (event: TurnEvent) => void | Promise<void>;
   readonly onCall?: (event: CallEvent) => void | Promise<void>;
   readonly onResult?: (event: ResultEvent) => void | Promise<void>;
+  /**
+   * Awaited just before each tool runs, once its call passed the four checks. Unlike the others it fires
+   * while the turn is in progress; a throw stops the run and the tool does not run (see
+   * `ExecutionContext.beforeRun`).
+   */
+  readonly beforeToolRun?: (event: ToolStartEvent) => void | Promise<void>;
 }
 
 export interface LoopOptions {
@@ -209,6 +216,7 @@ export function executionContext(
     ...(options.journal === undefined ? {} : { journal: options.journal }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
+    ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
   };
 }
 

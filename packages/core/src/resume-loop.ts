@@ -16,6 +16,7 @@ import {
 import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from './messages.js';
 import type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
 import { runBounded } from './run-bounded.js';
+import type { Session } from './session.js';
 
 export type ResumeOptions = Omit<LoopOptions, 'messages' | 'runId'>;
 
@@ -78,8 +79,20 @@ export async function resumeLoop(
   return driveLoop(state, options);
 }
 
+/**
+ * Runs every check `resumeLoop` makes before it does anything, without running anything: the paused state
+ * is consistent and belongs to this session, and the decisions cover exactly the pending calls. A durable
+ * store calls it before it claims a run, so a resume that would be refused changes nothing.
+ *
+ * Throws {@link InvalidResumeError}.
+ */
+export function checkResume(paused: PausedRun, decisions: readonly ConfirmationDecision[], session: Session): void {
+  checkPausedRun(paused, { session });
+  checkDecisions(paused.pending, decisions);
+}
+
 /** The paused state must be internally consistent and belong to this session; returns the turn's calls. */
-function checkPausedRun(paused: PausedRun, options: ResumeOptions): ToolCallPart[] {
+function checkPausedRun(paused: PausedRun, options: Pick<ResumeOptions, 'session'>): ToolCallPart[] {
   if (paused.version !== 1) throw new InvalidResumeError(`unknown paused-run version ${String(paused.version)}.`);
   if (paused.sessionId !== options.session.id || paused.humanId !== options.session.humanId) {
     throw new InvalidResumeError(
