@@ -64,6 +64,21 @@ export function parseConfig(value: unknown, file = CONFIG_FILE_NAME): Toolcircui
   throw new ConfigFileError(file, problems);
 }
 
+/**
+ * Validates a model object given in code (JavaScript callers have no type checker); throws
+ * {@link ModelConfigurationError} `invalid_config` listing every bad field, with `field` the first one.
+ */
+export function parseModelConfig(value: unknown, field = 'model'): ModelConfig {
+  if (validateModelObject(value)) return value;
+  const problems = describeErrors(validateModelObject.errors ?? [], '');
+  const where = (problem: ConfigProblem) => (problem.field === '/' ? field : `${field}${problem.field}`);
+  throw new ModelConfigurationError(
+    'invalid_config',
+    problems[0] === undefined ? field : where(problems[0]),
+    `${field} is not a valid model config:\n${problems.map((p) => `  ${where(p)}: ${p.message}`).join('\n')}`,
+  );
+}
+
 /** Reads and validates a config file. A missing file is `undefined`: configuration is optional. */
 export async function loadConfigFile(path: string): Promise<ToolcircuitConfig | undefined> {
   const file = resolve(path);
