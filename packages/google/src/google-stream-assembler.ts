@@ -34,6 +34,8 @@ export class GoogleStreamAssembler {
   readonly #options: ParseGoogleResponseOptions;
   readonly #entries: Entry[] = [];
   #ordinal = 0;
+  /** The Vertex streamed-arguments call being assembled, if any. */
+  #partial: Extract<Entry, { kind: 'partial' }> | undefined;
   #responseId: string | undefined;
   #modelVersion: string | undefined;
   #finishReason: string | undefined;
@@ -123,8 +125,8 @@ export class GoogleStreamAssembler {
   }
 
   #call(call: GeminiFunctionCall, signature: string | undefined): StreamEvent[] {
-    const open = this.#entries.at(-1);
-    if (open?.kind === 'partial') {
+    const open = this.#partial;
+    if (open !== undefined) {
       if (call.partialArgs !== undefined) applyPartialArgs(open.args, call.partialArgs);
       if (signature !== undefined) open.signature ??= signature;
       // Vertex closes a streamed call with an empty functionCall; a new named call also ends the previous one.
@@ -140,7 +142,8 @@ export class GoogleStreamAssembler {
     if (call.willContinue === true && call.name !== undefined) {
       const name = this.#options.fromProviderName(call.name);
       const id = call.id ?? synthesizeToolCallId(idSeed, ordinal, call.name, undefined);
-      this.#entries.push({ kind: 'partial', id, name, args: {}, signature });
+      this.#partial = { kind: 'partial', id, name, args: {}, signature };
+      this.#entries.push(this.#partial);
       return [{ type: 'tool-call-start', id, name, index: ordinal } satisfies StreamEvent];
     }
     const part = parseGoogleFunctionCall(call, {
@@ -167,6 +170,7 @@ export class GoogleStreamAssembler {
       ...(metadata === undefined ? {} : { providerMetadata: metadata }),
     };
     this.#entries[this.#entries.indexOf(entry)] = { kind: 'call', part };
+    this.#partial = undefined;
     return [
       { type: 'tool-call-delta', id: part.id, argumentsDelta: JSON.stringify(entry.args) },
       { type: 'tool-call-end', id: part.id, name: part.name, input: part.input },

@@ -295,4 +295,26 @@ describe.each(SDKS)('generate() over %s', (sdk) => {
       expect(turn.usage.inputTokens).toBe(8);
     });
   });
+
+  it('restores values the schema translation declared as JSON text to the original shape', async () => {
+    // `{}` (any JSON value) cannot be said in Gemini's schema subset: it is declared as a JSON-text string.
+    const tools: readonly ToolDeclaration[] = [
+      { name: 'save', description: 'Save a value.', inputSchema: { type: 'object', properties: { value: {} } } },
+    ];
+    const cassette = syntheticCassette('a call whose argument is JSON text, as the translated schema asks', [
+      jsonInteraction({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { name: 'save', args: { value: '{"n":[1,2]}' } } }] },
+            finishReason: 'STOP',
+          },
+        ],
+      }),
+    ]);
+    await withReplay(cassette, async (server) => {
+      const turn = await modelFor(sdk, server).generate({ messages: USER, tools });
+      expect(JSON.stringify(server.received[0]?.body)).toContain('written as JSON text');
+      expect(calls(turn.content)[0]?.input).toEqual({ value: { n: [1, 2] } });
+    });
+  });
 });
