@@ -3,6 +3,7 @@ import { isAuthorized } from './authorize.js';
 import { canonicalJson, jsonDigest, sha256Hex } from './canonical-json.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { JournalWriteError } from './errors/journal-write-error.js';
+import { isAborted } from './is-aborted.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { JsonValue } from './json.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from './messages.js';
@@ -350,11 +351,6 @@ function abortedText(name: string): string {
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `a non-Error value was thrown (${clip(String(error), 100)})`;
-}
-
-/** A function, not an inline check: TypeScript would otherwise assume the signal cannot change across an await. */
-function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
 }
 
 function clip(text: string, max = 80): string {

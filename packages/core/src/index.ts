@@ -42,6 +42,18 @@ export {
   type TurnEvent,
 } from './loop.js';
 export type {
+  LoopCallVerdictEvent,
+  LoopEndEvent,
+  LoopErrorEvent,
+  LoopEventTag,
+  LoopModelEvent,
+  LoopReplyEvent,
+  LoopStreamEvent,
+  LoopToolResultEvent,
+  LoopTurnEndEvent,
+  LoopTurnStartEvent,
+} from './loop-stream-event.js';
+export type {
   AssistantContentPart,
   AssistantMessage,
   JsonContentPart,
@@ -71,6 +83,7 @@ export type { ProviderMetadata, ProviderOptions } from './provider-metadata.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './resume-loop.js';
 export { createSession, type Session, type SessionInit } from './session.js';
 export type { StreamEvent } from './stream-events.js';
+export { type LoopStream, streamLoop } from './stream-loop.js';
 export {
   type AnyToolDefinition,
   defineTool,
@@ -87,6 +100,7 @@ export {
   type ToolSpec,
   toolError,
 } from './tool.js';
+export { type TurnStreamEventsOptions, turnStreamEvents } from './turn-stream-events.js';
 export { addUsage } from './usage.js';
 export type { InputValidation } from './validate-input.js';
 export type { RefusalReason, Verdict, VerdictKind } from './verdict.js';

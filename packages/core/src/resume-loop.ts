@@ -1,22 +1,17 @@
+import { appendReply } from './append-reply.js';
+import type { CallTask } from './call-tasks.js';
 import { jsonDigest } from './canonical-json.js';
+import { checkLoopOptions } from './check-loop-options.js';
 import { InvalidResumeError } from './errors/invalid-resume-error.js';
-import { type ExecutionOutcome, executeCall, refuseCall } from './executor.js';
-import {
-  appendReply,
-  checkOptions,
-  DEFAULT_CONCURRENCY,
-  driveLoop,
-  executionContext,
-  finishLoop,
-  type LoopOptions,
-  type LoopResult,
-  type LoopState,
-  notifyCalls,
-} from './loop.js';
+import { executionContext } from './execution-context.js';
+import { executeCall, refuseCall } from './executor.js';
+import { finishLoop } from './finish-loop.js';
+import { isAborted } from './is-aborted.js';
+import { driveLoop, type LoopOptions, type LoopResult, type LoopState } from './loop.js';
 import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from './messages.js';
 import type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
-import { runBounded } from './run-bounded.js';
 import type { Session } from './session.js';
+import { settleCalls } from './settle-calls.js';
 
 export type ResumeOptions = Omit<LoopOptions, 'messages' | 'runId'>;
 
@@ -34,34 +29,32 @@ export async function resumeLoop(
   decisions: readonly ConfirmationDecision[],
   options: ResumeOptions,
 ): Promise<LoopResult> {
-  checkOptions(options);
+  checkLoopOptions(options);
   const calls = checkPausedRun(paused, options);
   const decisionFor = checkDecisions(paused.pending, decisions);
 
   // Approved calls are re-checked in "refuse" mode: if the confirmation somehow did not stick, the model is
   // told, instead of the run pausing on the same call forever.
   const context = executionContext(options, paused.runId, paused.turn, 'refuse');
-  const tasks = paused.pending.map((pending) => async (): Promise<ExecutionOutcome> => {
+  const tasks = paused.pending.map((pending): CallTask => {
     const call = calls[pending.index] as ToolCallPart;
     const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
-    if (!decision.approved)
-      return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
-    await options.session.confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
-    return executeCall(call, context);
+    const run = async () => {
+      if (!decision.approved)
+        return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
+      await options.session.confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
+      return executeCall(call, context);
+    };
+    return { index: pending.index, call, run };
   });
-  const outcomes = await runBounded(tasks, options.concurrency ?? DEFAULT_CONCURRENCY);
-  await notifyCalls(
-    paused.pending.map((pending) => calls[pending.index] as ToolCallPart),
-    outcomes,
-    paused.turn,
-    paused.runId,
-    options,
-  );
+  const decided = new Map<number, ToolResultPart>();
+  for await (const { event } of settleCalls(tasks, paused.turn, paused.runId, options)) {
+    decided.set(event.index, event.result);
+  }
 
   const results: ToolResultPart[] = paused.results.map((result, index) => {
     if (result !== null) return result;
-    const slot = paused.pending.findIndex((pending) => pending.index === index);
-    return (outcomes[slot] as ExecutionOutcome).result;
+    return decided.get(index) as ToolResultPart;
   });
   const state: LoopState = {
     runId: paused.runId,
@@ -75,7 +68,7 @@ export async function resumeLoop(
     results.map((result) => ({ result })),
     options,
   );
-  if (options.signal?.aborted === true) return finishLoop(state, 'aborted');
+  if (isAborted(options.signal)) return finishLoop(state, 'aborted');
   return driveLoop(state, options);
 }
 

@@ -372,7 +372,8 @@ describe('concurrency bound (measured with in-flight counters)', () => {
 });
 
 describe('hooks and request shape', () => {
-  it('reports each turn, each call (in call order) and each reply', async () => {
+  // Calls now report as they settle; with concurrency 1 that is call order (before: always call order).
+  it('reports each turn, each call (in call order when they run one after the other) and each reply', async () => {
     const events: string[] = [];
     const verdicts: CallEvent['verdict'][] = [];
     const model = scripted([
@@ -385,12 +386,13 @@ describe('hooks and request shape', () => {
       session: reader,
       messages: user,
       runId: 'run-42',
+      concurrency: 1,
       hooks: {
         onTurn: ({ turn, runId }) => {
           events.push(`turn ${turn} ${runId}`);
         },
-        onCall: ({ call: c, verdict }) => {
-          events.push(`call ${c.id}`);
+        onCall: ({ call: c, verdict, index }) => {
+          events.push(`call ${c.id} #${index}`);
           verdicts.push(verdict);
         },
         onResult: ({ message }) => {
@@ -398,8 +400,46 @@ describe('hooks and request shape', () => {
         },
       },
     });
-    expect(events).toEqual(['turn 1 run-42', 'call a', 'call b', 'reply 2', 'turn 2 run-42']);
+    expect(events).toEqual(['turn 1 run-42', 'call a #0', 'call b #1', 'reply 2', 'turn 2 run-42']);
     expect(verdicts.map((verdict) => verdict.kind)).toEqual(['executed', 'refused']);
+  });
+
+  it('fires onCall as each call settles, while slower calls of the turn are still running', async () => {
+    const release = deferred();
+    const seenWhileBlocked: string[] = [];
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Waits until the test releases it.',
+      inputSchema: { type: 'object' },
+      right: everySession,
+      run: async () => {
+        await release.promise;
+        return 'late';
+      },
+    });
+    const model = scripted([
+      callsTurn([call('s', 'slow', {}), call('e', 'echo', { text: 'vite' }), call('u', 'unknown', {})]),
+      textTurn('ok'),
+    ]);
+    const order: string[] = [];
+    const result = await runLoop({
+      model,
+      catalogue: createCatalogue([slow, echoTool]),
+      session: reader,
+      messages: user,
+      hooks: {
+        onCall: ({ call: c, index }) => {
+          order.push(`${c.id}#${index}`);
+          if (c.id !== 's') seenWhileBlocked.push(c.id);
+          // Both fast calls have been reported while the slow one still waits: release it now.
+          if (seenWhileBlocked.length === 2) release.resolve();
+        },
+      },
+    });
+    expect(order.at(-1)).toBe('s#0');
+    expect([...order].sort()).toEqual(['e#1', 's#0', 'u#2']);
+    // The reply is still in call order.
+    expect(replies(result.messages)[0]?.content.map((part) => part.callId)).toEqual(['s', 'e', 'u']);
   });
 
   it('passes the same frozen declarations array every turn, plus system, tool choice and options', async () => {

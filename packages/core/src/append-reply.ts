@@ -1,0 +1,15 @@
+import type { LoopOptions, LoopState } from './loop.js';
+import type { ToolMessage, ToolResultPart } from './messages.js';
+
+/** Adds the turn's one reply (every result, in call order) to the conversation and reports it. */
+export async function appendReply(
+  state: LoopState,
+  turn: number,
+  outcomes: readonly { readonly result: ToolResultPart }[],
+  options: Omit<LoopOptions, 'messages'>,
+): Promise<ToolMessage> {
+  const message: ToolMessage = { role: 'tool', content: outcomes.map((outcome) => outcome.result) };
+  state.messages.push(message);
+  await options.hooks?.onResult?.({ runId: state.runId, turn, message });
+  return message;
+}

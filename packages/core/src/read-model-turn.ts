@@ -1,0 +1,61 @@
+import { ProviderError } from './errors/provider-error.js';
+import { isAborted } from './is-aborted.js';
+import type { LoopEventTag, LoopStreamEvent } from './loop-stream-event.js';
+import { toolCallsOf } from './messages.js';
+import type { ModelRequest, ModelTurn } from './model.js';
+import type { TurnSource } from './turn-source.js';
+
+export interface ModelTurnRead {
+  readonly modelTurn: ModelTurn;
+  /** Ids of the calls that must not run: possibly cut (see `LoopTurnEndEvent`). */
+  readonly incomplete: ReadonlySet<string>;
+}
+
+/**
+ * Reads one model turn from its source, yielding the model's events (tagged) as they come: one at a time,
+ * only when the consumer asks for the next, so the stream is never read ahead. Returns the turn, or
+ * `undefined` when the signal fired. A model error (an `error` event or a throw) is yielded as an `error`
+ * event and then thrown, unless the signal fired, which is an abort.
+ */
+export async function* readModelTurn(
+  source: TurnSource,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  provider: string,
+): AsyncGenerator<LoopStreamEvent, ModelTurnRead | undefined, undefined> {
+  const ended = new Set<string>();
+  try {
+    for await (const event of source(request)) {
+      if (event.type === 'error') throw event.error;
+      if (event.type === 'turn-end') {
+        return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
+      }
+      if (event.type === 'tool-call-end') ended.add(event.id);
+      yield { ...event, ...tag };
+      // An adapter that keeps streaming after the abort must not keep the run alive.
+      if (isAborted(request.signal)) return undefined;
+    }
+  } catch (error) {
+    if (isAborted(request.signal)) return undefined;
+    yield { type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) };
+    throw error;
+  }
+  if (isAborted(request.signal)) return undefined;
+  const error = new ProviderError({
+    provider,
+    code: 'unknown',
+    message: `the stream of turn ${tag.turn} ended without a turn-end or error event; nothing of this turn was run`,
+    retryable: false,
+  });
+  yield { type: 'error', ...tag, error };
+  throw error;
+}
+
+function incompleteCalls(turn: ModelTurn, reported: readonly string[], ended: ReadonlySet<string>): Set<string> {
+  const calls = toolCallsOf(turn.content);
+  // A turn cut by max_tokens may have cut any of its calls, whatever the adapter could tell.
+  if (turn.stopReason.unified === 'max_tokens') return new Set(calls.map((call) => call.id));
+  const incomplete = new Set(reported);
+  for (const call of calls) if (!ended.has(call.id)) incomplete.add(call.id);
+  return incomplete;
+}

@@ -1,0 +1,83 @@
+import { checkLoopOptions } from './check-loop-options.js';
+import { finishLoop } from './finish-loop.js';
+import { type LoopOptions, type LoopResult, startLoopState } from './loop.js';
+import { loopEvents } from './loop-events.js';
+import type { LoopStreamEvent } from './loop-stream-event.js';
+import { streamedTurns } from './turn-source.js';
+
+/**
+ * A running loop as a stream of events, read once with `for await`. `result` settles when the stream does:
+ * with the `loop-end` result, with the thrown error, or (when the application stops reading) with status
+ * `aborted`. Nothing runs until the stream is read, so do not wait for `result` before reading it.
+ */
+export interface LoopStream extends AsyncIterable<LoopStreamEvent> {
+  readonly result: Promise<LoopResult>;
+}
+
+/**
+ * `runLoop` as a stream: the same loop, the same four checks and the same pairing, with every model event
+ * of every turn (from the adapter's `stream`, or synthesised from `generate` when it has none), each call's
+ * verdict and result as soon as it settles, each reply, and a final `loop-end`.
+ *
+ * - Pull-based: the model's stream is read one event at a time, only when the application asks for the
+ *   next, so a slow consumer slows the model stream down instead of piling events up.
+ * - Stopping early (`break`, `return()`) closes the model stream, aborts the signal the model and the tools
+ *   were given, waits for running tools to settle (their aborted attempts are journaled) and resolves
+ *   `result` with status `aborted`.
+ * - `options.signal` ends the stream with a `loop-end` of status `aborted`.
+ * - A call cut off by max_tokens or a broken stream is answered as an error result and never run.
+ * - A model error yields an `error` event, then the iterator throws it and `result` rejects with it.
+ *
+ * Throws {@link InvalidLoopOptionsError} at once for invalid options. The model and the tools receive the
+ * loop's own signal, which follows `options.signal`.
+ */
+export function streamLoop(options: LoopOptions): LoopStream {
+  checkLoopOptions(options);
+  const state = startLoopState(options);
+  const controller = new AbortController();
+  const stop = (): void => {
+    if (!controller.signal.aborted)
+      controller.abort(new DOMException('the application stopped the loop stream', 'AbortError'));
+  };
+  let resolveResult: (result: LoopResult) => void = () => {};
+  let rejectResult: (error: unknown) => void = () => {};
+  const result = new Promise<LoopResult>((resolve, reject) => {
+    resolveResult = resolve;
+    rejectResult = reject;
+  });
+  // A consumer that catches the iterator's throw need not also await `result`: no unhandled rejection.
+  result.catch(() => {});
+
+  async function* events(): AsyncGenerator<LoopStreamEvent, void, undefined> {
+    const outer = options.signal;
+    const follow = (): void => controller.abort(outer?.reason);
+    // Linked only once reading starts, and unlinked at the end: a stream never read holds no listener.
+    if (outer?.aborted === true) follow();
+    else outer?.addEventListener('abort', follow, { once: true });
+    let settled = false;
+    try {
+      const run = { ...options, signal: controller.signal };
+      for await (const event of loopEvents(state, run, streamedTurns(options.model), stop)) {
+        // Settled before the event is handed over: a consumer that stops at `loop-end` still gets this result.
+        if (event.type === 'loop-end') {
+          settled = true;
+          resolveResult(event.result);
+        }
+        yield event;
+      }
+    } catch (error) {
+      settled = true;
+      rejectResult(error);
+      throw error;
+    } finally {
+      outer?.removeEventListener('abort', follow);
+      if (!settled) {
+        stop();
+        resolveResult(finishLoop(state, 'aborted'));
+      }
+    }
+  }
+
+  const iterator = events();
+  return { result, [Symbol.asyncIterator]: () => iterator };
+}
