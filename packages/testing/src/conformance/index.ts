@@ -1,0 +1,45 @@
+/** The adapter conformance suite: scenarios as data, their cassettes, the neutral trace and the runners. */
+export {
+  buildConformanceCassette,
+  conformanceCassetteName,
+  conformanceCassettesDirectory,
+  loadConformanceCassette,
+} from './conformance-cassette.js';
+export {
+  CLOSE_CASE_FILES_RIGHT,
+  CONFORMANCE_TOOL_NAMES,
+  createConformanceCatalogue,
+  createConformanceSession,
+  READ_CASE_FILES_RIGHT,
+} from './conformance-catalogue.js';
+export {
+  type ArgumentStyle,
+  argumentStyleOf,
+  type ConformanceCall,
+  type ConformanceScenario,
+  type ConformanceScenarioId,
+  type ConformanceTurn,
+} from './conformance-scenario.js';
+export { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
+export type { ConformanceWire, ExpectedResult, TurnPosition } from './conformance-wire.js';
+export { CONFORMANCE_PROTOCOLS, conformanceWireOf } from './conformance-wires.js';
+export {
+  type NeutralCall,
+  type NeutralResult,
+  type NeutralTrace,
+  type NeutralTurn,
+  neutralTrace,
+  type TraceVerdict,
+} from './neutral-trace.js';
+export {
+  type ConformanceBackend,
+  type ConformanceRun,
+  type ConformanceScenarioOptions,
+  runConformanceScenario,
+} from './run-conformance-scenario.js';
+export {
+  type ConformanceAssertion,
+  type ConformanceSuiteOptions,
+  type ConformanceTestApi,
+  runConformanceSuite,
+} from './run-conformance-suite.js';

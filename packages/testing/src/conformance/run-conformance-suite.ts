@@ -1,0 +1,64 @@
+import type { Cassette } from '../cassette.js';
+import type { ConformanceScenario } from './conformance-scenario.js';
+import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
+import { type ConformanceBackend, runConformanceScenario } from './run-conformance-scenario.js';
+
+/** The assertions the suite uses; vitest's `expect` fits. */
+export interface ConformanceAssertion {
+  toEqual(expected: unknown): void;
+  toBe(expected: unknown): void;
+}
+
+/**
+ * The test functions the suite registers with, passed in by the caller so that this package does not
+ * depend on a test runner: `{ describe, it, expect }` from vitest (or any runner with that shape).
+ */
+export interface ConformanceTestApi {
+  readonly describe: (name: string, body: () => void) => void;
+  readonly it: (name: string, body: () => Promise<void>) => void;
+  readonly expect: (actual: unknown, message?: string) => ConformanceAssertion;
+}
+
+export interface ConformanceSuiteOptions extends ConformanceBackend {
+  readonly test: ConformanceTestApi;
+  /** Names the describe block, e.g. `gemini over @google/generative-ai`. Default: the protocol. */
+  readonly label?: string;
+  /** The cassette for a scenario. Default: the committed conformance cassettes. */
+  readonly cassettes?: (scenario: ConformanceScenario) => Cassette;
+}
+
+/**
+ * Registers one test per conformance scenario for an adapter: each replays the scenario's cassette through
+ * `runLoop` and checks the neutral trace against the scenario's expectation, that the replay served every
+ * interaction with no mismatch, and what the adapter sent (declared tools, then where the results went).
+ *
+ * @example
+ * import { describe, expect, it } from 'vitest';
+ * runConformanceSuite({
+ *   protocol: 'anthropic-messages',
+ *   test: { describe, it, expect },
+ *   createModel: ({ baseURL, modelId }) => createAnthropicModel({ model: modelId, baseURL, apiKey: 'test', maxRetries: 0 }),
+ * });
+ */
+export function runConformanceSuite(options: ConformanceSuiteOptions): void {
+  const { describe, it, expect } = options.test;
+  describe(`adapter conformance: ${options.label ?? options.protocol}`, () => {
+    for (const scenario of CONFORMANCE_SCENARIOS) {
+      it(`${scenario.id}: ${scenario.title}`, async () => {
+        const run = await runConformanceScenario({
+          protocol: options.protocol,
+          createModel: options.createModel,
+          scenario,
+          ...(options.cassettes === undefined ? {} : { cassette: options.cassettes(scenario) }),
+        });
+        expect(run.trace, 'neutral trace').toEqual(run.expected);
+        expect(run.requestProblems, 'what the adapter sent').toEqual([]);
+        expect(
+          run.mismatches.map((mismatch) => mismatch.reason),
+          'replay mismatches',
+        ).toEqual([]);
+        expect(run.remaining, 'interactions left unserved').toBe(0);
+      });
+    }
+  });
+}
