@@ -71,13 +71,7 @@ export const openaiResponsesConformanceWire: ConformanceWire = {
       text: { format: { type: 'text' }, verbosity: 'medium' },
       tool_choice: 'auto',
       // The API echoes the request's tools; these are the catalogue's, as a non-strict request declares them.
-      tools: createConformanceCatalogue().declarations.map((tool) => ({
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.inputSchema,
-        strict: false,
-      })),
+      tools: echoedTools(),
       top_logprobs: 0,
       top_p: 1,
       truncation: 'disabled',
@@ -131,6 +125,20 @@ export const openaiResponsesConformanceWire: ConformanceWire = {
     return problems;
   },
 };
+
+let tools: JsonValue[] | undefined;
+
+// Built once: a catalogue compiles its schemas, which is too slow to repeat for every generated response.
+function echoedTools(): JsonValue[] {
+  tools ??= createConformanceCatalogue().declarations.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.inputSchema,
+    strict: false,
+  }));
+  return tools;
+}
 
 function seed(position: TurnPosition, what: string): string {
   return `openai-responses/${position.scenarioId}/${position.turnIndex}/${what}`;
