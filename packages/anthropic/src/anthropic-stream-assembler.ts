@@ -11,7 +11,11 @@ import {
   toolCall,
 } from './parse-anthropic-response.js';
 
-/** `inputError` of a call whose stream was cut (no stop reason, no error event) before the call was complete. */
+/**
+ * `inputError` of a call whose stream was cut (no stop reason, no error event) before the call was complete.
+ * Only seen by direct users of {@link AnthropicStreamAssembler}: `stream()` ends such a stream with an
+ * `error` event, not a turn.
+ */
 export const INTERRUPTED_INPUT_ERROR = 'the stream ended before the tool call was complete; it was not run';
 
 type Block =
@@ -182,7 +186,10 @@ export class AnthropicStreamAssembler {
     return [endEvent(block.part)];
   }
 
-  /** Builds the turn once the SDK stream has ended (with or without `message_stop`). */
+  /**
+   * Builds the turn once the SDK stream has ended (with or without `message_stop`). When the stream was cut
+   * (`complete` false) the turn has stop reason `error`; `stream()` then uses only its incomplete count.
+   */
   finish(): AssembledAnthropicStream {
     const complete = this.complete;
     const cutOff = !complete || this.#stopReason === 'max_tokens';

@@ -2,18 +2,24 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { ProviderError, type StreamEvent } from '@toolcircuit/core';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
+import { anthropicStreamInterruptedError, mapAnthropicStreamReadError } from './anthropic-stream-interrupted.js';
 import type { AnthropicRequest } from './build-anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 
 /**
  * Streams one turn through the SDK (`messages.create({ stream: true })`) as neutral events, ending with
  * exactly one `turn-end` or `error`:
- * - an HTTP error before the stream (429…), an `error` event inside it (overloaded_error…), or a transport
- *   failure while reading → `error` with a {@link ProviderError};
+ * - an HTTP error before the stream (429…) or an `error` event inside it (overloaded_error…) → `error`
+ *   with a {@link ProviderError};
+ * - the connection lost while reading → `error` with a retryable `connection` ProviderError naming how
+ *   many calls it left incomplete;
  * - the signal aborted → `error` with code `aborted` (the SDK ends an aborted stream silently, so this is
  *   checked here);
- * - a stream that ends before the stop reason (cut body) → `turn-end` with stop reason `error`, and the
- *   calls it cut listed in `incompleteToolCallIds`.
+ * - a stream that ends before the turn did (cut body, no stop reason and no `message_stop`) → `error` with
+ *   a retryable `connection` ProviderError naming how many calls it left incomplete: the turn never
+ *   completed, so there is no turn to report (same rule as the Gemini adapter, whose SDKs throw on it);
+ * - otherwise `turn-end`; calls cut by `max_tokens` are listed in `incompleteToolCallIds` there, because
+ *   the provider did finish that turn, it only truncated it.
  */
 export async function* streamAnthropic(
   client: Anthropic,
@@ -39,7 +45,11 @@ export async function* streamAnthropic(
       }
     }
   } catch (error) {
-    yield { type: 'error', error: signal?.aborted === true ? abortError(error) : streamFailure(error) };
+    const incompleteCalls = assembler.finish().incompleteToolCallIds.length;
+    yield {
+      type: 'error',
+      error: signal?.aborted === true ? abortError(error) : mapAnthropicStreamReadError(error, incompleteCalls),
+    };
     return;
   }
   if (signal?.aborted === true && !assembler.complete) {
@@ -47,6 +57,12 @@ export async function* streamAnthropic(
     return;
   }
   const { turn, incompleteToolCallIds, lateEvents } = assembler.finish();
+  if (!assembler.complete) {
+    // No late tool-call-end either: a cut stream leaves every unstopped or unparsable call incomplete.
+    const reason = 'no stop reason, no message_stop';
+    yield { type: 'error', error: anthropicStreamInterruptedError(reason, incompleteToolCallIds.length) };
+    return;
+  }
   yield* lateEvents;
   yield { type: 'turn-end', turn, incompleteToolCallIds };
 }
@@ -58,18 +74,5 @@ function abortError(cause: unknown): ProviderError {
     message: 'stream aborted',
     retryable: false,
     cause,
-  });
-}
-
-// The SDK raises an APIError for an SSE `error` event; anything else while reading is the connection.
-function streamFailure(error: unknown): ProviderError {
-  const mapped = mapAnthropicError(error);
-  if (mapped.code !== 'unknown') return mapped;
-  return new ProviderError({
-    provider: 'anthropic',
-    code: 'connection',
-    message: `stream broke: ${error instanceof Error ? error.message : String(error)}`,
-    retryable: true,
-    cause: error,
   });
 }

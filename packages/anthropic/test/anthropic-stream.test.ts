@@ -1,7 +1,8 @@
 import { ProviderError, type StreamEvent, toolCallsOf } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
-import { CUT_OFF_INPUT_ERROR, INTERRUPTED_INPUT_ERROR } from '../src/index.js';
-import { json, message, replay, sse, syntheticCassette } from './replay.js';
+import { CUT_OFF_INPUT_ERROR, createAnthropicModel } from '../src/index.js';
+import { withDroppingServer } from './dropping-server.js';
+import { json, MODEL_ID, message, replay, sse, syntheticCassette } from './replay.js';
 import { CASE_FILE_TOOLS } from './scenario.js';
 import {
   blockStop,
@@ -270,7 +271,7 @@ describe('stream(): faults', () => {
     ]);
   });
 
-  it('a body cut mid-event: complete calls stay complete, the cut one is incomplete, stop reason error', async () => {
+  it('a body cut mid-event (inside an argument) ends with a retryable connection error, no turn-end', async () => {
     const whole = sseText([
       messageStart(),
       toolStart(0, 'toolu_ok', 'lister_dossiers'),
@@ -284,23 +285,108 @@ describe('stream(): faults', () => {
       { status: 200, headers: { 'content-type': 'text/event-stream' }, body: { kind: 'text', text: cut } },
       'connection closed in the middle of an input_json_delta event',
     );
+    // The call that stopped with valid JSON ended before the cut; the cut one never ends.
     expect(
       events.filter((e) => e.type === 'tool-call-end').map((e) => (e.type === 'tool-call-end' ? e.id : '')),
     ).toEqual(['toolu_ok']);
-    const end = turnEnd(events);
-    expect(end.incompleteToolCallIds).toEqual(['toolu_cut']);
-    expect(end.turn.stopReason).toEqual({ unified: 'error', raw: undefined });
-    expect(toolCallsOf(end.turn.content)).toEqual([
-      { type: 'tool_call', id: 'toolu_ok', name: 'lister_dossiers', input: {} },
-      {
-        type: 'tool_call',
-        id: 'toolu_cut',
-        name: 'chercher_dossier',
-        input: undefined,
-        rawInput: '{"numero": "B-',
-        inputError: INTERRUPTED_INPUT_ERROR,
-      },
+    expect(events.filter((e) => e.type !== 'error').map((e) => e.type)).toEqual([
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-end',
+      'tool-call-start',
+      'tool-call-delta',
     ]);
+    const error = errorEnd(events);
+    expect(error).toMatchObject({ code: 'connection', retryable: true, provider: 'anthropic' });
+    expect(error.message).toBe(
+      'anthropic: the stream ended before the provider finished the turn (no stop reason, no message_stop); ' +
+        '1 tool call was left incomplete and was not run',
+    );
+  });
+
+  it('a body cut after every block stopped but before the stop reason is still an error, not a turn', async () => {
+    const body = sseText([
+      messageStart(),
+      textStart(0),
+      textDelta(0, 'Deux recherches.'),
+      blockStop(0),
+      toolStart(1, 'toolu_a', 'chercher_dossier'),
+      jsonDelta(1, '{"numero": "A-1"}'),
+      blockStop(1),
+      toolStart(2, 'toolu_b', 'chercher_dossier'),
+      jsonDelta(2, '{"numero": "B-2"}'),
+    ]);
+    const { events } = await streamOf(
+      { status: 200, headers: { 'content-type': 'text/event-stream' }, body: { kind: 'text', text: body } },
+      'connection closed between events: second call open, no message_delta, no message_stop',
+    );
+    expect(events.filter((e) => e.type === 'tool-call-end').map((e) => e.type === 'tool-call-end' && e.id)).toEqual([
+      'toolu_a',
+    ]);
+    const error = errorEnd(events);
+    expect(error).toMatchObject({ code: 'connection', retryable: true });
+    expect(error.message).toContain('1 tool call was left incomplete');
+  });
+
+  it('a body cut after a call stopped with unparsable JSON counts it with the open one, and ends neither', async () => {
+    const body = sseText([
+      messageStart(),
+      toolStart(0, 'toolu_a', 'chercher_dossier'),
+      jsonDelta(0, '{"numero": "A-'),
+      blockStop(0),
+      toolStart(1, 'toolu_b', 'chercher_dossier'),
+      jsonDelta(1, '{"numero'),
+    ]);
+    const { events } = await streamOf(
+      { status: 200, headers: { 'content-type': 'text/event-stream' }, body: { kind: 'text', text: body } },
+      'connection closed with one block stopped on unparsable JSON and one still open',
+    );
+    expect(events.some((e) => e.type === 'tool-call-end')).toBe(false);
+    expect(errorEnd(events).message).toContain('2 tool calls were left incomplete and were not run');
+  });
+
+  it('the connection lost inside an argument is a retryable connection error naming the cut call', async () => {
+    const text = `${sseText([
+      messageStart(),
+      toolStart(0, 'toolu_ok', 'lister_dossiers'),
+      jsonDelta(0, '{}'),
+      blockStop(0),
+      toolStart(1, 'toolu_cut', 'chercher_dossier'),
+      jsonDelta(1, '{"numero": "B-'),
+    ])}event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"00`;
+    const events = await withDroppingServer(text, (baseURL) =>
+      collect(
+        streamFrom(
+          createAnthropicModel({ model: MODEL_ID, apiKey: 'test-key-not-secret', baseURL, maxRetries: 0 }),
+          REQUEST,
+        ),
+      ),
+    );
+    expect(
+      events.filter((e) => e.type === 'tool-call-end').map((e) => (e.type === 'tool-call-end' ? e.id : '')),
+    ).toEqual(['toolu_ok']);
+    const error = errorEnd(events);
+    expect(error).toMatchObject({ code: 'connection', retryable: true });
+    expect(error.message).toMatch(
+      /^anthropic: the stream ended before the provider finished the turn \(connection lost: .+\); 1 tool call was left incomplete and was not run$/,
+    );
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it('a stop reason without message_stop is a finished turn (turn-end), as in the recorded bodies', async () => {
+    const { events } = await streamOf(
+      sse([
+        messageStart(),
+        toolStart(0, 'toolu_ok', 'lister_dossiers'),
+        jsonDelta(0, '{}'),
+        blockStop(0),
+        messageDelta('tool_use'),
+      ]),
+      'message_delta with the stop reason, then the body ends',
+    );
+    const end = turnEnd(events);
+    expect(end.incompleteToolCallIds).toEqual([]);
+    expect(end.turn.stopReason).toEqual({ unified: 'tool_calls', raw: 'tool_use' });
   });
 
   it('an error event mid-stream ends the stream with a retryable overloaded ProviderError', async () => {

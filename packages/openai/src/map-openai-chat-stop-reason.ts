@@ -2,8 +2,8 @@ import type { StopReason } from '@toolcircuit/core';
 
 /**
  * Chat Completions `finish_reason` → unified stop reason, keeping the raw value. Some compatible servers say
- * `stop` even when the message holds tool calls, so calls win over `stop`. `null` means the stream ended
- * before any finish reason: the turn is broken.
+ * `stop` even when the message holds tool calls, so calls win over `stop`. A missing finish reason (a
+ * non-conforming response) reads as a broken turn; a stream without one ends with an `error` event instead.
  *
  * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-choices
  */

@@ -3,7 +3,8 @@ import type { StopReason } from '@toolcircuit/core';
 /**
  * The Responses API has no finish reason: it is derived from `status`, `incomplete_details.reason` and
  * whether the output holds function calls. Raw values read `completed`, `incomplete:max_output_tokens`…
- * `undefined` status means the stream ended before the final response event: the turn is broken.
+ * An `undefined` status (a response without one) reads as a broken turn; a stream that ends before its final
+ * response event never gets here, it ends with an `error` event.
  *
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-status
  */

@@ -4,6 +4,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'o
 import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
 import { uniqueCallId } from './openai-shared-tool-calls.js';
 import { buildOpenAIChatTurn, type ChatParseContext, chatResponseMetadata } from './parse-openai-chat-response.js';
 
@@ -18,20 +19,29 @@ export interface OpenAIChatStreamInput {
  * Chat Completions stream → neutral events. Each `delta.tool_calls[]` entry names its call by `index`; id and
  * name come only in the first delta of an index, argument text in every one. Calls end only when the turn
  * does (there is no per-call end event), so `tool-call-end` events are emitted after the finish reason,
- * followed by one `turn-end` built by the same code as generate(). A stream that stops before a finish
- * reason gives a `turn-end` with stop reason `error` and every call listed as incomplete; an error thrown by
- * the SDK (an error object in the stream, a dropped connection, an abort) gives one `error` event.
+ * followed by one `turn-end` built by the same code as generate() (`length` lists the last call as
+ * incomplete). A stream that stops before a finish reason never finished its turn: it ends with a
+ * retryable `connection` error counting its calls as incomplete (none of them can be trusted, and none got
+ * a `tool-call-end`). An error thrown by the SDK (an error object in the stream, a dropped connection, an
+ * abort) gives one `error` event too.
  *
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 export async function* streamOpenAIChat(input: OpenAIChatStreamInput): AsyncGenerator<StreamEvent> {
   const { client, body, request, context } = input;
   const state = new ChatStreamState(context);
+  let stream: AsyncIterable<ChatCompletionChunk>;
   try {
-    const stream = await client.chat.completions.create(body, sdkRequestOptions(request));
-    for await (const chunk of stream) yield* state.push(chunk);
+    stream = await client.chat.completions.create(body, sdkRequestOptions(request));
   } catch (error) {
     yield { type: 'error', error: mapOpenAIChatError(error, context.provider) };
+    return;
+  }
+  try {
+    for await (const chunk of stream) yield* state.push(chunk);
+  } catch (error) {
+    const mapped = mapOpenAIStreamReadError(error, context.provider, state.incompleteCallCount(), request.signal);
+    yield { type: 'error', error: mapped };
     return;
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
@@ -106,7 +116,19 @@ class ChatStreamState {
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
   }
 
+  /** Every call streamed so far: Chat never says a call is complete before the finish reason. */
+  incompleteCallCount(): number {
+    return this.calls.size;
+  }
+
+  /** The final events: the calls' `tool-call-end`s and `turn-end`, or `error` when no finish reason came. */
   *finish(): Generator<StreamEvent> {
+    // The finish reason is the provider saying the turn is over; `[DONE]` is not visible through the SDK.
+    if (this.finishReason === null) {
+      const error = streamInterruptedError(this.context.provider, 'no finish_reason', this.incompleteCallCount());
+      yield { type: 'error', error };
+      return;
+    }
     const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     const { turn, incompleteToolCallIds } = buildOpenAIChatTurn(
       {

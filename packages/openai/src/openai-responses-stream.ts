@@ -8,11 +8,11 @@ import type {
 } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesError, mapOpenAIResponsesStreamFailure } from './map-openai-responses-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import {
   buildOpenAIResponsesTurn,
   type ResponsesParseContext,
-  responsesMetadata,
   responsesSnapshot,
 } from './parse-openai-responses-response.js';
 
@@ -27,23 +27,31 @@ export interface OpenAIResponsesStreamInput {
  * Responses stream → neutral events: `output_item.added` (function_call) starts a call,
  * `function_call_arguments.delta` grows it, `output_item.done` ends it; `response.completed` /
  * `response.incomplete` carry the final response, from which `turn-end` is built by the same code as
- * generate(). `error` / `response.failed` end the stream with an `error` event. A stream that stops before
- * the final event gives a `turn-end` with stop reason `error` built from what arrived, every unfinished
- * call listed as incomplete.
+ * generate() (`incomplete` with `max_output_tokens` lists the unfinished calls as incomplete).
+ * `error` / `response.failed` end the stream with an `error` event. A stream that stops before the final
+ * event never finished its turn: it ends with a retryable `connection` error counting the calls that had
+ * not reached `output_item.done` (calls that did were already ended and keep their `tool-call-end`).
  *
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput): AsyncGenerator<StreamEvent> {
   const { client, body, request, context } = input;
   const state = new ResponsesStreamState(context);
+  let stream: AsyncIterable<ResponseStreamEvent>;
   try {
-    const stream = await client.responses.create(body, sdkRequestOptions(request));
+    stream = await client.responses.create(body, sdkRequestOptions(request));
+  } catch (error) {
+    yield { type: 'error', error: mapOpenAIResponsesError(error, context.provider) };
+    return;
+  }
+  try {
     for await (const event of stream) {
       yield* state.push(event);
       if (state.failure !== undefined) break;
     }
   } catch (error) {
-    yield { type: 'error', error: mapOpenAIResponsesError(error, context.provider) };
+    const mapped = mapOpenAIStreamReadError(error, context.provider, state.incompleteCallCount(), request.signal);
+    yield { type: 'error', error: mapped };
     return;
   }
   if (state.failure !== undefined) {
@@ -80,17 +88,12 @@ class ResponsesStreamState {
   private readonly items = new Map<number, ItemInProgress>();
   private readonly seenIds = new Set<string>();
   private callCount = 0;
-  private started: Response | undefined;
   private final: Response | undefined;
 
   constructor(private readonly context: ResponsesParseContext) {}
 
   *push(event: ResponseStreamEvent): Generator<StreamEvent> {
     switch (event.type) {
-      case 'response.created':
-      case 'response.in_progress':
-        this.started ??= event.response;
-        break;
       case 'response.output_item.added': {
         const entry: ItemInProgress = { item: event.item, done: false, text: '' };
         this.items.set(event.output_index, entry);
@@ -163,28 +166,30 @@ class ResponsesStreamState {
     }
   }
 
+  /** The final event: `turn-end` once the provider finished the turn (possibly truncated), else `error`. */
   finish(): StreamEvent {
-    if (this.final !== undefined) {
-      const snapshot = responsesSnapshot(this.final);
-      // Some servers send a final response without its output; the items assembled from events stand in.
-      const output = snapshot.output.length > 0 ? snapshot.output : this.assembledOutput();
-      const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn({ ...snapshot, output }, this.context);
-      return { type: 'turn-end', turn, incompleteToolCallIds };
+    if (this.final === undefined) {
+      const reason = 'no response.completed or response.incomplete';
+      const error = streamInterruptedError(this.context.provider, reason, this.incompleteCallCount());
+      return { type: 'error', error };
     }
-    const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn(
-      {
-        output: this.assembledOutput(),
-        status: undefined,
-        incompleteReason: undefined,
-        usage: undefined,
-        metadata: this.started === undefined ? {} : responsesMetadata(this.started),
-      },
-      this.context,
-    );
+    const snapshot = responsesSnapshot(this.final);
+    // Some servers send a final response without its output; the items assembled from events stand in.
+    const output = snapshot.output.length > 0 ? snapshot.output : this.assembledOutput();
+    const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn({ ...snapshot, output }, this.context);
     return { type: 'turn-end', turn, incompleteToolCallIds };
   }
 
-  /** Items in output order; an item still open when the stream stopped keeps what had arrived of it. */
+  /** Calls that never got their `tool-call-end`: still streaming, or done without being `completed`. */
+  incompleteCallCount(): number {
+    return [...this.items.values()].filter(
+      (entry) =>
+        entry.callId !== undefined &&
+        !(entry.done && entry.item.type === 'function_call' && entry.item.status !== 'incomplete'),
+    ).length;
+  }
+
+  /** Items in output order, for a final response sent without its output; an unfinished item keeps what arrived. */
   private assembledOutput(): ResponseOutputItem[] {
     return [...this.items.entries()]
       .sort(([a], [b]) => a - b)

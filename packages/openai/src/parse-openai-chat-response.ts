@@ -14,7 +14,7 @@ export interface OpenAIChatChoiceSnapshot {
     readonly name: string;
     readonly arguments: string;
   }[];
-  /** `null`: the stream ended before a finish reason arrived. */
+  /** `null`: the response had none (non-conforming server); a stream without one never becomes a turn. */
   readonly finishReason: string | null;
   readonly usage: CompletionUsage | null | undefined;
   readonly metadata: JsonObject;
@@ -79,7 +79,7 @@ export function chatResponseMetadata(source: {
 /**
  * Shared by generate() and the stream so both give the same turn. When the output limit cut the turn
  * (`length`), the last call is the one that may be unfinished (calls are emitted one after the other);
- * when the stream broke before a finish reason, none of the calls can be trusted.
+ * without any finish reason (a non-conforming response), none of the calls can be trusted.
  */
 export function buildOpenAIChatTurn(
   snapshot: OpenAIChatChoiceSnapshot,

@@ -12,7 +12,7 @@ export interface ResponsesParseContext extends ToolCallContext {
 /** A response's output, whole or assembled from stream events. */
 export interface OpenAIResponsesSnapshot {
   readonly output: readonly ResponseOutputItem[];
-  /** `undefined`: the stream ended before the final response event. */
+  /** `undefined`: the response had none; a stream without its final response event never becomes a turn. */
   readonly status: string | undefined;
   readonly incompleteReason: string | undefined;
   readonly usage: ResponseUsage | undefined;
@@ -44,7 +44,7 @@ export function responsesSnapshot(response: Response): OpenAIResponsesSnapshot {
 }
 
 /** Response-level data kept on the turn, for audits: nothing here is needed on the next turn. */
-export function responsesMetadata(response: Pick<Response, 'id' | 'model' | 'service_tier'>): JsonObject {
+function responsesMetadata(response: Pick<Response, 'id' | 'model' | 'service_tier'>): JsonObject {
   const metadata: JsonObject = { responseId: response.id, model: response.model };
   if (response.service_tier) metadata['serviceTier'] = response.service_tier;
   return metadata;
@@ -54,7 +54,8 @@ export function responsesMetadata(response: Pick<Response, 'id' | 'model' | 'ser
  * Shared by generate() and the stream so both give the same turn. Items keep their order: a reasoning item
  * becomes a reasoning part holding the whole item (sent back unchanged), a message's texts become text parts
  * carrying the item id, a function call a tool call keyed by `call_id`. A call whose item is not `completed`
- * (cut by `max_output_tokens`, or still in progress when a stream broke) is marked as cut off.
+ * (cut by `max_output_tokens`, or still in progress in a final response sent without its output) is marked
+ * as cut off.
  */
 export function buildOpenAIResponsesTurn(
   snapshot: OpenAIResponsesSnapshot,

@@ -1,6 +1,6 @@
-import type { JsonObject, JsonValue, StreamEvent } from '@toolcircuit/core';
+import { type JsonObject, type JsonValue, ProviderError, type StreamEvent } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
-import { CUT_OFF_ERROR } from '../src/index.js';
+import { createOpenAIChatModel } from '../src/index.js';
 import {
   CHAT_PATH,
   chatCompletion,
@@ -10,6 +10,7 @@ import {
   syntheticCassette,
   textInteraction,
 } from './support/cassettes.js';
+import { withDroppingServer } from './support/dropping-server.js';
 import { bodyOf, collect, streamOf, withChatReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
@@ -111,7 +112,7 @@ describe('Chat Completions streaming', () => {
     });
   });
 
-  it('a stream cut in the middle of an argument gives turn-end with every call incomplete, none ended', async () => {
+  it('a stream cut in the middle of an argument ends with a retryable connection error, no turn-end, no call ended', async () => {
     const complete = parallelChunks.slice(0, 9).map((payload) => `data: ${JSON.stringify(payload)}\n\n`);
     const cut = `${complete.join('')}data: {"id":"chatcmpl-synthetic","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"\\"É-00`;
     const cassette = syntheticCassette(
@@ -121,30 +122,77 @@ describe('Chat Completions streaming', () => {
     );
     const events = await withChatReplay(cassette, (model) => collect(streamOf(model, ask)));
     expect(terminal(events)).toHaveLength(1);
+    // Chat has no per-call end: without a finish reason neither call can be trusted, so neither ends.
+    expect(events.filter((event) => event.type !== 'error').map((event) => event.type)).toEqual([
+      'text-delta',
+      'text-delta',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-start',
+      'tool-call-delta',
+    ]);
+    const end = events.at(-1);
+    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    expect(end.error).toBeInstanceOf(ProviderError);
+    expect(end.error).toMatchObject({ code: 'connection', retryable: true, provider: 'openai' });
+    expect(end.error.message).toBe(
+      'openai: the stream ended before the provider finished the turn (no finish_reason); ' +
+        '2 tool calls were left incomplete and were not run',
+    );
+  });
+
+  it('the connection lost inside an argument is a retryable connection error counting both calls', async () => {
+    const complete = parallelChunks.slice(0, 9).map((payload) => `data: ${JSON.stringify(payload)}\n\n`);
+    const text = `${complete.join('')}data: {"id":"chatcmpl-synthetic","object":"chat.completion.chunk","choi`;
+    const events = await withDroppingServer(text, (baseURL) =>
+      collect(streamOf(createOpenAIChatModel({ model: 'gpt-4o', apiKey: 'sk-test', baseURL, maxRetries: 0 }), ask)),
+    );
+    expect(terminal(events)).toHaveLength(1);
     expect(events.some((event) => event.type === 'tool-call-end')).toBe(false);
     const end = events.at(-1);
-    if (end?.type !== 'turn-end') throw new Error('expected turn-end');
-    expect(end.incompleteToolCallIds).toEqual(['call_1', 'call_2']);
-    expect(end.turn.stopReason).toEqual({ unified: 'error', raw: undefined });
-    expect(end.turn.content).toEqual([
-      { type: 'text', text: 'Je cherche les deux.' },
-      {
-        type: 'tool_call',
-        id: 'call_1',
-        name: 'chercher_dossier',
-        input: undefined,
-        rawInput: '{"numero":"A-1234"}',
-        inputError: CUT_OFF_ERROR,
-      },
-      {
-        type: 'tool_call',
-        id: 'call_2',
-        name: 'chercher_dossier',
-        input: undefined,
-        rawInput: '{"numero":',
-        inputError: CUT_OFF_ERROR,
-      },
+    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    expect(end.error).toMatchObject({ code: 'connection', retryable: true });
+    expect(end.error.message).toMatch(
+      /^openai: the stream ended before the provider finished the turn \(connection lost: .+\); 2 tool calls were left incomplete and were not run$/,
+    );
+  });
+
+  it('a text-only stream that stops before its finish reason is an error too', async () => {
+    const body = parallelChunks
+      .slice(0, 3)
+      .map((payload) => `data: ${JSON.stringify(payload)}\n\n`)
+      .join('');
+    const cassette = syntheticCassette('openai-chat', 'connection closed between two text chunks', [
+      textInteraction(CHAT_PATH, body),
     ]);
+    const events = await withChatReplay(cassette, (model) => collect(streamOf(model, ask)));
+    expect(events.map((event) => event.type)).toEqual(['text-delta', 'text-delta', 'error']);
+    expect(events.at(-1)).toMatchObject({
+      type: 'error',
+      error: {
+        code: 'connection',
+        retryable: true,
+        message: expect.stringContaining('no tool call was left incomplete'),
+      },
+    });
+  });
+
+  it('a finish reason without [DONE] or the usage chunk is a finished turn', async () => {
+    const body = [...parallelChunks.slice(0, 10), chunk({}, 'tool_calls')]
+      .map((payload) => `data: ${JSON.stringify(payload)}\n\n`)
+      .join('');
+    const cassette = syntheticCassette('openai-chat', 'finish_reason arrives, then the body ends', [
+      textInteraction(CHAT_PATH, body),
+    ]);
+    const events = await withChatReplay(cassette, (model) => collect(streamOf(model, ask)));
+    expect(terminal(events)).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({
+      type: 'turn-end',
+      incompleteToolCallIds: [],
+      turn: { stopReason: { unified: 'tool_calls', raw: 'tool_calls' } },
+    });
   });
 
   it('max tokens during the second call: the first call ends, the second is incomplete', async () => {

@@ -1,6 +1,6 @@
-import type { JsonValue, StreamEvent } from '@toolcircuit/core';
+import { type JsonValue, ProviderError, type StreamEvent } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
-import { CUT_OFF_ERROR } from '../src/index.js';
+import { CUT_OFF_ERROR, createOpenAIResponsesModel } from '../src/index.js';
 import {
   functionCallItem,
   jsonInteraction,
@@ -12,6 +12,7 @@ import {
   textInteraction,
   typedSseInteraction,
 } from './support/cassettes.js';
+import { withDroppingServer } from './support/dropping-server.js';
 import { collect, streamOf, withResponsesReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
@@ -125,7 +126,7 @@ describe('Responses streaming', () => {
     });
   });
 
-  it('a stream cut in the middle of the second call’s arguments: turn-end, first call complete, second incomplete', async () => {
+  it('a stream cut in the middle of the second call’s arguments ends with a retryable connection error, no turn-end', async () => {
     const events = parallelEvents().slice(0, 12);
     const cut = `${sse(events)}event: response.function_call_arguments.delta\ndata: {"type":"response.function_call_arguments.delta","item_id":"fc_B","output_index":2,"delta":"00`;
     const cassette = syntheticCassette('openai-responses', 'stream body that ends mid-event', [
@@ -133,23 +134,67 @@ describe('Responses streaming', () => {
     ]);
     const received = await withResponsesReplay(cassette, (model) => collect(streamOf(model, ask)));
     expect(terminal(received)).toHaveLength(1);
+    // The first call reached output_item.done before the cut and keeps its end; the cut one never ends.
+    expect(received.filter((event) => event.type !== 'error').map((event) => event.type)).toEqual([
+      'reasoning-delta',
+      'reasoning-delta',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-end',
+      'tool-call-start',
+      'tool-call-delta',
+    ]);
     expect(
       received
         .filter((event) => event.type === 'tool-call-end')
         .map((event) => event.type === 'tool-call-end' && event.id),
     ).toEqual(['call_A']);
     const end = received.at(-1);
-    if (end?.type !== 'turn-end') throw new Error('expected turn-end');
-    expect(end.incompleteToolCallIds).toEqual(['call_B']);
-    expect(end.turn.stopReason).toEqual({ unified: 'error', raw: undefined });
-    expect(end.turn.content.map((part) => part.type)).toEqual(['reasoning', 'tool_call', 'tool_call']);
-    expect(end.turn.content[2]).toMatchObject({
-      id: 'call_B',
-      input: undefined,
-      rawInput: '{"numero":"É-',
-      inputError: CUT_OFF_ERROR,
-    });
-    expect(end.turn.providerMetadata).toEqual({ openai: { responseId: 'resp_synthetic', model: 'gpt-5-2025-08-07' } });
+    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    expect(end.error).toBeInstanceOf(ProviderError);
+    expect(end.error).toMatchObject({ code: 'connection', retryable: true, provider: 'openai' });
+    expect(end.error.message).toBe(
+      'openai: the stream ended before the provider finished the turn (no response.completed or ' +
+        'response.incomplete); 1 tool call was left incomplete and was not run',
+    );
+  });
+
+  it('the connection lost inside the second call’s arguments is a retryable connection error counting it', async () => {
+    const text = `${sse(parallelEvents().slice(0, 12))}event: response.function_call_arguments.delta\ndata: {"type":"resp`;
+    const received = await withDroppingServer(text, (baseURL) =>
+      collect(streamOf(createOpenAIResponsesModel({ model: 'gpt-5', apiKey: 'sk-test', baseURL, maxRetries: 0 }), ask)),
+    );
+    expect(terminal(received)).toHaveLength(1);
+    expect(
+      received
+        .filter((event) => event.type === 'tool-call-end')
+        .map((event) => event.type === 'tool-call-end' && event.id),
+    ).toEqual(['call_A']);
+    const end = received.at(-1);
+    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    expect(end.error).toMatchObject({ code: 'connection', retryable: true });
+    expect(end.error.message).toMatch(
+      /^openai: the stream ended before the provider finished the turn \(connection lost: .+\); 1 tool call was left incomplete and was not run$/,
+    );
+  });
+
+  it('a stream that stops after every item is done but before response.completed is still an error', async () => {
+    const cassette = syntheticCassette('openai-responses', 'every output_item.done, then the body ends', [
+      textInteraction(RESPONSES_PATH, sse(parallelEvents().slice(0, -1))),
+    ]);
+    const received = await withResponsesReplay(cassette, (model) => collect(streamOf(model, ask)));
+    expect(received.filter((event) => event.type === 'tool-call-end')).toHaveLength(2);
+    expect(terminal(received)).toEqual([
+      {
+        type: 'error',
+        error: expect.objectContaining({
+          code: 'connection',
+          retryable: true,
+          message: expect.stringContaining('no tool call was left incomplete'),
+        }),
+      },
+    ]);
   });
 
   it('response.incomplete (max_output_tokens) reports the unfinished call as incomplete', async () => {
@@ -173,6 +218,13 @@ describe('Responses streaming', () => {
       type: 'turn-end',
       incompleteToolCallIds: ['call_B'],
       turn: { stopReason: { unified: 'max_tokens', raw: 'incomplete:max_output_tokens' } },
+    });
+    const end = received.at(-1);
+    expect(end?.type === 'turn-end' && end.turn.content[2]).toMatchObject({
+      id: 'call_B',
+      input: undefined,
+      rawInput: '{"numero":"É-',
+      inputError: CUT_OFF_ERROR,
     });
   });
 
