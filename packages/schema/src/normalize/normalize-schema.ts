@@ -94,12 +94,40 @@ function normalizeNode(node: JsonValue, path: string, context: NormalizeContext)
       result[keyword] = value;
     }
   }
+  legacyExclusiveBounds(result, path, context);
   if (notes.length > 0) {
     const description =
       typeof result.description === 'string' && result.description !== '' ? `${result.description} ` : '';
     result.description = `${description}${notes.join(' ')}`;
   }
   return result;
+}
+
+/**
+ * Draft-04 spelled exclusive bounds as booleans beside `minimum`/`maximum`; later drafts (and every
+ * provider) take the number. Same meaning, new spelling.
+ */
+function legacyExclusiveBounds(node: JsonObject, path: string, context: NormalizeContext): void {
+  for (const [exclusive, inclusive] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    const flag = node[exclusive];
+    if (typeof flag !== 'boolean') continue;
+    const bound = node[inclusive];
+    if (flag && typeof bound === 'number') {
+      node[exclusive] = bound;
+      delete node[inclusive];
+    } else {
+      delete node[exclusive];
+    }
+    context.changes.add(
+      appendPointer(path, exclusive),
+      'rewritten',
+      `draft-04 boolean ${exclusive} → numeric`,
+      exclusive,
+    );
+  }
 }
 
 function normalizeType(value: JsonValue, path: string, context: NormalizeContext): JsonValue | undefined {

@@ -40,14 +40,14 @@ function restore(plan: RestorePlan, value: unknown): unknown {
       return decodeJson(plan.wrapped && isJsonObject(value) ? value.json : value, value);
     case 'object': {
       if (!isJsonObject(value)) return value;
-      const result: Record<string, unknown> = {};
+      const entries: [string, unknown][] = [];
       for (const [key, item] of Object.entries(value)) {
         const property = plan.properties.get(key);
-        if (property === undefined) result[key] = item;
-        else if (item === null && property.nullMeansOmitted) continue;
-        else result[key] = restore(property.plan, item);
+        if (property === undefined) entries.push([key, item]);
+        else if (!(item === null && property.nullMeansOmitted)) entries.push([key, restore(property.plan, item)]);
       }
-      return result;
+      // fromEntries defines own properties, so a key named "__proto__" stays data, never a prototype.
+      return Object.fromEntries(entries);
     }
     case 'array':
       if (!Array.isArray(value)) return value;

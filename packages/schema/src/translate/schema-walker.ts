@@ -18,6 +18,8 @@ export const RECURSION_UNROLL_DEPTH = 3;
 export interface Emitted {
   readonly schema: JsonObject;
   readonly plan: RestorePlan;
+  /** Accepts only null (Gemini spells that as a nullable string); in an anyOf it becomes `nullable`. */
+  readonly nullOnly?: boolean;
 }
 
 export interface WalkedRoot extends Emitted {
@@ -662,17 +664,20 @@ export class SchemaWalker {
 
   // ── shapes ───────────────────────────────────────────────────────────────────────────────────────
 
-  #anyOf(branches: readonly Emitted[], nullable: boolean): Emitted {
-    const strings = branches.filter((branch) => outputTypes(branch.schema).has('string')).length;
+  #anyOf(candidates: readonly Emitted[], nullableUnion: boolean): Emitted {
+    const nullable = nullableUnion || candidates.some((branch) => branch.nullOnly === true);
+    const branches = candidates.filter((branch) => branch.nullOnly !== true);
+    if (branches.length === 0) return this.#nullOnly();
+    const distinct: Emitted[] = [];
+    for (const branch of branches.flatMap((candidate) => this.#flatten(candidate))) {
+      if (!distinct.some((other) => jsonEquals(other.schema, branch.schema))) distinct.push(branch);
+    }
+    const strings = distinct.filter((branch) => outputTypes(branch.schema).has('string')).length;
     // Two string-typed branches (a plain string and a JSON-encoded value) could not be told apart when
     // restoring, so JSON text moves inside `{ "json": "..." }` there.
-    const adjusted = branches.map((branch) =>
+    const unique = distinct.map((branch) =>
       branch.plan.kind === 'json' && !branch.plan.wrapped && strings > 1 ? this.#wrapJson(branch) : branch,
     );
-    const unique: Emitted[] = [];
-    for (const branch of adjusted.flatMap((candidate) => this.#flatten(candidate))) {
-      if (!unique.some((other) => jsonEquals(other.schema, branch.schema))) unique.push(branch);
-    }
     const [only, ...others] = unique;
     if (only === undefined) return this.#freeForm('', 'any', {});
     if (others.length === 0) return nullable ? this.#nullable(only) : only;
@@ -745,8 +750,9 @@ export class SchemaWalker {
 
   #nullOnly(): Emitted {
     // Gemini has no null type; a nullable string is the nearest looser shape.
-    if (this.#profile.nullable === 'keyword') return { schema: { type: 'string', nullable: true }, plan: SAME };
-    return { schema: { type: 'null' }, plan: SAME };
+    if (this.#profile.nullable === 'keyword')
+      return { schema: { type: 'string', nullable: true }, plan: SAME, nullOnly: true };
+    return { schema: { type: 'null' }, plan: SAME, nullOnly: true };
   }
 
   #freeForm(pointer: string, kind: FreeFormKind, node: JsonObject, why?: string): Emitted {
@@ -953,17 +959,14 @@ export class SchemaWalker {
     } else if (node.description !== undefined && typeof node.description !== 'string') {
       this.#log(appendPointer(pointer, 'description'), 'dropped', 'description is not a string', 'description');
     }
-    return this.#withNotes({ schema, plan: emitted.plan }, extra);
+    return this.#withNotes({ ...emitted, schema }, extra);
   }
 
   #withNotes(emitted: Emitted, notes: readonly string[]): Emitted {
     if (notes.length === 0 || typeof emitted.schema.$ref === 'string') return emitted;
     const current = typeof emitted.schema.description === 'string' ? emitted.schema.description : '';
     const text = `(${notes.join('; ')})`;
-    return {
-      schema: { ...emitted.schema, description: current === '' ? text : `${current} ${text}` },
-      plan: emitted.plan,
-    };
+    return { ...emitted, schema: { ...emitted.schema, description: current === '' ? text : `${current} ${text}` } };
   }
 
   #drop(pointer: string, keyword: string): void {

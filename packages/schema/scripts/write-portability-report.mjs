@@ -1,0 +1,18 @@
+// Regenerates PORTABILITY.md from the shared catalogues, using the BUILT package (run `tsc` first;
+// `pnpm --filter @toolcircuit/schema report` does both). The catalogue folder defaults to the shared one;
+// TOOLCIRCUIT_CATALOGUE_DIR points elsewhere.
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalogueFile } from '../dist/node.js';
+import { buildPortabilityReport } from '../dist/report/build-portability-report.js';
+
+const directory = process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? '/work/shared/catalogues';
+const names = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
+const files = [];
+for (const name of names) files.push({ source: name, tools: await loadCatalogueFile(join(directory, name)) });
+const output = fileURLToPath(new URL('../PORTABILITY.md', import.meta.url));
+await writeFile(output, buildPortabilityReport(files));
+console.log(
+  `wrote ${output} (${files.reduce((sum, file) => sum + file.tools.length, 0)} tools, ${files.length} files)`,
+);

@@ -1,0 +1,151 @@
+import type { JsonObject, JsonValue } from '@toolcircuit/core';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  normalizeSchema,
+  restoreProviderInput,
+  restoreStrictInput,
+  SCHEMA_TARGETS,
+  type SchemaTarget,
+  SchemaTranslationError,
+  translateSchema,
+} from '../src/index.js';
+import type { CatalogueFile } from '../src/report/build-portability-report.js';
+import { compile } from './support/ajv.js';
+import { loadAllCatalogues } from './support/catalogues.js';
+import { encodeForProvider } from './support/provider-encoding.js';
+import { toolSchemaArbitrary } from './support/schema-arbitrary.js';
+import { valueArbitrary } from './support/value-arbitrary.js';
+
+const OPEN_TARGETS = SCHEMA_TARGETS.filter((target) => target !== 'openai-strict');
+
+/**
+ * The soundness property, for one value valid under the original: the provider-side schema accepts what a
+ * model following it sends (for strict: omitted optionals as null, free-form values as JSON text), and
+ * restoring gives the original value back.
+ */
+function checkRoundTrip(original: JsonObject, value: unknown, target: SchemaTarget): void {
+  let translated: ReturnType<typeof translateSchema>;
+  try {
+    translated = translateSchema(original, target);
+  } catch (error) {
+    // Refusal is a legitimate outcome; it must be the typed one.
+    expect(error).toBeInstanceOf(SchemaTranslationError);
+    return;
+  }
+  const normalized = normalizeSchema(original).schema;
+  const { sent, restored } = encodeForProvider(normalized, value, target);
+  const accepts = compile(target === 'gemini' ? geminiReading(translated.schema) : translated.schema)(sent);
+  if (!accepts) {
+    throw new Error(
+      `${target} rejects ${JSON.stringify(sent)}\noriginal ${JSON.stringify(original)}\ntranslated ${JSON.stringify(translated.schema)}`,
+    );
+  }
+  expect(restoreProviderInput(original, sent, target)).toEqual(restored);
+  if (target === 'openai-strict') expect(restoreStrictInput(original, sent)).toEqual(restored);
+}
+
+/**
+ * ajv reads OpenAPI `nullable` strictly (3.0.3: an `enum` beside it must list null too), but Gemini enums
+ * are strings only, so Gemini's own reading is "nullable: the value may be null". Validate that reading.
+ */
+function geminiReading(schema: JsonValue): JsonObject {
+  const visit = (node: JsonValue): JsonValue => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== 'object' || node === null) return node;
+    const copy: JsonObject = Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, key === 'enum' || key === 'default' ? value : visit(value)]),
+    );
+    if (copy.nullable === true && Array.isArray(copy.enum) && !copy.enum.includes(null))
+      copy.enum = [...copy.enum, null];
+    return copy;
+  };
+  const result = visit(schema);
+  return typeof result === 'object' && result !== null && !Array.isArray(result) ? result : {};
+}
+
+function validUnder(original: JsonObject): (value: unknown) => boolean {
+  return compile(normalizeSchema(original).schema);
+}
+
+describe('generated schemas and values', () => {
+  it('every non-strict target accepts every valid value (undeclared keys included) and restores it', () => {
+    fc.assert(
+      fc.property(
+        toolSchemaArbitrary.chain((schema) =>
+          fc.tuple(
+            fc.constant(schema),
+            valueArbitrary(normalizeSchema(schema).schema, { extraKeys: true, refBudget: 5 }),
+          ),
+        ),
+        ([schema, value]) => {
+          fc.pre(validUnder(schema)(value));
+          for (const target of OPEN_TARGETS) checkRoundTrip(schema, value, target);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('openai-strict accepts every valid value without undeclared keys, nulls for omitted optionals, and restores it', () => {
+    fc.assert(
+      fc.property(
+        toolSchemaArbitrary.chain((schema) =>
+          fc.tuple(
+            fc.constant(schema),
+            valueArbitrary(normalizeSchema(schema).schema, { extraKeys: false, refBudget: 5 }),
+          ),
+        ),
+        ([schema, value]) => {
+          fc.pre(validUnder(schema)(value));
+          checkRoundTrip(schema, value, 'openai-strict');
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('real catalogue schemas with generated values', () => {
+  const sample: { source: string; name: string; schema: JsonObject }[] = [];
+
+  beforeAll(async () => {
+    const files: CatalogueFile[] = await loadAllCatalogues();
+    // Every tool using a union, a reference, a tuple, a const, a type list or BFCL's `any` (what the
+    // translators reshape most), plus every 10th tool of each file: about 430 of the 2,402.
+    const interesting = /"(\$ref|anyOf|oneOf|allOf|prefixItems|const)"|"type":\[|"type":"any"/;
+    for (const file of files) {
+      file.tools.forEach((tool, index) => {
+        if (index % 10 === 0 || interesting.test(JSON.stringify(tool.inputSchema))) {
+          sample.push({ source: file.source, name: tool.name, schema: tool.inputSchema });
+        }
+      });
+    }
+  });
+
+  it('samples tools from every catalogue file', () => {
+    expect(new Set(sample.map((tool) => tool.source)).size).toBe(11);
+    expect(sample.length).toBeGreaterThan(400);
+  });
+
+  it.each(SCHEMA_TARGETS)('%s accepts and restores values valid under each sampled tool', (target) => {
+    const strict = target === 'openai-strict';
+    let checked = 0;
+    for (const tool of sample) {
+      const normalized = normalizeSchema(tool.schema).schema;
+      const valid = compile(normalized);
+      const noParameters = Object.keys((normalized.properties as JsonObject | undefined) ?? {}).length === 0;
+      // A tool without parameters is called with no arguments.
+      const values = noParameters ? fc.constant({}) : valueArbitrary(normalized, { extraKeys: !strict, refBudget: 4 });
+      fc.assert(
+        fc.property(values, (value) => {
+          fc.pre(valid(value));
+          checked += 1;
+          checkRoundTrip(tool.schema, value, target);
+        }),
+        { numRuns: 5, seed: 4242 },
+      );
+    }
+    expect(checked).toBeGreaterThan(sample.length);
+  });
+});
