@@ -76,9 +76,8 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     '',
     'Cell: translated unchanged / translated with changes / refused.',
     '',
-    `| source | tools | ${SCHEMA_TARGETS.join(' | ')} |`,
-    `|---|---:|${SCHEMA_TARGETS.map(() => '---|').join('')}`,
   ];
+  const main: string[][] = [['source', 'tools', ...SCHEMA_TARGETS]];
   const totals = new Map<SchemaTarget, Cell>(
     SCHEMA_TARGETS.map((target) => [target, { unchanged: 0, changed: 0, refused: 0, renamed: 0 }]),
   );
@@ -94,40 +93,38 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
       }
       return `${cell.unchanged} / ${cell.changed} / ${cell.refused}`;
     });
-    lines.push(`| ${file.source} | ${file.tools.length} | ${row.join(' | ')} |`);
+    main.push([file.source, String(file.tools.length), ...row]);
   }
   const totalRow = SCHEMA_TARGETS.map((target) => {
     const cell = totals.get(target);
     return cell === undefined ? '' : `**${cell.unchanged} / ${cell.changed} / ${cell.refused}**`;
   });
-  lines.push(`| **total** | **${tools}** | ${totalRow.join(' | ')} |`, '');
+  main.push(['**total**', `**${tools}**`, ...totalRow]);
+  lines.push(...table(main, ['left', 'right', ...SCHEMA_TARGETS.map(() => 'left' as const)]), '');
 
   lines.push(
     '## Tool names mapped to provider-valid names',
     '',
     'Distinct names per file (a corpus file gathers several servers, so a name can repeat).',
     '',
-    `| source | ${SCHEMA_TARGETS.join(' | ')} |`,
   );
-  lines.push(`|---|${SCHEMA_TARGETS.map(() => '---:|').join('')}`);
+  const names: string[][] = [['source', ...SCHEMA_TARGETS]];
   for (const file of sorted) {
-    const row = SCHEMA_TARGETS.map((target) => String(cells.get(`${file.source}\u0000${target}`)?.renamed ?? 0));
-    lines.push(`| ${file.source} | ${row.join(' | ')} |`);
+    const renamed = SCHEMA_TARGETS.map((target) => String(cells.get(`${file.source}\u0000${target}`)?.renamed ?? 0));
+    names.push([file.source, ...renamed]);
   }
-  lines.push(
-    `| **total** | ${SCHEMA_TARGETS.map((target) => `**${totals.get(target)?.renamed ?? 0}**`).join(' | ')} |`,
-    '',
-  );
+  names.push(['**total**', ...SCHEMA_TARGETS.map((target) => `**${totals.get(target)?.renamed ?? 0}**`)]);
+  lines.push(...table(names, ['left', ...SCHEMA_TARGETS.map(() => 'right' as const)]), '');
 
   lines.push('## Refusal reasons', '');
   if (refusals.size === 0) {
     lines.push('No tool of these catalogues is refused for any target.', '');
   } else {
-    lines.push('| target: reason | tools |', '|---|---:|');
-    for (const [key, count] of [...refusals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
-      lines.push(`| ${key} | ${count} |`);
-    }
-    lines.push('');
+    const rows = [...refusals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    lines.push(
+      ...table([['target: reason', 'tools'], ...rows.map(([key, count]) => [key, String(count)])], ['left', 'right']),
+      '',
+    );
   }
 
   lines.push(
@@ -135,8 +132,6 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     '',
     'Tools affected, per change kind and keyword (top 25 by total). Kinds are documented in `src/schema-change.ts`.',
     '',
-    `| change | ${SCHEMA_TARGETS.join(' | ')} |`,
-    `|---|${SCHEMA_TARGETS.map(() => '---:|').join('')}`,
   );
   const ranked = [...changeCounts]
     .map(([kind, perTarget]) => ({
@@ -146,9 +141,19 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     }))
     .sort((a, b) => b.total - a.total || a.kind.localeCompare(b.kind))
     .slice(0, 25);
-  for (const { kind, perTarget } of ranked) {
-    lines.push(`| ${kind} | ${SCHEMA_TARGETS.map((target) => String(perTarget.get(target) ?? 0)).join(' | ')} |`);
-  }
-  lines.push('');
+  const changes: string[][] = [['change', ...SCHEMA_TARGETS]];
+  for (const { kind, perTarget } of ranked)
+    changes.push([kind, ...SCHEMA_TARGETS.map((target) => String(perTarget.get(target) ?? 0))]);
+  lines.push(...table(changes, ['left', ...SCHEMA_TARGETS.map(() => 'right' as const)]), '');
   return lines.join('\n');
+}
+
+/** A Markdown table padded the way the repository's formatter (Biome) pads it, so formatting is a no-op. */
+function table(rows: readonly (readonly string[])[], align: readonly ('left' | 'right')[]): string[] {
+  const widths = align.map((_, column) => Math.max(3, ...rows.map((row) => (row[column] ?? '').length)));
+  const render = (row: readonly string[]): string =>
+    `| ${widths.map((width, column) => (align[column] === 'right' ? (row[column] ?? '').padStart(width) : (row[column] ?? '').padEnd(width))).join(' | ')} |`;
+  const [header, ...body] = rows;
+  const separator = `| ${widths.map((width, column) => (align[column] === 'right' ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join(' | ')} |`;
+  return [render(header ?? []), separator, ...body.map(render)];
 }

@@ -1,0 +1,187 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkProviderSchema,
+  createToolNameMap,
+  SCHEMA_TARGETS,
+  type SchemaTarget,
+  SchemaTranslationError,
+  TOOL_NAME_RULES,
+  translateSchema,
+} from '../src/index.js';
+import type { CatalogueFile } from '../src/report/build-portability-report.js';
+import { loadAllCatalogues } from './support/catalogues.js';
+
+/** [translated unchanged, translated with changes, refused] per source file and target. */
+const EXPECTED: Record<string, Record<SchemaTarget, [number, number, number]>> = {
+  'api_bank_openai_tools.json': {
+    anthropic: [67, 0, 0],
+    openai: [65, 2, 0],
+    'openai-strict': [0, 67, 0],
+    gemini: [64, 3, 0],
+    'gemini-json-schema': [67, 0, 0],
+  },
+  'bfcl.json': {
+    anthropic: [0, 818, 0],
+    openai: [0, 818, 0],
+    'openai-strict': [0, 818, 0],
+    gemini: [0, 818, 0],
+    'gemini-json-schema': [0, 818, 0],
+  },
+  'gorilla_openfunctions_v1.json': {
+    anthropic: [111, 1, 0],
+    openai: [111, 1, 0],
+    'openai-strict': [0, 112, 0],
+    gemini: [104, 8, 0],
+    'gemini-json-schema': [111, 1, 0],
+  },
+  'mcp_github_mcp_server.json': {
+    anthropic: [53, 64, 0],
+    openai: [117, 0, 0],
+    'openai-strict': [0, 117, 0],
+    gemini: [109, 8, 0],
+    'gemini-json-schema': [113, 4, 0],
+  },
+  'mcp_livemcpbench.json': {
+    anthropic: [225, 302, 0],
+    openai: [525, 2, 0],
+    'openai-strict': [0, 527, 0],
+    gemini: [259, 268, 0],
+    'gemini-json-schema': [359, 168, 0],
+  },
+  'mcp_mcpbench.json': {
+    anthropic: [118, 139, 0],
+    openai: [257, 0, 0],
+    'openai-strict': [0, 257, 0],
+    gemini: [168, 89, 0],
+    'gemini-json-schema': [214, 43, 0],
+  },
+  'mcp_notion.json': {
+    anthropic: [0, 24, 0],
+    openai: [24, 0, 0],
+    'openai-strict': [0, 24, 0],
+    gemini: [0, 24, 0],
+    'gemini-json-schema': [0, 24, 0],
+  },
+  'mcp_reference_servers.json': {
+    anthropic: [8, 47, 0],
+    openai: [55, 0, 0],
+    'openai-strict': [0, 55, 0],
+    gemini: [11, 44, 0],
+    'gemini-json-schema': [14, 41, 0],
+  },
+  'mcp_reference_servers_archived.json': {
+    anthropic: [27, 42, 0],
+    openai: [69, 0, 0],
+    'openai-strict': [0, 69, 0],
+    gemini: [32, 37, 0],
+    'gemini-json-schema': [34, 35, 0],
+  },
+  'stabletoolbench_rapidapi_converted.json': {
+    anthropic: [0, 300, 0],
+    openai: [0, 300, 0],
+    'openai-strict': [0, 300, 0],
+    gemini: [0, 300, 0],
+    'gemini-json-schema': [0, 300, 0],
+  },
+  'toolbench_openai_functions.json': {
+    anthropic: [2, 54, 0],
+    openai: [2, 54, 0],
+    'openai-strict': [0, 56, 0],
+    gemini: [2, 54, 0],
+    'gemini-json-schema': [2, 54, 0],
+  },
+};
+
+/** Tool counts per file, from catalogues/SOURCES.md (mcp_sentry.json is not shipped: 2,456 − 54 = 2,402). */
+const TOOLS_PER_FILE: Record<string, number> = {
+  'api_bank_openai_tools.json': 67,
+  'bfcl.json': 818,
+  'gorilla_openfunctions_v1.json': 112,
+  'mcp_github_mcp_server.json': 117,
+  'mcp_livemcpbench.json': 527,
+  'mcp_mcpbench.json': 257,
+  'mcp_notion.json': 24,
+  'mcp_reference_servers.json': 55,
+  'mcp_reference_servers_archived.json': 69,
+  'stabletoolbench_rapidapi_converted.json': 300,
+  'toolbench_openai_functions.json': 56,
+};
+
+let files: CatalogueFile[] = [];
+beforeAll(async () => {
+  files = await loadAllCatalogues();
+});
+
+describe('the shared catalogues', () => {
+  it('load completely: every file, every tool, each with a name, a description string and an object schema', () => {
+    expect(Object.fromEntries(files.map((file) => [file.source, file.tools.length]))).toEqual(TOOLS_PER_FILE);
+    for (const file of files) {
+      for (const tool of file.tools) {
+        expect(tool.name.length).toBeGreaterThan(0);
+        expect(typeof tool.description).toBe('string');
+        expect(typeof tool.inputSchema).toBe('object');
+      }
+    }
+  });
+
+  it('translate for every target or are refused by name, and the checker finds nothing in any translation', () => {
+    const counts: Record<string, Record<string, [number, number, number]>> = {};
+    const violations: string[] = [];
+    for (const file of files) {
+      const row: Record<string, [number, number, number]> = {};
+      for (const target of SCHEMA_TARGETS) {
+        const cell: [number, number, number] = [0, 0, 0];
+        for (const tool of file.tools) {
+          try {
+            const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
+            cell[translated.changes.length === 0 ? 0 : 1] += 1;
+            const found = checkProviderSchema(translated.schema, target, {
+              parametersOmitted: translated.omitParameters === true,
+            });
+            for (const violation of found)
+              violations.push(`${file.source} ${tool.name} ${target} ${violation.path}: ${violation.message}`);
+          } catch (error) {
+            expect(error).toBeInstanceOf(SchemaTranslationError);
+            expect((error as SchemaTranslationError).message).toContain(tool.name);
+            cell[2] += 1;
+          }
+        }
+        row[target] = cell;
+      }
+      counts[file.source] = row;
+    }
+    expect(violations).toEqual([]);
+    expect(counts).toEqual(EXPECTED);
+  });
+
+  it('the checker is not a rubber stamp: the untranslated schemas break every provider somewhere', () => {
+    const broken = new Map<SchemaTarget, number>();
+    for (const file of files) {
+      for (const tool of file.tools) {
+        for (const target of SCHEMA_TARGETS) {
+          if (checkProviderSchema(tool.inputSchema, target).length > 0)
+            broken.set(target, (broken.get(target) ?? 0) + 1);
+        }
+      }
+    }
+    // BFCL's `dict` alone breaks all 818 BFCL tools on every provider.
+    for (const target of SCHEMA_TARGETS) expect(broken.get(target) ?? 0).toBeGreaterThanOrEqual(818);
+    expect(broken.get('openai-strict')).toBe(2402);
+  });
+
+  it('map every distinct tool name to a valid, unique provider name that maps back', () => {
+    for (const file of files) {
+      const names = [...new Set(file.tools.map((tool) => tool.name))];
+      for (const target of SCHEMA_TARGETS) {
+        const map = createToolNameMap(names, target);
+        const provided = names.map((name) => map.toProvider(name));
+        expect(new Set(provided).size).toBe(names.length);
+        for (const [index, name] of names.entries()) {
+          const mapped = provided[index] ?? '';
+          expect(mapped, `${target}: ${name}`).toMatch(TOOL_NAME_RULES[target].pattern);
+          expect(map.fromProvider(mapped)).toBe(name);
+        }
+      }
+    }
+  });
+});
