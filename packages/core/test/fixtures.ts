@@ -45,3 +45,31 @@ export const echoTool = defineTool({
 export function frenchCatalogue() {
   return createCatalogue([chercherDossier]);
 }
+
+/** A tool that runs until the test releases it: for calls that settle after the others of their turn. */
+export function slowTool(release: Promise<void>) {
+  return defineTool({
+    name: 'slow',
+    description: 'Waits until the test releases it.',
+    inputSchema: { type: 'object' },
+    right: everySession,
+    run: async () => {
+      await release;
+      return 'late';
+    },
+  });
+}
+
+/** A tool that runs until its signal aborts, and shows the test which signal it was given. */
+export function untilAbortedTool(seen: { signal?: AbortSignal } = {}) {
+  return defineTool({
+    name: 'attendre',
+    description: 'Runs until cancelled.',
+    inputSchema: { type: 'object' },
+    right: everySession,
+    run: (_input, { signal }) => {
+      seen.signal = signal;
+      return new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('stopped')));
+    },
+  });
+}

@@ -14,7 +14,7 @@ import {
   type ToolMessage,
   toolResultText,
 } from '../src/index.js';
-import { chercherDossier, echoTool, frenchCatalogue } from './fixtures.js';
+import { chercherDossier, echoTool, frenchCatalogue, slowTool } from './fixtures.js';
 import { alwaysCalling, call, callsTurn, deferred, scripted, textTurn, turnWith } from './support.js';
 
 const user: Message[] = [{ role: 'user', content: 'Trouve le dossier A-1234.' }];
@@ -407,16 +407,7 @@ describe('hooks and request shape', () => {
   it('fires onCall as each call settles, while slower calls of the turn are still running', async () => {
     const release = deferred();
     const seenWhileBlocked: string[] = [];
-    const slow = defineTool({
-      name: 'slow',
-      description: 'Waits until the test releases it.',
-      inputSchema: { type: 'object' },
-      right: everySession,
-      run: async () => {
-        await release.promise;
-        return 'late';
-      },
-    });
+    const slow = slowTool(release.promise);
     const model = scripted([
       callsTurn([call('s', 'slow', {}), call('e', 'echo', { text: 'vite' }), call('u', 'unknown', {})]),
       textTurn('ok'),

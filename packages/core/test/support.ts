@@ -1,6 +1,14 @@
 // Test helpers. Core's tests cannot depend on @toolcircuit/testing (it depends on core), so they carry
 // their own minimal scripted model.
-import type { AssistantContentPart, Model, ModelRequest, ModelTurn, ToolCallPart } from '../src/index.js';
+import {
+  type AssistantContentPart,
+  type Model,
+  type ModelRequest,
+  type ModelTurn,
+  type StreamEvent,
+  type ToolCallPart,
+  turnStreamEvents,
+} from '../src/index.js';
 
 export function call(id: string, name: string, input: unknown, extra: Partial<ToolCallPart> = {}): ToolCallPart {
   return { type: 'tool_call', id, name, input, ...extra };
@@ -81,4 +89,22 @@ export function deferred<T = void>(): Deferred<T> {
 /** Lets every pending macrotask-free continuation run (a few event-loop turns, no wall-clock wait). */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The same script, also streamed: each turn replayed as the events a streaming adapter would send, with
+ * text and argument text split into `fragmentLength`-character deltas. `generate` stays available, so one
+ * script can drive `runLoop` and `streamLoop` alike.
+ */
+export function streaming(
+  turns: readonly (ModelTurn | ((request: ModelRequest) => ModelTurn | Promise<ModelTurn>))[],
+  fragmentLength = 3,
+): FakeModel & { stream(request: ModelRequest): AsyncIterable<StreamEvent> } {
+  const model = scripted(turns);
+  return {
+    ...model,
+    async *stream(request) {
+      yield* turnStreamEvents(await model.generate(request), { fragmentLength });
+    },
+  };
 }
