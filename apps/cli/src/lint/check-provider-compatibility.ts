@@ -1,0 +1,108 @@
+import type { JsonObject } from '@toolcircuit/core';
+import {
+  createToolNameMap,
+  type SchemaChange,
+  type SchemaChangeKind,
+  SchemaTranslationError,
+  translateSchema,
+} from '@toolcircuit/schema';
+import type { LintFinding } from './lint-finding.js';
+import { type CliProvider, PROVIDER_TARGETS } from './lint-providers.js';
+
+/** Changes after which the model no longer sees a constraint the executor will still enforce. */
+const LOSSY: ReadonlySet<SchemaChangeKind> = new Set([
+  'dropped',
+  'moved-to-description',
+  'json-encoded',
+  'recursion-bounded',
+]);
+
+const SHOWN_CHANGES = 3;
+
+/**
+ * What each provider will reject or rewrite, from @toolcircuit/schema (the translation the adapters use):
+ * `provider-renames` from the tool-name map, `provider-rejects` from translation refusals,
+ * `provider-drops` / `provider-rewrites` from the changes a translation reports.
+ */
+export function checkProviderCompatibility(
+  tools: readonly { readonly name: string; readonly inputSchema: JsonObject }[],
+  providers: readonly CliProvider[],
+): LintFinding[] {
+  const findings: LintFinding[] = [];
+  // Duplicates are reported by their own rule; the name map needs each name once.
+  const names = [...new Set(tools.map((tool) => tool.name).filter((name) => name !== ''))];
+  for (const provider of providers) {
+    const target = PROVIDER_TARGETS[provider];
+    const map = createToolNameMap(names, target);
+    for (const [original, mapped] of map.names) {
+      if (original === mapped) continue;
+      const change = map.changes.find((candidate) => candidate.detail.startsWith(`"${original}" →`));
+      findings.push({
+        rule: 'provider-renames',
+        level: 'warning',
+        tool: original,
+        provider,
+        message: `${provider} rejects the name; the adapter sends ${change?.detail ?? `"${original}" → "${mapped}"`}.`,
+      });
+    }
+    for (const tool of tools) findings.push(...translationFindings(tool, provider));
+  }
+  return findings;
+}
+
+function translationFindings(
+  tool: { readonly name: string; readonly inputSchema: JsonObject },
+  provider: CliProvider,
+): LintFinding[] {
+  const target = PROVIDER_TARGETS[provider];
+  let changes: readonly SchemaChange[];
+  try {
+    changes = translateSchema(tool.inputSchema, target, { toolName: tool.name }).changes;
+  } catch (error) {
+    const known = error instanceof SchemaTranslationError;
+    return [
+      {
+        rule: 'provider-rejects',
+        level: 'error',
+        tool: tool.name,
+        provider,
+        path: known ? error.path : '',
+        message: known
+          ? `${provider} cannot accept this schema at ${error.path === '' ? '(root)' : error.path}: ${error.reason}: ${error.detail}`
+          : `translating for ${provider} failed unexpectedly (${(error as Error).message}); this may be a toolcircuit bug.`,
+      },
+    ];
+  }
+  const lossy = changes.filter((change) => LOSSY.has(change.kind));
+  const other = changes.filter((change) => !LOSSY.has(change.kind));
+  const findings: LintFinding[] = [];
+  if (lossy.length > 0) {
+    findings.push({
+      rule: 'provider-drops',
+      level: 'warning',
+      tool: tool.name,
+      provider,
+      path: lossy[0]?.path ?? '',
+      message: `${provider} will not see ${lossy.length} constraint(s): ${summarize(lossy)}`,
+    });
+  }
+  if (other.length > 0) {
+    findings.push({
+      rule: 'provider-rewrites',
+      level: 'note',
+      tool: tool.name,
+      provider,
+      path: other[0]?.path ?? '',
+      message: `${provider} receives ${other.length} rewrite(s): ${summarize(other)}`,
+    });
+  }
+  return findings;
+}
+
+function summarize(changes: readonly SchemaChange[]): string {
+  const shown = changes
+    .slice(0, SHOWN_CHANGES)
+    .map((change) => `${change.path === '' ? '(root)' : change.path} ${change.kind}: ${change.detail}`);
+  const more = changes.length > SHOWN_CHANGES ? `; and ${changes.length - SHOWN_CHANGES} more` : '';
+  return `${shown.join('; ')}${more}.`;
+}

@@ -1,0 +1,88 @@
+/** How serious a finding is; the names are SARIF's `level` values. */
+export type LintLevel = 'error' | 'warning' | 'note';
+
+export const LINT_LEVELS: readonly LintLevel[] = ['error', 'warning', 'note'];
+
+export interface LintRule {
+  readonly id: string;
+  readonly level: LintLevel;
+  /** One line: what the rule finds. */
+  readonly summary: string;
+  /** Why it matters and what to do. */
+  readonly help: string;
+}
+
+/** Every rule `toolcircuit lint` applies, in the order reports list them. */
+export const LINT_RULES = [
+  {
+    id: 'duplicate-name',
+    level: 'error',
+    summary: 'Two tools share a name.',
+    help: 'Providers reject duplicate tool names and the loop could not tell the calls apart. Rename one.',
+  },
+  {
+    id: 'missing-description',
+    level: 'error',
+    summary: 'A tool has no description.',
+    help: 'The model chooses tools by their description. Say what the tool does, with what, and when not to use it.',
+  },
+  {
+    id: 'provider-rejects',
+    level: 'error',
+    summary: "A provider cannot accept the tool's input schema.",
+    help: 'The translator found no faithful way to send this schema to that provider; the adapter would refuse the catalogue. Simplify the schema at the path shown.',
+  },
+  {
+    id: 'overlapping-descriptions',
+    level: 'warning',
+    summary: 'Two descriptions overlap enough to confuse the model.',
+    help: 'Scored by TF-IDF cosine on stemmed content words (threshold --overlap-threshold, default 0.7, and at least 2 shared terms). Make each description say what sets the tool apart, or merge the tools.',
+  },
+  {
+    id: 'open-object',
+    level: 'warning',
+    summary: 'An object schema with properties does not set additionalProperties: false.',
+    help: 'Without it the model may add fields the tool never reads, and OpenAI strict mode forces it anyway. Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
+  },
+  {
+    id: 'undocumented-property',
+    level: 'warning',
+    summary: 'A property has no description.',
+    help: 'The model fills arguments from property descriptions: say what the value is, its format and an example.',
+  },
+  {
+    id: 'provider-renames',
+    level: 'warning',
+    summary: "A provider rejects the tool's name; the adapter sends another one.",
+    help: 'The adapter maps the name back, but the model sees the rewritten name and journals show both. Use [A-Za-z0-9_-], at most 64 characters, starting with a letter.',
+  },
+  {
+    id: 'provider-drops',
+    level: 'warning',
+    summary: 'A provider cannot see some constraints of the schema.',
+    help: 'The translator dropped them, moved them into the description or encoded the value as JSON text; the executor still enforces them, so the model learns them only from refusals. Express them in a way the provider keeps, or describe them.',
+  },
+  {
+    id: 'no-out-of-scope',
+    level: 'note',
+    summary: 'The description names no out-of-scope use.',
+    help: 'A phrase like "Do not use for …", "Not for …" or "Only …" tells the model when to pick another tool.',
+  },
+  {
+    id: 'provider-rewrites',
+    level: 'note',
+    summary: 'A provider receives the schema rewritten (same meaning, or looser).',
+    help: 'For information: see `toolcircuit convert --provider <name>` for the exact schema the provider receives.',
+  },
+] as const satisfies readonly LintRule[];
+
+export type LintRuleId = (typeof LINT_RULES)[number]['id'];
+
+export function ruleById(id: LintRuleId): LintRule {
+  return LINT_RULES.find((rule) => rule.id === id) as LintRule;
+}
+
+/** `error` ≥ `warning` ≥ `note`: is `level` at or above `threshold`? */
+export function isAtLeast(level: LintLevel, threshold: LintLevel): boolean {
+  return LINT_LEVELS.indexOf(level) <= LINT_LEVELS.indexOf(threshold);
+}

@@ -1,0 +1,36 @@
+import type { Verdict } from '@toolcircuit/core';
+import type { CallChecks } from './trace-event.js';
+
+/**
+ * Which of the four checks a call passed, from its verdict. The executor stops at the first failing check,
+ * so a refusal's reason says which one failed and every later one was skipped.
+ */
+export function callChecks(verdict: Verdict, irreversible: boolean | undefined): CallChecks {
+  const confirmation = irreversible === true ? 'pass' : 'n/a';
+  switch (verdict.kind) {
+    case 'executed':
+    case 'failed':
+    case 'timed_out':
+      return { exists: 'pass', schema: 'pass', right: 'pass', confirmation };
+    case 'aborted':
+      // Aborted before or while running: the checks that ran are unknown, so none is claimed.
+      return { exists: 'n/a', schema: 'n/a', right: 'n/a', confirmation: 'n/a' };
+    case 'awaiting_confirmation':
+      return { exists: 'pass', schema: 'pass', right: 'pass', confirmation: 'pending' };
+    case 'refused':
+      switch (verdict.reason) {
+        case 'unknown_tool':
+          return { exists: 'fail', schema: 'skipped', right: 'skipped', confirmation: 'skipped' };
+        case 'invalid_input':
+          return { exists: 'pass', schema: 'fail', right: 'skipped', confirmation: 'skipped' };
+        case 'missing_right':
+          return { exists: 'pass', schema: 'pass', right: 'fail', confirmation: 'skipped' };
+        case 'confirmation_required':
+        case 'confirmation_denied':
+          return { exists: 'pass', schema: 'pass', right: 'pass', confirmation: 'fail' };
+        case 'duplicate_call_id':
+        case 'incomplete_call':
+          return { exists: 'n/a', schema: 'n/a', right: 'n/a', confirmation: 'n/a' };
+      }
+  }
+}

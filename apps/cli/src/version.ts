@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+
+/** The CLI's version, read from its package.json (one level above both `src/` and `dist/`). */
+export function cliVersion(): string {
+  try {
+    const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
