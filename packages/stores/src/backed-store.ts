@@ -1,0 +1,373 @@
+import {
+  canonicalJson,
+  type JournalAppendDetail,
+  type JournalEntry,
+  jsonDigest,
+  type LoopResult,
+  type PausedRun,
+  type ToolResultPart,
+} from '@toolcircuit/core';
+import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
+import type {
+  CallStartRequest,
+  ClaimRequest,
+  DurableStore,
+  NewRun,
+  ReadJournalOptions,
+  RunCall,
+  RunOutcome,
+  RunRecord,
+  UnknownOutcomeRequest,
+} from './durable-store.js';
+import { ClaimLostError } from './errors/claim-lost-error.js';
+import { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
+import { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
+import { RunNotFoundError } from './errors/run-not-found-error.js';
+import { chainHash } from './journal-chain.js';
+import { applyPolicy, callRecordOf, type JournalPolicy } from './journal-policy.js';
+import type { JournalHead, JournalRecord, JournalRow } from './journal-record.js';
+import type {
+  CallRow,
+  ReadTransaction,
+  RunRow,
+  StoreBackend,
+  StoredJournalRow,
+  WriteTransaction,
+} from './store-backend.js';
+import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutcomeRecord } from './store-records.js';
+import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from './verify-journal.js';
+
+const PAGE = 500;
+
+/**
+ * The store's rules, written once over any backend: claims compare revisions, writes of a claim compare
+ * its token, and every journal record is policy-filtered and chained inside the transaction of the state
+ * change it documents.
+ */
+export class BackedStore implements DurableStore {
+  readonly #backend: StoreBackend;
+  readonly #policy: JournalPolicy;
+  readonly journal: DurableStore['journal'];
+
+  constructor(backend: StoreBackend, policy: JournalPolicy = {}) {
+    this.#backend = backend;
+    this.#policy = policy;
+    this.journal = { append: (entry, detail) => this.#appendCall(entry, detail) };
+  }
+
+  async #appendCall(entry: JournalEntry, detail: JournalAppendDetail | undefined): Promise<void> {
+    const record = callRecordOf(entry, detail, this.#policy);
+    await this.#backend.write(async (tx) => {
+      const row = await this.#append(tx, record);
+      if (detail === undefined) return;
+      // The entry answers a decided call of a claimed turn: its result is kept with it, in this
+      // transaction, so "journaled" and "result known" can never disagree after a crash.
+      const call = await tx.getCall(entry.runId, entry.turn, entry.callId);
+      if (call === undefined || (call.state !== 'intended' && call.state !== 'started')) return;
+      await tx.updateCall({
+        ...call,
+        state: 'done',
+        resultJson: canonicalJson(detail.result),
+        journalSeq: row.seq,
+        updatedAt: now(),
+      });
+    });
+  }
+
+  async #append(tx: WriteTransaction, record: JournalRecord): Promise<StoredJournalRow> {
+    const applied = applyPolicy(record, this.#policy);
+    const recordJson = canonicalJson(applied);
+    const head = await tx.head();
+    const row: StoredJournalRow = {
+      seq: head.seq + 1,
+      prevHash: head.hash,
+      // Hashed from the stored text, so verification (which only has the text) recomputes the same value.
+      hash: chainHash(head.hash, JSON.parse(recordJson)),
+      recordJson,
+      runId: applied.runId,
+      kind: applied.kind,
+    };
+    await tx.appendJournal(row);
+    return row;
+  }
+
+  async createRun(run: NewRun): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
+      await tx.insertRun({
+        runId: run.runId,
+        sessionId: run.sessionId,
+        humanId: run.humanId,
+        revision: 1,
+        catalogueJson: canonicalJson(run.catalogue),
+        claimToken: null,
+        claimWorker: null,
+        claimedAt: null,
+        leaseExpiresAt: null,
+        error: null,
+        createdAt: run.at,
+        updatedAt: run.at,
+        ...outcomeColumns(run.outcome),
+      });
+    });
+  }
+
+  getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.#backend.read(async (tx) => {
+      const row = await tx.getRun(runId);
+      return row === undefined ? undefined : recordOf(row, await tx.getCalls(runId));
+    });
+  }
+
+  claimRun(request: ClaimRequest): Promise<RunRecord> {
+    return this.#backend.write(async (tx) => {
+      const row = await tx.getRun(request.runId);
+      if (row === undefined) throw new RunNotFoundError(request.runId);
+      const expected = request.decisions === undefined ? ['resuming', 'interrupted'] : ['paused'];
+      if (row.revision !== request.expectedRevision || !expected.includes(row.status) || row.turn !== request.turn) {
+        throw new RunClaimConflictError(request.runId, row.status);
+      }
+      const claimed: RunRow = {
+        ...row,
+        status: 'resuming',
+        revision: row.revision + 1,
+        claimToken: request.claim.token,
+        claimWorker: request.claim.workerId,
+        claimedAt: request.claim.claimedAt,
+        leaseExpiresAt: request.claim.leaseExpiresAt,
+        error: null,
+        updatedAt: now(),
+      };
+      await tx.updateRun(claimed);
+      for (const decision of request.decisions ?? []) {
+        if ((await tx.getCall(row.runId, request.turn, decision.callId)) !== undefined) {
+          throw new RunClaimConflictError(request.runId, row.status);
+        }
+        await tx.insertCall({
+          runId: row.runId,
+          turn: request.turn,
+          callId: decision.callId,
+          position: decision.index,
+          toolName: decision.toolName,
+          inputDigest: decision.inputDigest,
+          approved: decision.approved,
+          note: decision.note ?? null,
+          state: 'intended',
+          resultJson: null,
+          journalSeq: null,
+          updatedAt: claimed.updatedAt,
+        });
+        await this.#append(tx, decisionRecord(row, request, decision));
+      }
+      if (request.recovery !== undefined) await this.#append(tx, recoveryRecord(row, request, request.recovery));
+      return recordOf(claimed, await tx.getCalls(row.runId));
+    });
+  }
+
+  async markCallStarted(request: CallStartRequest): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      const { run, call } = await this.#heldCall(tx, request);
+      if (call.state !== 'intended')
+        throw new ClaimLostError(run.runId, `call "${call.callId}" is already ${call.state}`);
+      if (!call.approved) throw new ClaimLostError(run.runId, `call "${call.callId}" was declined`);
+      await tx.updateCall({ ...call, state: 'started', updatedAt: now() });
+      await this.#append(tx, startRecord(run, call, request.at));
+    });
+  }
+
+  async recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      const { run, call } = await this.#heldCall(tx, request);
+      if (call.state !== 'started')
+        throw new ClaimLostError(run.runId, `call "${call.callId}" is ${call.state}, not started`);
+      const row = await this.#append(tx, unknownOutcomeRecord(run, call, request.at, request.detail));
+      await tx.updateCall({
+        ...call,
+        state: 'unknown',
+        resultJson: canonicalJson(request.result),
+        journalSeq: row.seq,
+        updatedAt: now(),
+      });
+    });
+  }
+
+  async #heldCall(tx: WriteTransaction, request: CallStartRequest): Promise<{ run: RunRow; call: CallRow }> {
+    const run = await this.#heldRun(tx, request.runId, request.token);
+    const call = await tx.getCall(request.runId, request.turn, request.callId);
+    if (call === undefined) {
+      throw new ClaimLostError(request.runId, `call "${request.callId}" of turn ${request.turn} was not decided`);
+    }
+    return { run, call };
+  }
+
+  async #heldRun(tx: WriteTransaction, runId: string, token: string): Promise<RunRow> {
+    const run = await tx.getRun(runId);
+    if (run === undefined) throw new RunNotFoundError(runId);
+    const problem = claimProblem(run, token);
+    if (problem !== undefined) throw new ClaimLostError(runId, problem);
+    return run;
+  }
+
+  async finishRun(request: {
+    readonly runId: string;
+    readonly token: string;
+    readonly at: string;
+    readonly outcome: RunOutcome;
+  }): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      const run = await this.#heldRun(tx, request.runId, request.token);
+      await tx.updateRun({
+        ...run,
+        ...outcomeColumns(request.outcome),
+        revision: run.revision + 1,
+        claimToken: null,
+        claimWorker: null,
+        claimedAt: null,
+        leaseExpiresAt: null,
+        error: null,
+        updatedAt: request.at,
+      });
+    });
+  }
+
+  async interruptRun(request: {
+    readonly runId: string;
+    readonly token: string;
+    readonly at: string;
+    readonly error: string;
+  }): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      const run = await this.#heldRun(tx, request.runId, request.token);
+      // The claim stays on record (who was running it); `recover` replaces it.
+      await tx.updateRun({
+        ...run,
+        status: 'interrupted',
+        revision: run.revision + 1,
+        error: request.error,
+        updatedAt: request.at,
+      });
+    });
+  }
+
+  readJournal(options: ReadJournalOptions = {}): Promise<JournalRow[]> {
+    return this.#backend.read(async (tx) => {
+      const limit = options.limit ?? Number.POSITIVE_INFINITY;
+      const rows: JournalRow[] = [];
+      let afterSeq = options.afterSeq ?? 0;
+      while (rows.length < limit) {
+        const page = await tx.journalRows({
+          afterSeq,
+          limit: Math.min(PAGE, limit - rows.length),
+          ...(options.runId === undefined ? {} : { runId: options.runId }),
+        });
+        for (const raw of page) {
+          rows.push({ seq: raw.seq, prevHash: raw.prevHash, hash: raw.hash, record: JSON.parse(raw.recordJson) });
+        }
+        const last = page.at(-1);
+        if (last === undefined || page.length < PAGE) break;
+        afterSeq = last.seq;
+      }
+      return rows;
+    });
+  }
+
+  journalHead(): Promise<JournalHead> {
+    return this.#backend.read((tx) => tx.head());
+  }
+
+  verifyJournal(options: VerifyJournalOptions = {}): Promise<JournalVerification> {
+    return this.#backend.read((tx) =>
+      verifyJournal(
+        { rows: () => pagedRows(tx), head: () => tx.head(), seqOfHash: (hash) => tx.seqOfHash(hash) },
+        options,
+      ),
+    );
+  }
+
+  schemaVersion(): Promise<number> {
+    return this.#backend.schemaVersion();
+  }
+
+  close(): Promise<void> {
+    return this.#backend.close();
+  }
+}
+
+async function* pagedRows(tx: ReadTransaction) {
+  let afterSeq = 0;
+  for (;;) {
+    const page = await tx.journalRows({ afterSeq, limit: PAGE });
+    yield* page;
+    const last = page.at(-1);
+    if (last === undefined || page.length < PAGE) return;
+    afterSeq = last.seq;
+  }
+}
+
+function outcomeColumns(
+  outcome: RunOutcome,
+): Pick<RunRow, 'status' | 'turn' | 'pausedJson' | 'pausedDigest' | 'resultJson'> {
+  if (outcome.status === 'paused') {
+    return {
+      status: 'paused',
+      turn: outcome.paused.turn,
+      pausedJson: canonicalJson(outcome.paused),
+      pausedDigest: jsonDigest(outcome.paused),
+      resultJson: null,
+    };
+  }
+  return {
+    status: outcome.status,
+    turn: null,
+    pausedJson: null,
+    pausedDigest: null,
+    resultJson: canonicalJson(outcome.result),
+  };
+}
+
+function recordOf(row: RunRow, calls: readonly CallRow[]): RunRecord {
+  return {
+    runId: row.runId,
+    sessionId: row.sessionId,
+    humanId: row.humanId,
+    status: row.status,
+    revision: row.revision,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    ...(row.pausedJson === null ? {} : { paused: JSON.parse(row.pausedJson) as PausedRun }),
+    ...(row.pausedDigest === null ? {} : { pausedDigest: row.pausedDigest }),
+    ...(row.resultJson === null ? {} : { result: JSON.parse(row.resultJson) as LoopResult }),
+    catalogue: JSON.parse(row.catalogueJson) as CatalogueFingerprint,
+    ...(row.claimToken === null
+      ? {}
+      : {
+          claim: {
+            token: row.claimToken,
+            workerId: row.claimWorker ?? '',
+            claimedAt: row.claimedAt ?? '',
+            leaseExpiresAt: row.leaseExpiresAt ?? '',
+          },
+        }),
+    ...(row.error === null ? {} : { error: row.error }),
+    calls: calls.map(callOf),
+  };
+}
+
+function callOf(row: CallRow): RunCall {
+  return {
+    turn: row.turn,
+    callId: row.callId,
+    index: row.position,
+    toolName: row.toolName,
+    inputDigest: row.inputDigest,
+    approved: row.approved,
+    ...(row.note === null ? {} : { note: row.note }),
+    state: row.state,
+    ...(row.resultJson === null ? {} : { result: JSON.parse(row.resultJson) as ToolResultPart }),
+    ...(row.journalSeq === null ? {} : { journalSeq: row.journalSeq }),
+  };
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

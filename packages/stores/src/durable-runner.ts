@@ -1,0 +1,424 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  type ConfirmationDecision,
+  checkResume,
+  InvalidResumeError,
+  jsonDigest,
+  type LoopHooks,
+  type LoopOptions,
+  type LoopResult,
+  type Message,
+  type PausedRun,
+  type PendingCall,
+  resumeLoop,
+  runLoop,
+  type Session,
+  type ToolResultPart,
+} from '@toolcircuit/core';
+import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './catalogue-fingerprint.js';
+import type { DurableStore, RunClaim, RunOutcome, RunRecord } from './durable-store.js';
+import { CatalogueChangedError } from './errors/catalogue-changed-error.js';
+import { ClaimLostError } from './errors/claim-lost-error.js';
+import { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
+import { RunNotFoundError } from './errors/run-not-found-error.js';
+import { RunNotResumableError } from './errors/run-not-resumable-error.js';
+
+/** A claim protects a resuming run from `recover` this long unless forced. */
+export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
+
+export interface DurableRunnerOptions
+  extends Omit<LoopOptions, 'session' | 'messages' | 'journal' | 'confirmation' | 'runId' | 'signal'> {
+  readonly store: DurableStore;
+  /** Names this process in claims and journal records. Default: host, pid and a random suffix. */
+  readonly workerId?: string;
+  /** How long a claim keeps `recover` away from a resuming run. Default 15 minutes. */
+  readonly leaseMs?: number;
+  /** The time source for claims and records (tests). */
+  readonly clock?: () => Date;
+}
+
+export interface StartInput {
+  /** Built by the application from its own authentication. */
+  readonly session: Session;
+  readonly messages: readonly Message[];
+  /** Default: a new UUID. */
+  readonly runId?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ResumeContext {
+  /** The session of the human who decided, from the application's authentication (rights are re-checked). */
+  readonly session: Session;
+  readonly signal?: AbortSignal;
+}
+
+export interface RecoverContext extends ResumeContext {
+  /** Take over a run whose claim has not expired: only when you know its worker is gone. */
+  readonly force?: boolean;
+}
+
+export interface DurableRunResult extends LoopResult {
+  /**
+   * Approved calls of the resumed turn that had started when their worker stopped, with no recorded result.
+   * They were answered "outcome unknown" and not run again; someone must check whether they took effect.
+   */
+  readonly unknownOutcomes: readonly string[];
+}
+
+export interface DurableRunner {
+  /** Runs the loop with confirmation "pause" and stores where it ended (paused, or finished). */
+  start(input: StartInput): Promise<DurableRunResult>;
+  /**
+   * Continues a paused run, in any process that shares the store. Every pending call needs a decision,
+   * and every approval the `inputDigest` of the arguments the human was shown. Checks everything first
+   * and throws, changing nothing, if the run is not paused (resumed already, being resumed, finished), a
+   * decision is unknown, missing, duplicated or for other arguments, the session is not the one that
+   * paused, or the catalogue changed. Then claims the run atomically: of two racing resumes one wins, the
+   * other gets `RunClaimConflictError`.
+   */
+  resume(runId: string, decisions: readonly ConfirmationDecision[], context: ResumeContext): Promise<DurableRunResult>;
+  /**
+   * Continues a run whose worker failed (`interrupted`) or stopped (`resuming` past its lease, or `force`).
+   * Calls with a recorded result are not run again; approved calls that never started run now; calls that
+   * had started without a recorded result are never re-run: they get an "outcome unknown" error result,
+   * an `outcome_unknown` journal record, the call state `unknown`, and are listed in `unknownOutcomes`.
+   */
+  recover(runId: string, context: RecoverContext): Promise<DurableRunResult>;
+  get(runId: string): Promise<RunRecord | undefined>;
+}
+
+/**
+ * Durable runs over a {@link DurableStore}: paused runs survive the process, decisions are recorded with
+ * the claim that acts on them, and each approved irreversible call leaves a "start" record, committed
+ * before the tool is invoked, and a result, committed with its journal entry.
+ *
+ * What "exactly once" means here: an approved call is invoked at most once, whatever crashes or races
+ * happen; after a crash it is invoked again only if its start was never recorded (so it cannot have run).
+ * A call that started but whose result was lost is reported, never silently repeated, because the store
+ * cannot know whether the side effect happened. Later turns of a recovered run are replayed from the
+ * paused turn: their reversible calls and the model calls may run again, which is why only calls the human
+ * approved through `resume` get this protection (an irreversible call can only run with a confirmation).
+ */
+export function createDurableRunner(options: DurableRunnerOptions): DurableRunner {
+  return new Runner(options);
+}
+
+class Runner implements DurableRunner {
+  readonly #store: DurableStore;
+  readonly #loop: Omit<DurableRunnerOptions, 'store' | 'workerId' | 'leaseMs' | 'clock'>;
+  readonly #fingerprint: CatalogueFingerprint;
+  readonly #workerId: string;
+  readonly #leaseMs: number;
+  readonly #clock: () => Date;
+
+  constructor(options: DurableRunnerOptions) {
+    const { store, workerId, leaseMs, clock, ...loop } = options;
+    this.#store = store;
+    this.#loop = loop;
+    this.#fingerprint = catalogueFingerprint(options.catalogue);
+    this.#workerId = workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.#leaseMs = leaseMs ?? DEFAULT_LEASE_MS;
+    this.#clock = clock ?? (() => new Date());
+  }
+
+  get(runId: string): Promise<RunRecord | undefined> {
+    return this.#store.getRun(runId);
+  }
+
+  async start(input: StartInput): Promise<DurableRunResult> {
+    const runId = input.runId ?? randomUUID();
+    if ((await this.#store.getRun(runId)) !== undefined) throw new RunAlreadyExistsError(runId);
+    const result = await runLoop({
+      ...this.#loop,
+      session: input.session,
+      messages: input.messages,
+      runId,
+      journal: this.#store.journal,
+      confirmation: 'pause',
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+    });
+    await this.#store.createRun({
+      runId,
+      sessionId: input.session.id,
+      humanId: input.session.humanId,
+      catalogue: this.#fingerprint,
+      at: this.#now(),
+      outcome: outcomeOf(result),
+    });
+    return { ...result, unknownOutcomes: [] };
+  }
+
+  async resume(
+    runId: string,
+    decisions: readonly ConfirmationDecision[],
+    context: ResumeContext,
+  ): Promise<DurableRunResult> {
+    const record = await this.#load(runId);
+    if (record.status !== 'paused') throw new RunNotResumableError(runId, record.status, notPausedText(record));
+    const paused = this.#checkedState(record);
+    for (const decision of decisions) {
+      if (decision.approved && decision.inputDigest === undefined) {
+        throw new InvalidResumeError(
+          `the approval of call "${decision.callId}" does not say which arguments the human was shown. Pass the ` +
+            "pending call's inputDigest with every approval: a decision applies to the exact arguments it was shown.",
+        );
+      }
+    }
+    checkResume(paused, decisions, context.session);
+
+    const byId = new Map(decisions.map((decision) => [decision.callId, decision]));
+    const claim = this.#newClaim();
+    const claimed = await this.#store.claimRun({
+      runId,
+      expectedRevision: record.revision,
+      claim,
+      turn: paused.turn,
+      decisions: paused.pending.map((pending) => {
+        // checkResume made sure there is exactly one decision per pending call.
+        const decision = byId.get(pending.callId) as ConfirmationDecision;
+        return {
+          callId: pending.callId,
+          index: pending.index,
+          toolName: pending.toolName,
+          inputDigest: pending.inputDigest,
+          approved: decision.approved,
+          ...(decision.note === undefined ? {} : { note: decision.note }),
+        };
+      }),
+    });
+    return this.#continue(claimed, paused, claim, context);
+  }
+
+  async recover(runId: string, context: RecoverContext): Promise<DurableRunResult> {
+    const record = await this.#load(runId);
+    const reason = this.#recoveryReason(record, context.force === true);
+    const paused = this.#checkedState(record);
+    // The decisions recorded with the first claim, checked again against this session.
+    const recorded = record.calls.filter((call) => call.turn === paused.turn);
+    checkResume(
+      paused,
+      recorded.map((call) => ({ callId: call.callId, approved: call.approved, inputDigest: call.inputDigest })),
+      context.session,
+    );
+    const claim = this.#newClaim();
+    const claimed = await this.#store.claimRun({
+      runId,
+      expectedRevision: record.revision,
+      claim,
+      turn: paused.turn,
+      recovery: {
+        reason,
+        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
+      },
+    });
+    return this.#continue(claimed, paused, claim, context);
+  }
+
+  /** Runs the claimed turn's remaining calls and the rest of the loop, then releases the claim. */
+  async #continue(
+    claimed: RunRecord,
+    paused: PausedRun,
+    claim: RunClaim,
+    context: ResumeContext,
+  ): Promise<DurableRunResult> {
+    const { runId } = claimed;
+    const token = claim.token;
+    try {
+      const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
+      const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
+      const appHooks = this.#loop.hooks;
+      const hooks: LoopHooks = {
+        ...appHooks,
+        beforeToolRun: async (event) => {
+          if (event.runId === runId && event.turn === paused.turn && toStart.delete(event.call.id)) {
+            // Committed before the tool is invoked; if it cannot be, the tool does not run.
+            await this.#store.markCallStarted({
+              runId,
+              token,
+              turn: paused.turn,
+              callId: event.call.id,
+              at: this.#now(),
+            });
+          }
+          await appHooks?.beforeToolRun?.(event);
+        },
+      };
+      const result = await resumeLoop(state, decisions, {
+        ...this.#loop,
+        session: context.session,
+        journal: this.#store.journal,
+        confirmation: 'pause',
+        hooks,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
+      await this.#store.finishRun({ runId, token, at: this.#now(), outcome: outcomeOf(result) });
+      return { ...result, unknownOutcomes };
+    } catch (error) {
+      // Leave the run where `recover` can pick it up. A worker that lost its claim must not write at all.
+      if (!(error instanceof ClaimLostError)) {
+        await this.#store
+          .interruptRun({ runId, token, at: this.#now(), error: describeError(error) })
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The paused turn as it stands after this claim: results already recorded are reused, started calls
+   * without a result become "outcome unknown", and only calls that never started are left to run.
+   */
+  async #remainingWork(
+    claimed: RunRecord,
+    paused: PausedRun,
+    token: string,
+  ): Promise<{ state: PausedRun; decisions: ConfirmationDecision[]; unknownOutcomes: string[] }> {
+    const calls = new Map(claimed.calls.filter((call) => call.turn === paused.turn).map((call) => [call.callId, call]));
+    const results = [...paused.results];
+    const pending: PendingCall[] = [];
+    const decisions: ConfirmationDecision[] = [];
+    const unknownOutcomes: string[] = [];
+    for (const call of paused.pending) {
+      const decided = calls.get(call.callId);
+      if (decided === undefined || decided.inputDigest !== call.inputDigest) {
+        throw new InvalidResumeError(
+          `the decision recorded for call "${call.callId}" is missing or for other arguments.`,
+        );
+      }
+      if (decided.state === 'intended') {
+        pending.push(call);
+        decisions.push({
+          callId: call.callId,
+          approved: decided.approved,
+          inputDigest: decided.inputDigest,
+          ...(decided.note === undefined ? {} : { note: decided.note }),
+        });
+        continue;
+      }
+      let result = decided.result;
+      if (decided.state === 'started') {
+        result = unknownOutcomeResult(claimed.runId, call);
+        await this.#store.recordUnknownOutcome({
+          runId: claimed.runId,
+          token,
+          turn: paused.turn,
+          callId: call.callId,
+          at: this.#now(),
+          result,
+          detail: 'the worker stopped after the call started and before its result was recorded; not run again',
+        });
+      }
+      if (result === undefined)
+        throw new InvalidResumeError(`call "${call.callId}" is ${decided.state} but has no result.`);
+      if (decided.state === 'started' || decided.state === 'unknown') unknownOutcomes.push(call.callId);
+      results[call.index] = result;
+    }
+    return { state: { ...paused, pending, results }, decisions, unknownOutcomes };
+  }
+
+  async #load(runId: string): Promise<RunRecord> {
+    const record = await this.#store.getRun(runId);
+    if (record === undefined) throw new RunNotFoundError(runId);
+    return record;
+  }
+
+  /** The stored paused state, if it is still what was written and the catalogue is still the same. */
+  #checkedState(record: RunRecord): PausedRun {
+    const { paused } = record;
+    if (paused === undefined || record.pausedDigest === undefined || jsonDigest(paused) !== record.pausedDigest) {
+      throw new InvalidResumeError(
+        `the paused state of run "${record.runId}" does not match the digest it was stored with: it was altered in ` +
+          'the store. Inspect the run and the journal; nothing was run.',
+      );
+    }
+    if (paused.runId !== record.runId) {
+      throw new InvalidResumeError(`the paused state stored under run "${record.runId}" belongs to "${paused.runId}".`);
+    }
+    const changes = catalogueChanges(record.catalogue, this.#fingerprint);
+    if (changes.length > 0) throw new CatalogueChangedError(record.runId, changes);
+    return paused;
+  }
+
+  #recoveryReason(record: RunRecord, force: boolean): string {
+    const { runId, status, claim } = record;
+    if (status === 'paused') {
+      throw new RunNotResumableError(
+        runId,
+        status,
+        "is paused, not interrupted: resume it with the human's decisions.",
+      );
+    }
+    if (status === 'interrupted') return `the previous attempt failed: ${record.error ?? 'unknown error'}`;
+    if (status !== 'resuming') {
+      throw new RunNotResumableError(runId, status, 'has finished; there is nothing to recover.');
+    }
+    if (force) return 'forced by the operator';
+    if (claim !== undefined && claim.leaseExpiresAt > this.#now()) {
+      throw new RunNotResumableError(
+        runId,
+        status,
+        `is held by worker "${claim.workerId}" until ${claim.leaseExpiresAt}. Wait for that lease to end, or pass ` +
+          '`force: true` if you know that worker has stopped.',
+      );
+    }
+    return `the lease of worker "${claim?.workerId ?? '?'}" expired`;
+  }
+
+  #newClaim(): RunClaim {
+    const now = this.#clock();
+    return {
+      token: randomUUID(),
+      workerId: this.#workerId,
+      claimedAt: now.toISOString(),
+      leaseExpiresAt: new Date(now.getTime() + this.#leaseMs).toISOString(),
+    };
+  }
+
+  #now(): string {
+    return this.#clock().toISOString();
+  }
+}
+
+function outcomeOf(result: LoopResult): RunOutcome {
+  if (result.status === 'paused') {
+    if (result.paused === undefined) throw new InvalidResumeError('the loop paused without a paused state.');
+    return { status: 'paused', paused: result.paused };
+  }
+  return { status: result.status, result };
+}
+
+function notPausedText(record: RunRecord): string {
+  switch (record.status) {
+    case 'resuming':
+      return (
+        `is being resumed already${record.claim === undefined ? '' : ` by worker "${record.claim.workerId}" since ${record.claim.claimedAt}`}, ` +
+        'so it is not resumed again.'
+      );
+    case 'interrupted':
+      return (
+        'was resumed, but that attempt failed before it finished. Call recover() to continue it; resuming it again ' +
+        'could run an approved call twice.'
+      );
+    default:
+      return 'was resumed already and has finished: a paused run is resumed once.';
+  }
+}
+
+function unknownOutcomeResult(runId: string, call: PendingCall): ToolResultPart {
+  return {
+    type: 'tool_result',
+    callId: call.callId,
+    name: call.toolName,
+    isError: true,
+    content:
+      `The outcome of this call to "${call.toolName}" is unknown: the worker running it stopped after it started and ` +
+      'before its result was recorded, so it may or may not have taken effect. It was not run again, so that it ' +
+      `cannot happen twice. Do not call it again; tell the user it must be checked (run ${runId}, call ${call.callId}).`,
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 2000);
+  return String(error).slice(0, 2000);
+}

@@ -1,0 +1,180 @@
+import type { Journal, LoopResult, PausedRun, ToolResultPart } from '@toolcircuit/core';
+import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
+import type { JournalHead, JournalRow } from './journal-record.js';
+import type { JournalVerification, VerifyJournalOptions } from './verify-journal.js';
+
+/**
+ * - `paused`: irreversible calls await the human; `resume` may claim it.
+ * - `resuming`: a worker claimed it and is running it (see `claim`).
+ * - `interrupted`: the worker's run failed (provider down, store error); `recover` may continue it.
+ * - `completed` / `max_turns` / `aborted`: finished, with `result`.
+ */
+export type RunStatus = 'paused' | 'resuming' | 'interrupted' | 'completed' | 'max_turns' | 'aborted';
+
+/** Finished statuses, one per final loop status. */
+export type FinishedRunStatus = 'completed' | 'max_turns' | 'aborted';
+
+/**
+ * Where a decided call of a claimed turn is:
+ * - `intended`: decided and recorded; the tool has not been started (safe to run after a crash).
+ * - `started`: the tool was about to run; without a result it may or may not have run.
+ * - `done`: its result is recorded.
+ * - `unknown`: it had started when its worker stopped; it was answered "outcome unknown" and never re-run.
+ */
+export type CallState = 'intended' | 'started' | 'done' | 'unknown';
+
+export interface RunCall {
+  readonly turn: number;
+  readonly callId: string;
+  /** Position of the call in its turn. */
+  readonly index: number;
+  readonly toolName: string;
+  readonly inputDigest: string;
+  readonly approved: boolean;
+  readonly note?: string;
+  readonly state: CallState;
+  /** The result for the model, once `done` or `unknown`. */
+  readonly result?: ToolResultPart;
+  /** The journal row that recorded the outcome. */
+  readonly journalSeq?: number;
+}
+
+/** Who holds a run while it is `resuming` (kept on an `interrupted` run, for the operator). */
+export interface RunClaim {
+  /** Random per claim: every write of the worker names it, so a worker that lost its claim cannot write. */
+  readonly token: string;
+  readonly workerId: string;
+  readonly claimedAt: string;
+  /** Until then, `recover` leaves the run to its worker (unless forced). */
+  readonly leaseExpiresAt: string;
+}
+
+export interface RunRecord {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  readonly status: RunStatus;
+  /** Increases with every change of the run; claims compare it so they act on the state they checked. */
+  readonly revision: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** The paused state (while paused, resuming or interrupted). */
+  readonly paused?: PausedRun;
+  /** SHA-256 of `paused` as it was written: a state altered in the store no longer matches. */
+  readonly pausedDigest?: string;
+  /** The final loop result, once finished. */
+  readonly result?: LoopResult;
+  readonly catalogue: CatalogueFingerprint;
+  readonly claim?: RunClaim;
+  /** Why the run was interrupted. */
+  readonly error?: string;
+  /** Every decided call, of every turn that was claimed, in turn and call order. */
+  readonly calls: readonly RunCall[];
+}
+
+export interface NewRun {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  readonly catalogue: CatalogueFingerprint;
+  readonly at: string;
+  readonly outcome: RunOutcome;
+}
+
+/** How a run stands after a stretch of the loop: paused again, or finished. */
+export type RunOutcome =
+  | { readonly status: 'paused'; readonly paused: PausedRun }
+  | { readonly status: FinishedRunStatus; readonly result: LoopResult };
+
+/** The human's decision on one pending call, as the claim records it. */
+export interface DecisionInit {
+  readonly callId: string;
+  readonly index: number;
+  readonly toolName: string;
+  readonly inputDigest: string;
+  readonly approved: boolean;
+  readonly note?: string;
+}
+
+export interface ClaimRequest {
+  readonly runId: string;
+  /** The revision the caller checked; the claim fails if the run changed since. */
+  readonly expectedRevision: number;
+  readonly claim: RunClaim;
+  /** The paused turn. */
+  readonly turn: number;
+  /** A resume: one decision per pending call, recorded with a `decision` journal record each. */
+  readonly decisions?: readonly DecisionInit[];
+  /** A recovery: recorded with a `recovery` journal record. */
+  readonly recovery?: { readonly reason: string; readonly previousWorkerId?: string };
+}
+
+export interface CallStartRequest {
+  readonly runId: string;
+  readonly token: string;
+  readonly turn: number;
+  readonly callId: string;
+  readonly at: string;
+}
+
+export interface UnknownOutcomeRequest extends CallStartRequest {
+  readonly result: ToolResultPart;
+  readonly detail: string;
+}
+
+export interface ReadJournalOptions {
+  readonly runId?: string;
+  /** Rows with a seq above this one. */
+  readonly afterSeq?: number;
+  readonly limit?: number;
+}
+
+/**
+ * The one interface behind the in-memory, SQLite and PostgreSQL stores. Every method is one transaction:
+ * a claim and its decision records, a call's start marker and its journal record, a call's journal record
+ * and its stored result each commit together or not at all. Writes that belong to a claim name its token
+ * and fail with `ClaimLostError` once another worker holds the run.
+ */
+export interface DurableStore {
+  /**
+   * The journal to give the loop. Appending a call's entry also records its result on the claimed call it
+   * answers (same transaction), so a recovered run reuses the result instead of running the call again.
+   */
+  readonly journal: Journal;
+
+  /** Throws `RunAlreadyExistsError` if the id is taken. */
+  createRun(run: NewRun): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Moves the run to `resuming` under a new claim if its revision is still `expectedRevision`; records the
+   * decisions (or the recovery) with it. Returns the run as claimed. Throws `RunClaimConflictError` if the
+   * run changed (another worker claimed it first), `RunNotFoundError` if there is none.
+   */
+  claimRun(request: ClaimRequest): Promise<RunRecord>;
+  /** `intended` → `started`, with a `start` record; throws `ClaimLostError` otherwise. */
+  markCallStarted(request: CallStartRequest): Promise<void>;
+  /** `started` → `unknown` with its "outcome unknown" result and record; throws `ClaimLostError` otherwise. */
+  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<void>;
+  /** Ends the claim: paused again (a later turn) or finished. Throws `ClaimLostError` if the claim is not held. */
+  finishRun(request: {
+    readonly runId: string;
+    readonly token: string;
+    readonly at: string;
+    readonly outcome: RunOutcome;
+  }): Promise<void>;
+  /** Marks the claimed run `interrupted` with the error. Throws `ClaimLostError` if the claim is not held. */
+  interruptRun(request: {
+    readonly runId: string;
+    readonly token: string;
+    readonly at: string;
+    readonly error: string;
+  }): Promise<void>;
+
+  readJournal(options?: ReadJournalOptions): Promise<JournalRow[]>;
+  journalHead(): Promise<JournalHead>;
+  /** Walks the whole chain; see `verifyJournal`. */
+  verifyJournal(options?: VerifyJournalOptions): Promise<JournalVerification>;
+  /** The schema version the store runs (the number of the last migration applied; 1 for memory). */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}

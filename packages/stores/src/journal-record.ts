@@ -1,0 +1,84 @@
+import type { JournalEntry, ToolResultContent } from '@toolcircuit/core';
+
+/**
+ * A call attempt as the executor journaled it (see core's `JournalEntry`), after the store's redaction.
+ * `output` is the result content of an executed call when it is small enough to keep; above the store's
+ * threshold only its size is kept, next to the entry's `outputDigest`.
+ */
+export interface CallRecord extends Omit<JournalEntry, 'seq'> {
+  readonly kind: 'call';
+  readonly output?: { readonly bytes: number; readonly content?: ToolResultContent };
+}
+
+/** The human's answer to one pending call, written in the same transaction that claims the run. */
+export interface DecisionRecord {
+  readonly kind: 'decision';
+  readonly at: string;
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  readonly turn: number;
+  readonly callId: string;
+  readonly toolName: string;
+  /** The arguments the decision applies to. */
+  readonly inputDigest: string;
+  readonly approved: boolean;
+  readonly note?: string;
+  readonly workerId: string;
+}
+
+/** An approved call is about to run: written (and committed) before the tool is invoked. */
+export interface StartRecord {
+  readonly kind: 'start';
+  readonly at: string;
+  readonly runId: string;
+  readonly turn: number;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly inputDigest: string;
+  readonly workerId: string;
+}
+
+/** A started call whose result was never recorded (its worker stopped): it may or may not have run. */
+export interface OutcomeUnknownRecord {
+  readonly kind: 'outcome_unknown';
+  readonly at: string;
+  readonly runId: string;
+  readonly turn: number;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly inputDigest: string;
+  readonly workerId: string;
+  readonly detail: string;
+}
+
+/** A worker took over a run whose previous worker stopped or failed. */
+export interface RecoveryRecord {
+  readonly kind: 'recovery';
+  readonly at: string;
+  readonly runId: string;
+  readonly turn: number;
+  readonly workerId: string;
+  readonly previousWorkerId?: string;
+  readonly reason: string;
+}
+
+/** One journal record. Plain JSON; what is hashed and chained. */
+export type JournalRecord = CallRecord | DecisionRecord | StartRecord | OutcomeUnknownRecord | RecoveryRecord;
+
+/** A record in its place in the chain. */
+export interface JournalRow {
+  /** 1-based position, assigned on append. */
+  readonly seq: number;
+  /** The `hash` of the previous row (64 zeros for the first). */
+  readonly prevHash: string;
+  /** SHA-256 over the canonical JSON of `{ prevHash, record }`. */
+  readonly hash: string;
+  readonly record: JournalRecord;
+}
+
+/** The last row as the store recorded it when appending: what makes a deleted tail detectable. */
+export interface JournalHead {
+  readonly seq: number;
+  readonly hash: string;
+}

@@ -1,0 +1,108 @@
+import { GENESIS_HASH } from './journal-chain.js';
+import type { JournalHead } from './journal-record.js';
+import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from './store-backend.js';
+
+/** The rows of a journal and its head, as plain data: what a memory store can be loaded with. */
+export interface JournalSnapshot {
+  readonly rows: readonly StoredJournalRow[];
+  readonly head: JournalHead;
+}
+
+/**
+ * Keeps everything in this process. One queue serialises all transactions; a failing write is undone
+ * step by step, so it is as atomic as the database backends.
+ */
+export class MemoryBackend implements StoreBackend {
+  readonly #runs = new Map<string, RunRow>();
+  readonly #calls = new Map<string, CallRow>();
+  readonly #journal: StoredJournalRow[];
+  #head: JournalHead;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(snapshot?: JournalSnapshot) {
+    this.#journal = snapshot === undefined ? [] : snapshot.rows.map((row) => ({ ...row }));
+    this.#head = snapshot?.head ?? { seq: 0, hash: GENESIS_HASH };
+  }
+
+  snapshot(): JournalSnapshot {
+    return { rows: this.#journal.map((row) => ({ ...row })), head: { ...this.#head } };
+  }
+
+  write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    return this.#serialised(async () => {
+      const undo: (() => void)[] = [];
+      try {
+        return await work(this.#transaction(undo));
+      } catch (error) {
+        for (const step of undo.reverse()) step();
+        throw error;
+      }
+    });
+  }
+
+  read<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    // Read-only by type at the call sites; the same queue gives the snapshot.
+    return this.#serialised(() => work(this.#transaction([])));
+  }
+
+  async schemaVersion(): Promise<number> {
+    return 1;
+  }
+
+  async close(): Promise<void> {}
+
+  #serialised<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  #transaction(undo: (() => void)[]): WriteTransaction {
+    const runs = this.#runs;
+    const calls = this.#calls;
+    const journal = this.#journal;
+    const setRun = (row: RunRow) => {
+      const before = runs.get(row.runId);
+      runs.set(row.runId, row);
+      undo.push(() => (before === undefined ? runs.delete(row.runId) : runs.set(row.runId, before)));
+    };
+    const setCall = (row: CallRow) => {
+      const key = callKey(row.runId, row.turn, row.callId);
+      const before = calls.get(key);
+      calls.set(key, row);
+      undo.push(() => (before === undefined ? calls.delete(key) : calls.set(key, before)));
+    };
+    return {
+      getRun: async (runId) => runs.get(runId),
+      getCalls: async (runId) =>
+        [...calls.values()]
+          .filter((row) => row.runId === runId)
+          .sort((a, b) => a.turn - b.turn || a.position - b.position),
+      getCall: async (runId, turn, callId) => calls.get(callKey(runId, turn, callId)),
+      head: async () => this.#head,
+      journalRows: async ({ afterSeq, limit, runId }) =>
+        journal
+          .filter((row) => row.seq > afterSeq && (runId === undefined || row.runId === runId))
+          .sort((a, b) => a.seq - b.seq)
+          .slice(0, limit),
+      seqOfHash: async (hash) => journal.find((row) => row.hash === hash)?.seq,
+      insertRun: async (row) => setRun(row),
+      updateRun: async (row) => setRun(row),
+      insertCall: async (row) => setCall(row),
+      updateCall: async (row) => setCall(row),
+      appendJournal: async (row) => {
+        const head = this.#head;
+        journal.push({ ...row });
+        this.#head = { seq: row.seq, hash: row.hash };
+        undo.push(() => {
+          journal.pop();
+          this.#head = head;
+        });
+      },
+    };
+  }
+}
+
+function callKey(runId: string, turn: number, callId: string): string {
+  return JSON.stringify([runId, turn, callId]);
+}

@@ -1,0 +1,7 @@
+export {
+  DEFAULT_POSTGRES_SCHEMA,
+  openPostgresStore,
+  type PostgresStore,
+  type PostgresStoreOptions,
+} from './open-postgres-store.js';
+export { postgresMigrations } from './postgres-migrations.js';

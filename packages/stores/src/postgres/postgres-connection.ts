@@ -1,0 +1,64 @@
+import type pg from 'pg';
+import type { SqlConnection, SqlSession } from '../sql/sql-connection.js';
+import { quoteIdentifier } from '../sql/sql-connection.js';
+
+/** One pool, one schema. Each transaction takes its own pooled connection, so workers run in parallel. */
+export class PostgresConnection implements SqlConnection {
+  readonly dialect = 'postgres' as const;
+  readonly #pool: pg.Pool;
+  readonly #schema: string;
+  readonly #ownsPool: boolean;
+
+  constructor(pool: pg.Pool, schema: string, ownsPool: boolean) {
+    this.#pool = pool;
+    this.#schema = schema;
+    this.#ownsPool = ownsPool;
+  }
+
+  table(name: string): string {
+    return `${quoteIdentifier(this.#schema)}.${quoteIdentifier(name)}`;
+  }
+
+  async transaction<T>(mode: 'read' | 'write', work: (session: SqlSession) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      // Reads see one snapshot; writes use READ COMMITTED behind the head-row lock the backend takes
+      // first, so each of their statements sees every write committed before the lock was granted.
+      await client.query(mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+      try {
+        const value = await work(sessionOf(client));
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      }
+    } finally {
+      // A connection whose rollback failed is in an unknown state: drop it instead of pooling it.
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsPool) await this.#pool.end();
+  }
+}
+
+function sessionOf(client: pg.PoolClient): SqlSession {
+  return {
+    all: async (sql, params = []) => (await client.query(numbered(sql), [...params])).rows as Record<string, unknown>[],
+    run: async (sql, params = []) => (await client.query(numbered(sql), [...params])).rowCount ?? 0,
+  };
+}
+
+/** `?` → `$1`, `$2`…: the stores write portable statements and never put a `?` inside a literal. */
+function numbered(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => {
+    index += 1;
+    return `$${index}`;
+  });
+}

@@ -1,0 +1,2 @@
+export { openSqliteStore, SQLITE_STORE_FILE, type SqliteStore, type SqliteStoreOptions } from './open-sqlite-store.js';
+export { sqliteMigrations } from './sqlite-migrations.js';

@@ -1,0 +1,69 @@
+import { GENESIS_HASH } from '../journal-chain.js';
+import type { Migration } from '../sql/sql-migrations.js';
+
+/** Versioned schema of the SQLite store. Append new versions; never edit an applied one. */
+export const sqliteMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, decided calls and the hash-chained journal',
+    statements: [
+      `CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY NOT NULL,
+        session_id TEXT NOT NULL,
+        human_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('paused', 'resuming', 'interrupted', 'completed', 'max_turns', 'aborted')),
+        revision INTEGER NOT NULL,
+        turn INTEGER,
+        paused_json TEXT,
+        paused_digest TEXT,
+        result_json TEXT,
+        catalogue_json TEXT NOT NULL,
+        claim_token TEXT,
+        claim_worker TEXT,
+        claimed_at TEXT,
+        lease_expires_at TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT`,
+      'CREATE INDEX runs_by_status ON runs (status, updated_at)',
+      `CREATE TABLE run_calls (
+        run_id TEXT NOT NULL REFERENCES runs (run_id),
+        turn INTEGER NOT NULL,
+        call_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        tool_name TEXT NOT NULL,
+        input_digest TEXT NOT NULL,
+        approved INTEGER NOT NULL CHECK (approved IN (0, 1)),
+        note TEXT,
+        state TEXT NOT NULL CHECK (state IN ('intended', 'started', 'done', 'unknown')),
+        result_json TEXT,
+        journal_seq INTEGER,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, turn, call_id)
+      ) STRICT`,
+      `CREATE TABLE journal (
+        seq INTEGER PRIMARY KEY NOT NULL,
+        run_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        record_json TEXT NOT NULL
+      ) STRICT`,
+      'CREATE INDEX journal_by_run ON journal (run_id, seq)',
+      'CREATE INDEX journal_by_hash ON journal (hash)',
+      `CREATE TABLE journal_head (
+        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+        seq INTEGER NOT NULL,
+        hash TEXT NOT NULL
+      ) STRICT`,
+      `INSERT INTO journal_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}')`,
+      // Append-only in the database too. Someone with write access can drop these triggers, which is why
+      // the rows are also hash-chained: `verify` finds what was changed even then.
+      `CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+        BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal is append-only'); END`,
+      `CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
+        BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal is append-only'); END`,
+    ],
+  },
+];

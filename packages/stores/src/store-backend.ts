@@ -1,0 +1,78 @@
+import type { CallState, RunStatus } from './durable-store.js';
+import type { JournalHead } from './journal-record.js';
+import type { RawJournalRow } from './verify-journal.js';
+
+/** A run as a backend stores it: flat, JSON as text. */
+export interface RunRow {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  readonly status: RunStatus;
+  readonly revision: number;
+  readonly turn: number | null;
+  readonly pausedJson: string | null;
+  readonly pausedDigest: string | null;
+  readonly resultJson: string | null;
+  readonly catalogueJson: string;
+  readonly claimToken: string | null;
+  readonly claimWorker: string | null;
+  readonly claimedAt: string | null;
+  readonly leaseExpiresAt: string | null;
+  readonly error: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface CallRow {
+  readonly runId: string;
+  readonly turn: number;
+  readonly callId: string;
+  readonly position: number;
+  readonly toolName: string;
+  readonly inputDigest: string;
+  readonly approved: boolean;
+  readonly note: string | null;
+  readonly state: CallState;
+  readonly resultJson: string | null;
+  readonly journalSeq: number | null;
+  readonly updatedAt: string;
+}
+
+/** A journal row with the columns a backend indexes it by. */
+export interface StoredJournalRow extends RawJournalRow {
+  readonly runId: string;
+  readonly kind: string;
+}
+
+export interface ReadTransaction {
+  getRun(runId: string): Promise<RunRow | undefined>;
+  /** In turn, then call order. */
+  getCalls(runId: string): Promise<CallRow[]>;
+  getCall(runId: string, turn: number, callId: string): Promise<CallRow | undefined>;
+  head(): Promise<JournalHead>;
+  /** Rows in seq order, after `afterSeq`, at most `limit`, optionally of one run. */
+  journalRows(options: { afterSeq: number; limit: number; runId?: string }): Promise<RawJournalRow[]>;
+  seqOfHash(hash: string): Promise<number | undefined>;
+}
+
+export interface WriteTransaction extends ReadTransaction {
+  insertRun(row: RunRow): Promise<void>;
+  updateRun(row: RunRow): Promise<void>;
+  insertCall(row: CallRow): Promise<void>;
+  updateCall(row: CallRow): Promise<void>;
+  /** Appends the row and moves the head to it. */
+  appendJournal(row: StoredJournalRow): Promise<void>;
+}
+
+/**
+ * Storage without semantics; `createBackedStore` adds them, once for every backend. `write` transactions
+ * are atomic and serialised with each other (SQLite: BEGIN IMMEDIATE; PostgreSQL: the journal head row is
+ * locked first; memory: one queue), which is what makes every check-then-write of the store race-free.
+ * `read` transactions see one consistent snapshot.
+ */
+export interface StoreBackend {
+  write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T>;
+  read<T>(work: (tx: ReadTransaction) => Promise<T>): Promise<T>;
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,33 @@
+import { canonicalJson, type PausedRun } from '@toolcircuit/core';
+import { BackedStore, type JournalPolicy } from '../src/index.js';
+import { MemoryBackend } from '../src/memory-backend.js';
+import type { StoredJournalRow } from '../src/store-backend.js';
+import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
+
+async function memoryHarness(options: { readonly journal?: JournalPolicy } = {}): Promise<StoreHarness> {
+  const backend = new MemoryBackend();
+  const store = new BackedStore(backend, options.journal);
+  return {
+    store,
+    // One process: the second "worker" shares the backend, as two requests of one server would.
+    second: new BackedStore(backend, options.journal),
+    tamper: {
+      rows: async () =>
+        backend.snapshot().rows.map(({ seq, prevHash, hash, recordJson }) => ({ seq, prevHash, hash, recordJson })),
+      replaceJournal: async (rows, head) => {
+        const stored: StoredJournalRow[] = rows.map((row) => ({ ...row, runId: '', kind: '' }));
+        return new BackedStore(new MemoryBackend({ rows: stored, head }), options.journal);
+      },
+      replacePausedState: async (runId: string, paused: PausedRun) => {
+        await backend.write(async (tx) => {
+          const run = await tx.getRun(runId);
+          if (run === undefined) throw new Error(`no run ${runId}`);
+          await tx.updateRun({ ...run, pausedJson: canonicalJson(paused) });
+        });
+      },
+    },
+    close: () => store.close(),
+  };
+}
+
+describeStoreConformance('memory', memoryHarness);
