@@ -77,6 +77,13 @@ export {
   textTurn,
   toolCallsTurn,
 } from './scripted-model.js';
+export {
+  createScriptedStreamingModel,
+  type ScriptedEvents,
+  ScriptedStreamingModel,
+  type ScriptedStreamingModelOptions,
+  type ScriptedStreamStep,
+} from './scripted-streaming-model.js';
 export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './scrub-secrets.js';
 export { type ResponseSummary, summarizeResponse } from './summarize-response.js';
 export { validateCassette } from './validate-cassette.js';

@@ -8,6 +8,7 @@ import {
   ToolcircuitError,
   type Usage,
 } from '@toolcircuit/core';
+import { deepCopy } from './deep-copy.js';
 
 /** A turn to play back, or a function computing it from the request (to assert on it or react to it). */
 export type ScriptedStep = ModelTurn | ((request: ModelRequest, index: number) => ModelTurn | Promise<ModelTurn>);
@@ -67,23 +68,35 @@ export class ScriptedModel implements Model {
   }
 
   async generate(request: ModelRequest): Promise<ModelTurn> {
-    const { signal, ...rest } = request;
-    const index = this.#requests.length;
-    this.#requests.push(deepCopy(rest));
-    if (signal?.aborted === true) {
-      throw new ProviderError({
-        provider: this.provider,
-        code: 'aborted',
-        message: 'the request was aborted',
-        retryable: false,
-        cause: signal.reason,
-      });
-    }
+    const index = this.recordRequest(request);
     const step = this.#steps[index];
     if (step === undefined) throw new ScriptExhaustedError(index + 1, this.#steps.length, request);
     const turn = typeof step === 'function' ? await step(request, index) : step;
     return deepCopy(turn);
   }
+
+  /**
+   * Records a deep copy of the request and honours an aborted signal as an adapter would (a `ProviderError`
+   * of code `aborted`); returns the request's position in the script. For variants that answer differently.
+   */
+  protected recordRequest(request: ModelRequest): number {
+    const { signal, ...rest } = request;
+    const index = this.#requests.length;
+    this.#requests.push(deepCopy(rest));
+    if (signal?.aborted === true) throw abortedError(this.provider, signal.reason);
+    return index;
+  }
+}
+
+/** What an adapter throws (or streams as an `error` event) when its request was aborted. */
+export function abortedError(provider: string, reason: unknown): ProviderError {
+  return new ProviderError({
+    provider,
+    code: 'aborted',
+    message: 'the request was aborted',
+    retryable: false,
+    cause: reason,
+  });
 }
 
 export function createScriptedModel(steps: readonly ScriptedStep[], options: ScriptedModelOptions = {}): ScriptedModel {
@@ -124,42 +137,6 @@ export function toolCallsTurn(
     stopReason: { unified: 'tool_calls', raw: 'tool_calls' },
     usage: options.usage ?? scriptedUsage,
   };
-}
-
-/**
- * A structural copy of plain data (objects, arrays, primitives), iterative so that the very deep inputs
- * property tests throw at the loop cannot overflow the stack (structuredClone does, at a few thousand levels).
- * Shared references and cycles are preserved.
- */
-function deepCopy<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  const copies = new Map<object, unknown>();
-  const root = shell(value);
-  copies.set(value, root);
-  const work: [object, Record<string, unknown>][] = [[value, root]];
-  for (let next = work.pop(); next !== undefined; next = work.pop()) {
-    const [source, target] = next;
-    for (const key of Object.keys(source)) {
-      const child = (source as Record<string, unknown>)[key];
-      if (child === null || typeof child !== 'object') {
-        // defineProperty: an own "__proto__" key in model output must stay data, not become a prototype.
-        Object.defineProperty(target, key, { value: child, enumerable: true, writable: true, configurable: true });
-        continue;
-      }
-      let copy = copies.get(child) as Record<string, unknown> | undefined;
-      if (copy === undefined) {
-        copy = shell(child);
-        copies.set(child, copy);
-        work.push([child, copy]);
-      }
-      Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return root as T;
-}
-
-function shell(value: object): Record<string, unknown> {
-  return (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
 }
 
 function clip(text: string, max: number): string {
