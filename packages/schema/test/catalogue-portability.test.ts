@@ -154,6 +154,21 @@ describe('the shared catalogues', () => {
     expect(counts).toEqual(EXPECTED);
   });
 
+  it('records every change at a JSON pointer that exists in the ORIGINAL schema', () => {
+    const dangling: string[] = [];
+    for (const file of files) {
+      for (const tool of file.tools) {
+        for (const target of SCHEMA_TARGETS) {
+          for (const change of translateSchema(tool.inputSchema, target).changes) {
+            if (!pointsInto(tool.inputSchema, change.path))
+              dangling.push(`${file.source} ${tool.name} ${target} ${change.path}`);
+          }
+        }
+      }
+    }
+    expect(dangling).toEqual([]);
+  });
+
   it('the checker is not a rubber stamp: the untranslated schemas break every provider somewhere', () => {
     const broken = new Map<SchemaTarget, number>();
     for (const file of files) {
@@ -185,3 +200,14 @@ describe('the shared catalogues', () => {
     }
   });
 });
+
+function pointsInto(root: unknown, pointer: string): boolean {
+  if (pointer === '') return true;
+  let current: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return false;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return true;
+}

@@ -273,10 +273,14 @@ export class SchemaWalker {
       return this.#finish(emitted, annotations, new Set(), notes, pointer);
     }
     if (others.length === 0) {
-      const value = isJsonObject(only.value) ? { ...only.value, ...annotations } : annotations;
-      const emitted = this.#translate(value, only.pointer);
-      const described = this.#withNotes(emitted, notes);
-      return nullable ? this.#nullable(described) : described;
+      // The union's own annotations describe the use; they win over the branch's, at the union's path.
+      const emitted = this.#translate(only.value, only.pointer);
+      const sited =
+        typeof emitted.schema.$ref === 'string'
+          ? emitted
+          : { ...emitted, schema: this.#applySiteAnnotations(emitted.schema, only.value, annotations) };
+      const finished = this.#finish(sited, annotations, new Set(['description', 'title']), notes, pointer);
+      return nullable ? this.#nullable(finished) : finished;
     }
     const emitted = branches.map((branch) => this.#translate(branch.value, branch.pointer));
     return this.#finish(this.#anyOf(emitted, nullable), annotations, new Set(), notes, pointer);
@@ -522,7 +526,7 @@ export class SchemaWalker {
         members.push(this.#translate(rest, appendPointer(pointer, 'items')));
       } else if (rest === undefined && (maxItems === undefined || maxItems > prefix.length)) {
         // Without `items`, elements past the tuple may be anything.
-        members.push(this.#freeForm(appendPointer(pointer, 'items'), 'any', {}));
+        members.push(this.#freeForm(pointer, 'any', {}, 'elements past the tuple'));
       }
       note(
         'prefixItems',
@@ -536,7 +540,7 @@ export class SchemaWalker {
     }
     const items =
       rest === undefined
-        ? this.#freeForm(appendPointer(pointer, 'items'), 'any', {}, 'array without "items"')
+        ? this.#freeForm(pointer, 'any', {}, 'array without "items"')
         : this.#translate(rest, appendPointer(pointer, 'items'));
     out.items = items.schema;
     return arrayPlan([], items.plan);
@@ -934,6 +938,13 @@ export class SchemaWalker {
     pointer: string,
   ): Emitted {
     const schema: JsonObject = { ...emitted.schema };
+    if (typeof schema.$ref === 'string') {
+      for (const keyword of Object.keys(node)) {
+        if (!consumed.has(keyword))
+          this.#log(appendPointer(pointer, keyword), 'dropped', 'beside a $ref, which providers want alone', keyword);
+      }
+      return emitted;
+    }
     const extra = [...notes];
     for (const [keyword, value] of Object.entries(node)) {
       if (consumed.has(keyword) || keyword === 'description') continue;

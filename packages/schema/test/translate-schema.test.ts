@@ -1,0 +1,368 @@
+import type { JsonObject, JsonValue } from '@toolcircuit/core';
+import { describe, expect, it } from 'vitest';
+import {
+  checkProviderSchema,
+  RECURSION_UNROLL_DEPTH,
+  restoreProviderInput,
+  restoreStrictInput,
+  SCHEMA_TARGETS,
+  type SchemaChange,
+  SchemaTranslationError,
+  translateSchema,
+} from '../src/index.js';
+
+function changeAt(
+  changes: readonly SchemaChange[],
+  path: string,
+  kind: SchemaChange['kind'],
+): SchemaChange | undefined {
+  return changes.find((change) => change.path === path && change.kind === kind);
+}
+
+function refusal(run: () => unknown): SchemaTranslationError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SchemaTranslationError) return error;
+    throw error;
+  }
+  throw new Error('expected a SchemaTranslationError');
+}
+
+const pydanticStyle: JsonObject = {
+  type: 'object',
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  properties: {
+    query: { type: 'string', format: 'uri', minLength: 3 },
+    limit: { anyOf: [{ type: 'integer', exclusiveMinimum: 0 }, { type: 'null' }], default: null, title: 'Limit' },
+    mode: { type: ['string', 'null'], enum: ['fast', 'slow', null] },
+    kind: { const: 'search' },
+    level: { type: 'integer', enum: [1, 2, 7, 13] },
+    where: { $ref: '#/$defs/place' },
+  },
+  required: ['query', 'kind'],
+  additionalProperties: false,
+  $defs: { place: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+};
+
+describe('gemini (OpenAPI subset of `parameters`)', () => {
+  const { schema, changes } = translateSchema(pydanticStyle, 'gemini');
+  const properties = schema.properties as Record<string, JsonObject>;
+
+  it('turns null unions and type lists into nullable, const into a one-value enum, refs into inline schemas', () => {
+    expect(properties.limit).toEqual({
+      type: 'integer',
+      minimum: 0,
+      nullable: true,
+      default: null,
+      title: 'Limit',
+      description: '(exclusiveMinimum: 0)',
+    });
+    expect(properties.mode).toMatchObject({ type: 'string', nullable: true, enum: ['fast', 'slow'] });
+    expect(properties.kind).toEqual({ type: 'string', enum: ['search'] });
+    expect(properties.where).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(changeAt(changes, '/properties/mode/type', 'rewritten')).toBeDefined();
+    expect(changeAt(changes, '/properties/kind/const', 'rewritten')).toBeDefined();
+    expect(changeAt(changes, '/properties/where/$ref', 'inlined-ref')).toBeDefined();
+  });
+
+  it('moves what Gemini rejects into the description and logs each keyword at its original path', () => {
+    expect(properties.query).toEqual({ type: 'string', minLength: 3, description: '(format: uri)' });
+    expect(properties.level).toEqual({ type: 'integer', description: '(allowed values: [1,2,7,13])' });
+    expect(changeAt(changes, '/properties/query/format', 'moved-to-description')?.keyword).toBe('format');
+    expect(changeAt(changes, '/properties/level/enum', 'moved-to-description')).toBeDefined();
+    expect(changeAt(changes, '/additionalProperties', 'dropped')).toBeDefined();
+    expect(changeAt(changes, '/$schema', 'dropped')).toBeDefined();
+    expect(schema.$schema).toBeUndefined();
+    expect(schema.additionalProperties).toBeUndefined();
+    expect(checkProviderSchema(schema, 'gemini')).toEqual([]);
+  });
+
+  it('declares no parameters for a tool without any (Gemini rejects an empty OBJECT)', () => {
+    for (const empty of [
+      {},
+      { type: 'object' },
+      { type: 'object', properties: {} },
+      { type: 'dict', properties: {}, required: [] },
+    ]) {
+      const translated = translateSchema(empty, 'gemini');
+      expect(translated.omitParameters).toBe(true);
+      expect(translated.changes.some((change) => change.kind === 'omitted-parameters')).toBe(true);
+      expect(checkProviderSchema(translated.schema, 'gemini')).not.toEqual([]);
+      expect(checkProviderSchema(translated.schema, 'gemini', { parametersOmitted: true })).toEqual([]);
+    }
+    expect(translateSchema({ type: 'object', properties: {} }, 'anthropic').omitParameters).toBeUndefined();
+  });
+
+  it('sends values it cannot describe as JSON text and restores them before the tool sees them', () => {
+    const original: JsonObject = {
+      type: 'object',
+      properties: {
+        payload: { description: 'anything' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      required: ['payload'],
+    };
+    const translated = translateSchema(original, 'gemini');
+    expect(translated.requiresRestore).toBe(true);
+    expect((translated.schema.properties as Record<string, JsonObject>).headers).toMatchObject({ type: 'string' });
+    const sent = { payload: '{"a":[1,2]}', headers: '{"x-id":"7"}' };
+    expect(restoreProviderInput(original, sent, 'gemini')).toEqual({
+      payload: { a: [1, 2] },
+      headers: { 'x-id': '7' },
+    });
+    // Text that is not JSON reaches the executor as it is, and fails validation there by name.
+    expect(restoreProviderInput(original, { payload: 'not json' }, 'gemini')).toEqual({ payload: 'not json' });
+  });
+
+  it('unrolls a recursive schema to a fixed depth and carries deeper levels as JSON text', () => {
+    const tree: JsonObject = {
+      type: 'object',
+      properties: {
+        root: {
+          type: 'object',
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/properties/root' } } },
+          required: ['name'],
+        },
+      },
+      required: ['root'],
+    };
+    const translated = translateSchema(tree, 'gemini');
+    expect(JSON.stringify(translated.schema)).not.toContain('$ref');
+    expect(checkProviderSchema(translated.schema, 'gemini')).toEqual([]);
+    let node: JsonValue | undefined = (translated.schema.properties as JsonObject).root;
+    let levels = 0;
+    while (typeof node === 'object' && node !== null && !Array.isArray(node) && node.type === 'object') {
+      levels += 1;
+      node = ((node.properties as JsonObject).children as JsonObject).items;
+    }
+    expect(levels).toBe(RECURSION_UNROLL_DEPTH);
+    expect(node).toMatchObject({ type: 'string' });
+    expect(changeAt(translated.changes, '/properties/root', 'recursion-bounded')).toBeDefined();
+
+    const deep = {
+      name: 'a',
+      children: [{ name: 'b', children: [{ name: 'c', children: ['{"name":"d","children":[{"name":"e"}]}'] }] }],
+    };
+    expect(restoreProviderInput(tree, { root: deep }, 'gemini')).toEqual({
+      root: {
+        name: 'a',
+        children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [{ name: 'e' }] }] }] }],
+      },
+    });
+  });
+});
+
+describe('openai-strict', () => {
+  const original: JsonObject = {
+    type: 'object',
+    properties: {
+      city: { type: 'string', default: 'Paris' },
+      days: { type: 'integer', minimum: 1 },
+      note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      filter: { type: 'object', properties: { tag: { type: 'string' } } },
+    },
+    required: ['city', 'note'],
+  };
+  const translated = translateSchema(original, 'openai-strict');
+  const properties = translated.schema.properties as Record<string, JsonObject>;
+
+  it('requires every property, makes optionals nullable and closes every object', () => {
+    expect(translated.schema.required).toEqual(['city', 'days', 'note', 'filter']);
+    expect(translated.schema.additionalProperties).toBe(false);
+    expect(properties.days?.type).toEqual(['integer', 'null']);
+    expect(properties.filter).toMatchObject({
+      type: ['object', 'null'],
+      required: ['tag'],
+      additionalProperties: false,
+    });
+    expect(changeAt(translated.changes, '/properties/days', 'made-nullable')).toBeDefined();
+    expect(changeAt(translated.changes, '', 'closed-object')).toBeDefined();
+    expect(properties.city?.description).toBe('(default: "Paris")');
+    expect(checkProviderSchema(translated.schema, 'openai-strict')).toEqual([]);
+  });
+
+  it('maps null back to "omitted" for optional properties only', () => {
+    const sent = { city: 'Oslo', days: null, note: null, filter: { tag: null } };
+    expect(restoreStrictInput(original, sent)).toEqual({ city: 'Oslo', note: null, filter: {} });
+    expect(restoreStrictInput(original, { city: 'Oslo', days: 3, note: 'x', filter: null })).toEqual({
+      city: 'Oslo',
+      days: 3,
+      note: 'x',
+    });
+  });
+
+  it('keeps recursion as $defs references', () => {
+    const recursive: JsonObject = {
+      type: 'object',
+      properties: { tree: { $ref: '#/$defs/node' } },
+      required: ['tree'],
+      $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+    };
+    const strict = translateSchema(recursive, 'openai-strict');
+    expect(strict.schema.$defs).toBeDefined();
+    expect(JSON.stringify(strict.schema)).toContain('"$ref":"#/$defs/node"');
+    expect(checkProviderSchema(strict.schema, 'openai-strict')).toEqual([]);
+    expect(restoreStrictInput(recursive, { tree: { children: [{ children: null }] } })).toEqual({
+      tree: { children: [{}] },
+    });
+  });
+
+  it('refuses, by name, what strict mode cannot express', () => {
+    const map = refusal(() =>
+      translateSchema({ type: 'object', additionalProperties: { type: 'string' } }, 'openai-strict', {
+        toolName: 'set_headers',
+      }),
+    );
+    expect(map.reason).toBe('free_form_root');
+    expect(map.kind).toBe('configuration');
+    expect(map.message).toContain('set_headers');
+    expect(map.message).toContain('openai-strict');
+
+    let deep: JsonObject = { type: 'string' };
+    for (let level = 0; level < 11; level += 1)
+      deep = { type: 'object', properties: { next: deep }, required: ['next'] };
+    expect(refusal(() => translateSchema(deep, 'openai-strict')).reason).toBe('too_deep');
+
+    const many = {
+      type: 'object',
+      properties: { pick: { type: 'string', enum: Array.from({ length: 1001 }, (_, index) => `v${index}`) } },
+    };
+    expect(refusal(() => translateSchema(many, 'openai-strict')).reason).toBe('too_many_enum_values');
+    // The same schemas are fine where the limits do not apply.
+    expect(() => translateSchema(deep, 'anthropic')).not.toThrow();
+  });
+});
+
+describe('anthropic', () => {
+  it('gives every root `type: "object"` and refuses a root that is not an object', () => {
+    expect(translateSchema({}, 'anthropic').schema).toEqual({ type: 'object', properties: {} });
+    expect(translateSchema({ properties: { a: { type: 'string' } } }, 'anthropic').schema).toMatchObject({
+      type: 'object',
+    });
+    const error = refusal(() =>
+      translateSchema({ type: 'array', items: { type: 'string' } }, 'anthropic', { toolName: 'list' }),
+    );
+    expect(error.reason).toBe('root_not_object');
+    expect(error.path).toBe('/type');
+  });
+
+  it('stays inside the strict subset: bounds move to the description, listed formats and minItems 0/1 stay', () => {
+    const translated = translateSchema(
+      {
+        type: 'object',
+        properties: {
+          url: { type: 'string', format: 'uri', pattern: '^https' },
+          tags: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          pairs: { type: 'array', items: { type: 'string' }, minItems: 2 },
+          free: {},
+        },
+      },
+      'anthropic',
+    );
+    const properties = translated.schema.properties as Record<string, JsonObject>;
+    expect(properties.url).toEqual({ type: 'string', format: 'uri', description: '(pattern: "^https")' });
+    expect(properties.tags?.minItems).toBe(1);
+    expect(properties.pairs?.minItems).toBeUndefined();
+    expect(properties.free?.type).toEqual(['string', 'number', 'boolean', 'object', 'array', 'null']);
+    expect(checkProviderSchema(translated.schema, 'anthropic')).toEqual([]);
+  });
+});
+
+describe('openai (not strict)', () => {
+  it('passes schemas through, fixing only the root and arrays without items', () => {
+    const original: JsonObject = {
+      type: 'object',
+      properties: { ids: { type: 'array' }, code: { type: 'string', pattern: '^[A-Z]{3}$' } },
+    };
+    const translated = translateSchema(original, 'openai');
+    expect(translated.schema).toEqual({
+      type: 'object',
+      properties: { ids: { type: 'array', items: {} }, code: { type: 'string', pattern: '^[A-Z]{3}$' } },
+    });
+    expect(translateSchema({ type: 'object' }, 'openai').schema).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('gemini-json-schema', () => {
+  it('keeps real JSON Schema (maps, tuples, recursion through $defs) minus dialect markers', () => {
+    const translated = translateSchema(
+      {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: {
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          range: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }] },
+          tree: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/properties/tree' } } } },
+        },
+      },
+      'gemini-json-schema',
+    );
+    const properties = translated.schema.properties as Record<string, JsonObject>;
+    expect(translated.schema.$schema).toBeUndefined();
+    expect(properties.headers).toEqual({ type: 'object', properties: {}, additionalProperties: { type: 'string' } });
+    expect(properties.range?.prefixItems).toEqual([{ type: 'integer' }, { type: 'integer' }]);
+    expect(properties.tree).toEqual({ $ref: '#/$defs/tree' });
+    expect(checkProviderSchema(translated.schema, 'gemini-json-schema')).toEqual([]);
+  });
+});
+
+describe('every target', () => {
+  it('maps BFCL type names and refuses unknown ones by name and path', () => {
+    const bfcl: JsonObject = {
+      type: 'dict',
+      properties: {
+        ratio: { type: 'float' },
+        items: { type: 'ArrayList', items: { type: 'String' } },
+        any: { type: 'any' },
+      },
+      required: ['ratio'],
+    };
+    for (const target of SCHEMA_TARGETS) {
+      const translated = translateSchema(bfcl, target);
+      expect(translated.schema.type).toBe('object');
+      expect(changeAt(translated.changes, '/properties/ratio/type', 'type-mapped')?.detail).toContain('number');
+      expect(
+        checkProviderSchema(translated.schema, target, { parametersOmitted: translated.omitParameters === true }),
+      ).toEqual([]);
+      const error = refusal(() =>
+        translateSchema({ type: 'object', properties: { x: { type: 'decimal' } } }, target, { toolName: 'pay' }),
+      );
+      expect(error).toMatchObject({
+        reason: 'unknown_type',
+        path: '/properties/x/type',
+        target,
+        toolName: 'pay',
+        code: 'schema_untranslatable',
+      });
+      expect(error.message).toMatch(/pay.*\/properties\/x\/type.*unknown_type/);
+    }
+  });
+
+  it('never mutates the catalogue schema and returns frozen results', () => {
+    const frozen = deepFreeze(structuredClone(pydanticStyle));
+    for (const target of SCHEMA_TARGETS) {
+      const translated = translateSchema(frozen, target);
+      expect(Object.isFrozen(translated.schema)).toBe(true);
+      expect(translated.schema).not.toBe(frozen);
+    }
+    expect(frozen).toEqual(pydanticStyle);
+  });
+
+  it('refuses references that point outside the schema', () => {
+    const error = refusal(() =>
+      translateSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } }, 'gemini', {
+        toolName: 'remote',
+      }),
+    );
+    expect(error).toMatchObject({ reason: 'unresolvable_ref', path: '/properties/a/$ref' });
+  });
+});
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
