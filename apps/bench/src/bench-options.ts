@@ -1,0 +1,62 @@
+import type { Scenario } from './scenario/scenario.js';
+
+export type Phase = 'timing' | 'rss' | 'imports' | 'translation' | 'wire';
+export const PHASES: readonly Phase[] = ['timing', 'rss', 'imports', 'translation', 'wire'];
+
+export interface BenchOptions {
+  /** The 30-second variant: smaller S, fewer rounds and samples. */
+  readonly quick: boolean;
+  /** Also time the peers at S=500 with 100 tools (several extra minutes). */
+  readonly full: boolean;
+  readonly phases: ReadonlySet<Phase>;
+  /** Where to write every figure as JSON, if anywhere. */
+  readonly jsonPath: string | undefined;
+  /** The cell the per-call goals are judged on (K=8 S=100, or its quick stand-in). */
+  readonly goalCell: Scenario;
+  /** The cell peak RSS is judged on (K=8 S=500, or its quick stand-in). */
+  readonly rssCells: readonly Scenario[];
+  readonly steps: readonly number[];
+  readonly importSamples: number;
+  readonly translationSamples: number;
+  readonly wireSteps: number;
+  readonly builderHistory: readonly number[];
+}
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes('--quick');
+  const full = argv.includes('--full');
+  const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+  const jsonPath = argv.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
+  const unknown = argv.filter(
+    (arg) => !['--quick', '--full'].includes(arg) && !arg.startsWith('--only=') && !arg.startsWith('--json='),
+  );
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown option ${unknown.join(' ')}. Use --quick, --full, --only=${PHASES.join(',')}, --json=FILE.`,
+    );
+  }
+  const phases = new Set<Phase>();
+  for (const name of only === undefined ? PHASES : only.split(',')) {
+    if (!(PHASES as readonly string[]).includes(name))
+      throw new Error(`Unknown phase "${name}" (${PHASES.join(', ')}).`);
+    phases.add(name as Phase);
+  }
+  const longest = quick ? 50 : 500;
+  const middle = quick ? 50 : 100;
+  return {
+    quick,
+    full,
+    phases,
+    jsonPath,
+    goalCell: { calls: 8, steps: middle, tools: 1 },
+    rssCells: [
+      { calls: 8, steps: middle, tools: 100 },
+      { calls: 8, steps: longest, tools: 1 },
+    ],
+    steps: quick ? [10, 50] : [10, 100, 500],
+    importSamples: quick ? 2 : 5,
+    translationSamples: quick ? 1 : 5,
+    wireSteps: quick ? 30 : 300,
+    builderHistory: quick ? [10, 30] : [10, 100, 300],
+  };
+}

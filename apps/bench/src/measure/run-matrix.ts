@@ -1,0 +1,111 @@
+import { createScript, type Scenario, type Script, scenarioLabel } from '../scenario/scenario.js';
+import type { BenchSystem, PreparedRun, RunRecord, SystemId } from '../systems/bench-system.js';
+import { collectGarbage } from './collect-garbage.js';
+import { medianMetrics, metricsOf, type RunMetrics } from './run-metrics.js';
+
+export interface CellResult {
+  readonly id: SystemId;
+  readonly label: string;
+  /** Timed runs taken (0 when skipped). */
+  readonly rounds: number;
+  /** Medians over the rounds; absent when skipped. */
+  readonly metrics?: RunMetrics;
+  /** One-time setup (catalogue, tools, model), not part of any run. */
+  readonly prepareMs: number;
+  readonly skipped?: string;
+}
+
+export interface MatrixCell {
+  readonly scenario: Scenario;
+  readonly results: readonly CellResult[];
+}
+
+export interface MatrixPlan {
+  readonly cells: readonly Scenario[];
+  /** Timed runs of this system in this cell; 0 skips it (then `skipReason` says why). */
+  rounds(system: BenchSystem, scenario: Scenario): number;
+  skipReason(system: BenchSystem, scenario: Scenario): string;
+  /** Whether to run every system once, untimed, in this cell before timing. */
+  warmUp(system: BenchSystem, scenario: Scenario): boolean;
+}
+
+export type Log = (line: string) => void;
+
+/**
+ * The timing phase, in ONE process. For each cell every system is prepared once, then the rounds
+ * alternate between systems (the order rotates each round, so no system always runs right after the
+ * same neighbour), with a full GC before every run. A run that did not play the whole script (wrong
+ * number of tool runs or model calls, wrong answer) aborts the benchmark: a fast wrong run is no result.
+ */
+export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPlan, log: Log): Promise<MatrixCell[]> {
+  const cells: MatrixCell[] = [];
+  for (const scenario of plan.cells) {
+    const script = createScript(scenario);
+    const prepared = new Map<BenchSystem, { run: PreparedRun; prepareMs: number }>();
+    for (const system of systems) {
+      if (plan.rounds(system, scenario) === 0) continue;
+      const started = performance.now();
+      const run = await system.prepare(script);
+      prepared.set(system, { run, prepareMs: performance.now() - started });
+    }
+    for (const [system, { run }] of prepared) {
+      if (!plan.warmUp(system, scenario)) continue;
+      collectGarbage();
+      checkRecord(system, script, await run.run());
+    }
+    const runs = new Map<BenchSystem, RunMetrics[]>();
+    const maxRounds = Math.max(0, ...systems.map((system) => plan.rounds(system, scenario)));
+    const cellStarted = performance.now();
+    for (let round = 0; round < maxRounds; round += 1) {
+      for (const system of rotate(systems, round)) {
+        const entry = prepared.get(system);
+        if (entry === undefined || round >= plan.rounds(system, scenario)) continue;
+        collectGarbage();
+        const record = await entry.run.run();
+        checkRecord(system, script, record);
+        const list = runs.get(system) ?? [];
+        list.push(metricsOf(record, scenario));
+        runs.set(system, list);
+      }
+    }
+    log(`  ${scenarioLabel(scenario).padEnd(18)} ${((performance.now() - cellStarted) / 1000).toFixed(1)} s`);
+    cells.push({
+      scenario,
+      results: systems.map((system): CellResult => {
+        const list = runs.get(system);
+        const prepareMs = prepared.get(system)?.prepareMs ?? 0;
+        if (list === undefined || list.length === 0) {
+          return {
+            id: system.id,
+            label: system.label,
+            rounds: 0,
+            prepareMs,
+            skipped: plan.skipReason(system, scenario),
+          };
+        }
+        return { id: system.id, label: system.label, rounds: list.length, metrics: medianMetrics(list), prepareMs };
+      }),
+    });
+  }
+  return cells;
+}
+
+export function checkRecord(system: BenchSystem, script: Script, record: RunRecord): void {
+  const { calls, steps } = script.scenario;
+  const expectedRuns = calls * steps - script.invalidCalls;
+  const problems: string[] = [];
+  if (record.toolRuns !== expectedRuns) problems.push(`the tool ran ${record.toolRuns} times, not ${expectedRuns}`);
+  if (record.stepStarts.length !== steps + 1) {
+    problems.push(`the model was asked ${record.stepStarts.length} times, not ${steps + 1}`);
+  }
+  if (record.finalText !== script.finalText) problems.push(`the answer was ${JSON.stringify(record.finalText)}`);
+  if (problems.length > 0) {
+    throw new Error(`${system.label} did not play ${scenarioLabel(script.scenario)}: ${problems.join('; ')}.`);
+  }
+}
+
+function rotate<T>(items: readonly T[], by: number): T[] {
+  if (items.length === 0) return [];
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}

@@ -1,0 +1,197 @@
+import type { BenchOptions } from '../bench-options.js';
+import type { MachineInfo } from '../measure/machine-info.js';
+import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
+import type { ImportTime } from '../measure/measure-import-time.js';
+import type { MatrixCell } from '../measure/run-matrix.js';
+import type { RssChildReport } from '../rss-child.js';
+import { type Scenario, scenarioLabel } from '../scenario/scenario.js';
+import type { BenchSystem } from '../systems/bench-system.js';
+import type { WireCostReport } from '../wire/measure-wire-cost.js';
+import { formatNumber, formatRatio, formatTable } from './format-table.js';
+import { type GoalVerdict, resultOf } from './goals.js';
+
+export interface RssMeasurement {
+  readonly scenario: Scenario;
+  readonly reports: readonly RssChildReport[];
+}
+
+export function formatHeader(machine: MachineInfo, options: BenchOptions): string {
+  const versions = Object.entries(machine.versions)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(', ');
+  return [
+    `# toolcircuit benchmark${options.quick ? ' (--quick)' : ''}${options.full ? ' (--full)' : ''}`,
+    '',
+    `Machine: ${machine.nproc} cores, ${machine.cpuModel}, ${formatNumber(machine.memoryGb)} GB, node ${machine.node}, load average at start ${machine.loadAverage.toFixed(2)}`,
+    `Versions: ${versions}`,
+    machine.gcExposed ? 'A full GC runs before every timed run (--expose-gc).' : 'WARNING: run with node --expose-gc.',
+  ].join('\n');
+}
+
+export function formatValidation(systems: readonly BenchSystem[]): string {
+  return [
+    '## Validation in each system',
+    '',
+    ...systems.map((system) => `- **${system.label}**: ${system.validation}`),
+  ].join('\n');
+}
+
+/** The main table: one row per system and cell. */
+export function formatMatrix(cells: readonly MatrixCell[], rss: readonly RssMeasurement[]): string {
+  const rows: string[][] = [];
+  for (const cell of cells) {
+    const circuit = resultOf(cell, 'toolcircuit')?.metrics;
+    const cellRss = rss.find((entry) => scenarioLabel(entry.scenario) === scenarioLabel(cell.scenario));
+    for (const result of cell.results) {
+      const metrics = result.metrics;
+      const peak = cellRss?.reports.find((report) => report.system === result.id)?.peakRssMb;
+      if (metrics === undefined) {
+        rows.push([
+          scenarioLabel(cell.scenario),
+          result.label,
+          '0',
+          result.skipped ?? 'skipped',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ]);
+        continue;
+      }
+      rows.push([
+        scenarioLabel(cell.scenario),
+        result.label,
+        String(result.rounds),
+        formatNumber(metrics.perCallUs),
+        formatNumber(metrics.bestPerCallUs),
+        formatNumber(metrics.perStepUs),
+        formatNumber(metrics.first10Us),
+        formatNumber(metrics.last10Us),
+        formatNumber(metrics.last10Us / metrics.first10Us),
+        peak === undefined ? '' : formatNumber(peak),
+        circuit === undefined ? '—' : formatRatio(metrics.perCallUs / circuit.perCallUs),
+      ]);
+    }
+  }
+  return [
+    '## Cost per call and per step (medians over the rounds; µs)',
+    '',
+    formatTable(
+      [
+        'cell',
+        'system',
+        'runs',
+        'µs/call',
+        'best µs/call',
+        'µs/step',
+        'first 10 µs/step',
+        'last 10 µs/step',
+        'last/first',
+        'peak RSS MB',
+        '× toolcircuit',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
+export function formatRss(rss: readonly RssMeasurement[]): string {
+  const rows = rss.flatMap((entry) =>
+    entry.reports.map((report) => [
+      scenarioLabel(entry.scenario),
+      report.system,
+      formatNumber(report.readyRssMb),
+      formatNumber(report.peakRssMb),
+      formatNumber(report.peakRssMb - report.readyRssMb),
+      formatNumber(report.heapUsedAfterMb),
+    ]),
+  );
+  return [
+    '## Peak RSS, one child process per system (MB)',
+    '',
+    formatTable(['cell', 'system', 'RSS when ready', 'peak RSS', 'peak − ready', 'heap used after'], rows),
+  ].join('\n');
+}
+
+export function formatGoals(verdicts: readonly GoalVerdict[]): string {
+  return [
+    '## Goals',
+    '',
+    ...verdicts.map(
+      (verdict) =>
+        `${verdict.pass === undefined ? 'N/A ' : verdict.pass ? 'PASS' : 'FAIL'}  ${verdict.goal}: ${verdict.measured}`,
+    ),
+  ].join('\n');
+}
+
+export function formatVariants(cell: MatrixCell): string {
+  const floor = resultOf(cell, 'hand-written')?.metrics;
+  const rows = cell.results.map((result) => [
+    result.label,
+    String(result.rounds),
+    formatNumber(result.metrics?.perCallUs),
+    floor === undefined || result.metrics === undefined ? '—' : formatRatio(result.metrics.perCallUs / floor.perCallUs),
+  ]);
+  return [
+    `## toolcircuit options at ${scenarioLabel(cell.scenario)}`,
+    '',
+    formatTable(['system', 'runs', 'µs/call', '× floor'], rows),
+  ].join('\n');
+}
+
+export function formatImports(rows: readonly ImportTime[]): string {
+  return [
+    `## Cold import (fresh node per sample, median of ${rows[0]?.samples ?? 0}; ms)`,
+    '',
+    formatTable(
+      ['package', 'await import()', 'whole process'],
+      rows.map((row) => [row.specifier, formatNumber(row.importMs), formatNumber(row.processMs)]),
+    ),
+  ].join('\n');
+}
+
+export function formatTranslation(rows: readonly TranslationRow[]): string {
+  return [
+    '## Catalogue translation (median; ms)',
+    '',
+    formatTable(
+      ['catalogue', 'tools', 'step', 'paid', 'ms'],
+      rows.map((row) => [row.catalogue, String(row.tools), row.step, row.when, formatNumber(row.ms)]),
+    ),
+  ].join('\n');
+}
+
+export function formatWire(report: WireCostReport): string {
+  const adapters = report.adapters.map((row) => [
+    row.adapter,
+    `K=${row.calls} S=${row.steps}`,
+    formatNumber(row.first10Us),
+    formatNumber(row.last10Us),
+    formatNumber(row.last10Us / row.first10Us),
+    formatNumber(row.firstBodyBytes / 1024),
+    formatNumber(row.lastBodyBytes / 1024),
+    formatNumber(row.usPerKb),
+  ]);
+  const builders = report.builders.map((row) => [
+    row.builder,
+    String(row.historySteps),
+    formatNumber(row.bodyBytes / 1024),
+    formatNumber(row.buildUs),
+    formatNumber(row.buildUs / (row.bodyBytes / 1024)),
+  ]);
+  return [
+    '## Wire cost: real adapters and SDKs against an instant server on 127.0.0.1 (µs per step)',
+    '',
+    formatTable(
+      ['adapter', 'run', 'first 10', 'last 10', 'last/first', 'first body KB', 'last body KB', 'µs per extra KB'],
+      adapters,
+    ),
+    '',
+    'Request builders alone (build the body from the whole history + JSON.stringify, as the SDK does):',
+    '',
+    formatTable(['builder', 'history steps', 'body KB', 'µs', 'µs per KB'], builders),
+  ].join('\n');
+}

@@ -1,0 +1,66 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { lookUpOrders, type OrderLookupInput, orderJsonSchema } from '../scenario/order-tool.js';
+import type { Script, ScriptedToolCall } from '../scenario/scenario.js';
+import { type BenchSystem, type PreparedRun, StepClock } from './bench-system.js';
+
+type FloorMessage =
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly calls: readonly ScriptedToolCall[]; readonly text?: string }
+  | {
+      readonly role: 'tool';
+      readonly results: readonly { readonly id: string; readonly content: string; readonly isError: boolean }[];
+    };
+
+/**
+ * The floor: the least a correct loop can do. Parse each call's arguments, validate them with an ajv
+ * validator compiled once, run the tool, append one result per call, ask again. No rights, no journal,
+ * no digests, no timeouts: whatever a harness spends above this is its own cost.
+ */
+export function handWrittenSystem(): BenchSystem {
+  return {
+    id: 'hand-written',
+    label: 'hand-written loop',
+    validation: 'ajv validator compiled once per tool from the same JSON Schema, called on every input',
+    async prepare(script: Script): Promise<PreparedRun> {
+      const counter = { runs: 0 };
+      const ajv = new Ajv();
+      const validators = new Map<string, ValidateFunction>();
+      for (const name of script.toolNames) validators.set(name, ajv.compile(orderJsonSchema()));
+      const clock = new StepClock();
+      const model = (): { readonly calls: readonly ScriptedToolCall[]; readonly text?: string } => {
+        const calls = script.turns[clock.stamp()];
+        return calls === undefined ? { calls: [], text: script.finalText } : { calls };
+      };
+      return {
+        async run() {
+          clock.reset();
+          counter.runs = 0;
+          const started = performance.now();
+          const messages: FloorMessage[] = [{ role: 'user', content: script.userText }];
+          let text = '';
+          for (;;) {
+            // Awaited like a real model call, so the floor pays the same microtask a network call costs.
+            const turn = await Promise.resolve(model());
+            messages.push({ role: 'assistant', ...turn });
+            if (turn.calls.length === 0) {
+              text = turn.text ?? '';
+              break;
+            }
+            const results = turn.calls.map((call) => {
+              const validate = validators.get(call.toolName);
+              if (validate === undefined)
+                return { id: call.id, content: `Unknown tool ${call.toolName}`, isError: true };
+              const input: unknown = JSON.parse(call.arguments);
+              if (!validate(input)) return { id: call.id, content: ajv.errorsText(validate.errors), isError: true };
+              counter.runs += 1;
+              return { id: call.id, content: JSON.stringify(lookUpOrders(input as OrderLookupInput)), isError: false };
+            });
+            messages.push({ role: 'tool', results });
+          }
+          const totalMs = performance.now() - started;
+          return { totalMs, stepStarts: [...clock.stamps], toolRuns: counter.runs, finalText: text };
+        },
+      };
+    },
+  };
+}
