@@ -28,6 +28,7 @@ export type {
 } from './durable-store.js';
 export { CatalogueChangedError } from './errors/catalogue-changed-error.js';
 export { ClaimLostError } from './errors/claim-lost-error.js';
+export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
 export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
 export { RunNotFoundError } from './errors/run-not-found-error.js';
@@ -47,6 +48,7 @@ export type {
 } from './journal-record.js';
 export type { JournalSnapshot } from './memory-backend.js';
 export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export type { ReadonlyJournal } from './readonly-journal.js';
 export { redactInputFields } from './redact-input-fields.js';
 export { REDACTED, scrubSecrets, scrubSecretText } from './scrub-secrets.js';
 export type {

@@ -1,3 +1,4 @@
+export { openPostgresJournal } from './open-postgres-journal.js';
 export {
   DEFAULT_POSTGRES_SCHEMA,
   openPostgresStore,

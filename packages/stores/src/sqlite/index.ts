@@ -1,2 +1,3 @@
+export { openSqliteJournal } from './open-sqlite-journal.js';
 export { openSqliteStore, SQLITE_STORE_FILE, type SqliteStore, type SqliteStoreOptions } from './open-sqlite-store.js';
 export { sqliteMigrations } from './sqlite-migrations.js';

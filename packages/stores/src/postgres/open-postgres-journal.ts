@@ -1,0 +1,47 @@
+import pg from 'pg';
+import { BackedStore } from '../backed-store.js';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
+import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
+import { SqlBackend } from '../sql/sql-backend.js';
+import { appliedVersion } from '../sql/sql-migrations.js';
+import { DEFAULT_POSTGRES_SCHEMA } from './open-postgres-store.js';
+import { PostgresConnection } from './postgres-connection.js';
+import { postgresMigrations } from './postgres-migrations.js';
+
+/**
+ * Opens the journal of an existing PostgreSQL store read-only (no migration, no write; read transactions
+ * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store.
+ */
+export async function openPostgresJournal(options: {
+  readonly connectionString: string;
+  readonly schema?: string;
+}): Promise<ReadonlyJournal> {
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new InvalidStoreOptionsError('schema', `"${schema}" is not a plain identifier; use letters, digits and _.`);
+  }
+  const connection = new PostgresConnection(
+    new pg.Pool({ connectionString: options.connectionString, max: 1 }),
+    schema,
+    true,
+  );
+  try {
+    const [found] = await connection.transaction('read', (session) =>
+      session.all('SELECT to_regclass(?) AS journal, to_regclass(?) AS migrations', [
+        connection.table('journal'),
+        connection.table('schema_migrations'),
+      ]),
+    );
+    if (found?.journal === null || found?.migrations === null || found === undefined) {
+      throw new InvalidStoreOptionsError('schema', `schema "${schema}" holds no toolcircuit store (no journal table).`);
+    }
+    const version = await appliedVersion(connection);
+    const latest = postgresMigrations(schema).length;
+    if (version > latest) throw new UnsupportedSchemaVersionError(version, latest);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return readonlyJournalOf(new BackedStore(new SqlBackend(connection)));
+}

@@ -1,0 +1,142 @@
+// `toolcircuit journal verify`, run through the CLI's own flag parsing and error reporting, with the
+// stores opened from their sources (the CLI loads the built package at run time).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../apps/cli/src/cli-io.js';
+import { createJournalVerifyCommand } from '../../../apps/cli/src/commands/journal-verify-command.js';
+import { parseCommandArgs } from '../../../apps/cli/src/parsed-args.js';
+import { reportError } from '../../../apps/cli/src/report-error.js';
+import { openPostgresJournal, openPostgresStore } from '../src/postgres/index.js';
+import { openSqliteJournal, openSqliteStore } from '../src/sqlite/index.js';
+import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from './support/postgres-url.js';
+import { approveAll, done, marie, startPaused, world } from './support/world.js';
+
+const root = mkdtempSync(join(tmpdir(), 'toolcircuit-verify-cli-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const command = createJournalVerifyCommand({
+  sqlite: (file) => openSqliteJournal({ file }),
+  postgres: (connectionString, schema) =>
+    openPostgresJournal({ connectionString, ...(schema === undefined ? {} : { schema }) }),
+});
+
+async function cli(argv: readonly string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: process.stdin,
+    env,
+    cwd: root,
+    signal: new AbortController().signal,
+  };
+  let code: number;
+  try {
+    code = await command.run(parseCommandArgs(command, argv), io);
+  } catch (error) {
+    code = reportError(error, io, command.name);
+  }
+  return { code, stdout, stderr };
+}
+
+async function sqliteJournal(name: string): Promise<string> {
+  const file = join(root, name);
+  const store = await openSqliteStore({ file });
+  const w = world();
+  const paused = await startPaused(w, store);
+  await w.runner(store, [done]).resume('run-1', approveAll(paused), { session: marie() });
+  await store.close();
+  return file;
+}
+
+describe('toolcircuit journal verify', () => {
+  it('exits 0 on an intact journal and prints its head, usable as an anchor later', async () => {
+    await sqliteJournal('intact.sqlite');
+    const result = await cli(['--sqlite', 'intact.sqlite']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^journal intact: 5 entries, head 5:[0-9a-f]{64}\n$/);
+    const anchor = /head (\d+:[0-9a-f]{64})/.exec(result.stdout)?.[1] ?? '';
+    expect((await cli(['--sqlite', 'intact.sqlite', '--anchor', anchor])).code).toBe(0);
+    const json = await cli(['--sqlite', 'intact.sqlite', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, entries: 5 });
+  });
+
+  it('exits 1 and names the entry when the journal was edited in the database', async () => {
+    const file = await sqliteJournal('edited.sqlite');
+    const db = new Database(file);
+    db.exec('DROP TRIGGER journal_no_update');
+    db.prepare(
+      'UPDATE journal SET record_json = replace(record_json, \'"approved":true\', \'"approved":false\') WHERE seq = 3',
+    ).run();
+    db.close();
+    const result = await cli(['--sqlite', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/journal TAMPERED: entry 3 edited: entry 3 does not match its hash/);
+  });
+
+  it('exits 1 when an entry was deleted, naming the missing one', async () => {
+    const file = await sqliteJournal('deleted.sqlite');
+    const db = new Database(file);
+    db.exec('DROP TRIGGER journal_no_delete');
+    db.prepare('DELETE FROM journal WHERE seq = 2').run();
+    db.close();
+    const result = await cli(['--sqlite', file, '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, seq: 2, problem: 'deleted' });
+  });
+
+  it('exits 2 on usage errors, a missing file, a file that is not a store, and a bad anchor', async () => {
+    await sqliteJournal('usage.sqlite');
+    const notAStore = join(root, 'other.sqlite');
+    new Database(notAStore).close();
+    writeFileSync(join(root, 'empty.sqlite'), '');
+    const cases: [readonly string[], RegExp][] = [
+      [[], /exactly one of --sqlite/],
+      [['--sqlite', 'usage.sqlite', '--postgres', 'postgres://x'], /exactly one of --sqlite/],
+      [['--sqlite', 'nope.sqlite'], /does not exist/],
+      [['--sqlite', 'other.sqlite'], /not a toolcircuit store/],
+      [['--sqlite', 'empty.sqlite'], /not a toolcircuit store/],
+      [['--sqlite', 'usage.sqlite', '--anchor', '5:abc'], /--anchor must be/],
+      [['--sqlite', 'usage.sqlite', '--schema', 's'], /--postgres only/],
+      [['--postgres', 'env'], /TOOLCIRCUIT_POSTGRES_URL is not set/],
+      [['--sqlite'], /argument missing|requires an argument|Option '--sqlite <value>'/i],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await cli(argv);
+      expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
+      expect(result.stderr).toMatch(message);
+    }
+  });
+
+  const url = postgresTestUrl();
+  requirePostgresInCi(url);
+  describe.skipIf(url === undefined)(
+    `on PostgreSQL${url === undefined ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
+    () => {
+      it('verifies a PostgreSQL store given by URL (or by env) and schema', async () => {
+        const schema = `tc_cli_${process.pid}`;
+        const store = await openPostgresStore({ connectionString: url as string, schema });
+        try {
+          await startPaused(world(), store);
+          const result = await cli(['--postgres', 'env', '--schema', schema], {
+            TOOLCIRCUIT_POSTGRES_URL: url as string,
+          });
+          expect(result.code).toBe(0);
+          expect(result.stdout).toMatch(/journal intact: 2 entries/);
+          expect((await cli(['--postgres', url as string, '--schema', 'no_such_schema'])).code).toBe(2);
+        } finally {
+          await store.close();
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await client.end();
+        }
+      });
+    },
+  );
+});

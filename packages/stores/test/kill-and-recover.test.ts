@@ -1,0 +1,195 @@
+// A worker process is SIGKILLed in the middle of resuming a paused run, then another process recovers the
+// run. Whatever the point of death, the approved irreversible call has taken effect at most once, and
+// exactly once whenever it can be known, and every call of the turn still gets its one result.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCatalogue, defineTool, type Message, toolResultText } from '@toolcircuit/core';
+import { createScriptedModel } from '@toolcircuit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDurableRunner, type DurableStore, type JournalRecord } from '../src/index.js';
+import { openSqliteStore } from '../src/sqlite/index.js';
+import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from './support/world.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const packages = join(here, '..', '..');
+const root = mkdtempSync(join(tmpdir(), 'toolcircuit-kill-'));
+
+beforeAll(() => {
+  // The child runs the built packages: build them from the current sources first.
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  for (const pkg of ['core', 'stores']) {
+    execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
+  }
+}, 180_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+type Phase = 'before-start' | 'during-tool' | 'after-outcome';
+
+/** The same transfer tool as the child's (same name, schema, right, flag: the fingerprint must match). */
+function effectTransfer(effects: string) {
+  return defineTool({
+    name: 'transfer',
+    description: 'Transfer money. Irreversible.',
+    inputSchema: {
+      type: 'object',
+      properties: { amount: { type: 'integer', minimum: 1 }, to: { type: 'string' } },
+      required: ['amount', 'to'],
+      additionalProperties: false,
+    },
+    right: 'payments:write',
+    irreversible: true,
+    run: (input) => {
+      appendFileSync(effects, `${JSON.stringify({ pid: process.pid, input })}\n`);
+      return `sent ${input.amount} to ${input.to}`;
+    },
+  });
+}
+
+function effectsIn(file: string): { pid: number }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { pid: number });
+}
+
+async function waitForReady(child: ChildProcess, ready: string, stderr: () => string): Promise<string> {
+  for (let attempt = 0; attempt < 3000; attempt += 1) {
+    if (existsSync(ready)) return readFileSync(ready, 'utf8').trim();
+    if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) early: ${stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the child never reached its stopping point: ${stderr()}`);
+}
+
+function lines(records: readonly JournalRecord[]): string[] {
+  return records
+    .filter((record) => record.kind !== 'call' || record.callId === 'pay')
+    .map((record) => (record.kind === 'call' ? `call ${record.verdict}` : record.kind));
+}
+
+async function killDuring(phase: Phase) {
+  const dir = mkdtempSync(join(root, `${phase}-`));
+  const file = join(dir, 'toolcircuit.sqlite');
+  const effects = join(dir, 'effects.log');
+  const ready = join(dir, 'ready');
+  const catalogue = createCatalogue([lookupTool(), effectTransfer(effects)]);
+
+  const store: DurableStore = await openSqliteStore({ file });
+  const started = await createDurableRunner({ store, catalogue, model: createScriptedModel([pausingTurn()]) }).start({
+    session: marie(),
+    messages: user,
+    runId: 'run-k',
+  });
+  if (started.paused === undefined) throw new Error('expected a paused run');
+
+  const child = spawn(
+    process.execPath,
+    [
+      join(here, 'fixtures', 'resume-child.mjs'),
+      JSON.stringify({ file, runId: 'run-k', decisions: approveAll(started.paused), phase, effects, ready }),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  expect(await waitForReady(child, ready, () => stderr)).toBe(phase);
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
+
+  const afterKill = await store.getRun('run-k');
+  const effectsAtKill = effectsIn(effects);
+  const model = createScriptedModel([done]);
+  const recovered = await createDurableRunner({ store, catalogue, model, workerId: 'recoverer' }).recover('run-k', {
+    session: marie(),
+  });
+  const journal = (await store.readJournal({ runId: 'run-k' })).map((row) => row.record);
+  const verification = await store.verifyJournal();
+  const final = await store.getRun('run-k');
+  await store.close();
+  return {
+    afterKill,
+    effectsAtKill,
+    effects: effectsIn(effects),
+    recovered,
+    journal,
+    verification,
+    final,
+    childPid: child.pid,
+  };
+}
+
+function payResult(messages: readonly Message[]) {
+  const [reply] = toolReplies(messages);
+  expect(reply?.content.map((part) => part.callId)).toEqual(['lookup', 'pay']);
+  return reply?.content[1];
+}
+
+describe('a worker killed mid-resume, then recovered by another process', () => {
+  it('killed after the decision was journaled, before the call started: recovery runs it, exactly once', async () => {
+    const outcome = await killDuring('before-start');
+    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'intended' }] });
+    expect(outcome.effectsAtKill).toEqual([]);
+    expect(outcome.effects).toEqual([{ pid: process.pid, input: { amount: 10, to: 'bob' } }]);
+    expect(outcome.recovered.status).toBe('completed');
+    expect(outcome.recovered.unknownOutcomes).toEqual([]);
+    const pay = payResult(outcome.recovered.messages);
+    expect(pay?.isError).toBe(false);
+    expect(toolResultText(pay?.content ?? '')).toBe('sent 10 to bob');
+    expect(lines(outcome.journal)).toEqual([
+      'call awaiting_confirmation',
+      'decision',
+      'recovery',
+      'start',
+      'call executed',
+    ]);
+    expect(outcome.final?.calls).toMatchObject([{ callId: 'pay', state: 'done' }]);
+    expect(outcome.verification.ok).toBe(true);
+  });
+
+  it('killed inside the tool after its side effect: recovery does not run it again and reports the outcome unknown', async () => {
+    const outcome = await killDuring('during-tool');
+    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'started' }] });
+    expect(outcome.effects).toEqual([{ pid: outcome.childPid, input: { amount: 10, to: 'bob' } }]);
+    expect(outcome.recovered.status).toBe('completed');
+    expect(outcome.recovered.unknownOutcomes).toEqual(['pay']);
+    const pay = payResult(outcome.recovered.messages);
+    expect(pay?.isError).toBe(true);
+    expect(toolResultText(pay?.content ?? '')).toMatch(/unknown.*not run again/s);
+    expect(lines(outcome.journal)).toEqual([
+      'call awaiting_confirmation',
+      'decision',
+      'start',
+      'recovery',
+      'outcome_unknown',
+    ]);
+    expect(outcome.final?.calls).toMatchObject([{ callId: 'pay', state: 'unknown' }]);
+    expect(outcome.verification.ok).toBe(true);
+  });
+
+  it('killed after the result was journaled: recovery reuses the recorded result and never runs the call again', async () => {
+    const outcome = await killDuring('after-outcome');
+    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'done' }] });
+    expect(outcome.effects).toEqual([{ pid: outcome.childPid, input: { amount: 10, to: 'bob' } }]);
+    expect(outcome.recovered.status).toBe('completed');
+    expect(outcome.recovered.unknownOutcomes).toEqual([]);
+    const pay = payResult(outcome.recovered.messages);
+    expect(pay?.isError).toBe(false);
+    expect(toolResultText(pay?.content ?? '')).toBe('sent 10 to bob');
+    expect(lines(outcome.journal)).toEqual([
+      'call awaiting_confirmation',
+      'decision',
+      'start',
+      'call executed',
+      'recovery',
+    ]);
+    expect(outcome.verification.ok).toBe(true);
+  });
+});
