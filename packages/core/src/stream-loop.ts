@@ -22,8 +22,8 @@ export interface LoopStream extends AsyncIterable<LoopStreamEvent> {
  * - Pull-based: the model's stream is read one event at a time, only when the application asks for the
  *   next, so a slow consumer slows the model stream down instead of piling events up.
  * - Stopping early (`break`, `return()`) closes the model stream, aborts the signal the model and the tools
- *   were given, waits for running tools to settle (their aborted attempts are journaled) and resolves
- *   `result` with status `aborted`.
+ *   were given, waits for running tools to settle, answers every call of the open turn (a call that had not
+ *   settled is journaled as `aborted` and never runs) and resolves `result` with status `aborted`.
  * - `options.signal` ends the stream with a `loop-end` of status `aborted`.
  * - A call cut off by max_tokens or a broken stream is answered as an error result and never run.
  * - A model error yields an `error` event, then the iterator throws it and `result` rejects with it.

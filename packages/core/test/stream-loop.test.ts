@@ -356,6 +356,25 @@ describe('streamLoop: back-pressure and stopping early', () => {
       ],
     });
   });
+  it('stopping between the model turn and its calls runs none of them, yet answers each (aborted, journaled)', async () => {
+    const runs: unknown[] = [];
+    const journal = new InMemoryJournal();
+    const model = streaming([callsTurn([call('c1', 'noter', { note: 'a' }), call('c2', 'noter', { note: 'b' })])]);
+    const stream = notingStream(model, runs, { journal });
+    for await (const event of stream) if (event.type === 'turn-end') break;
+    expect(runs).toEqual([]);
+    expect(journal.entries.map((entry) => [entry.callId, entry.verdict])).toEqual([
+      ['c1', 'aborted'],
+      ['c2', 'aborted'],
+    ]);
+    const result = await stream.result;
+    expect(result.status).toBe('aborted');
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(replies(result.messages)[0]?.content.map((part) => [part.callId, part.isError])).toEqual([
+      ['c1', true],
+      ['c2', true],
+    ]);
+  });
 });
 
 describe('streamLoop: abort through the signal', () => {
