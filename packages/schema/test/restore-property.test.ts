@@ -83,7 +83,7 @@ describe('generated schemas and values', () => {
           for (const target of OPEN_TARGETS) checkRoundTrip(schema, value, target);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 120 },
     );
   });
 
