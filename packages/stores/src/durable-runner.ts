@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import {
   type ConfirmationDecision,
   checkResume,
+  createSession,
   InvalidResumeError,
   jsonDigest,
   type LoopHooks,
@@ -23,6 +24,7 @@ import { ClaimLostError } from './errors/claim-lost-error.js';
 import { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
 import { RunNotFoundError } from './errors/run-not-found-error.js';
 import { RunNotResumableError } from './errors/run-not-resumable-error.js';
+import { ResumeConfirmations } from './resume-confirmations.js';
 
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
@@ -227,6 +229,13 @@ class Runner implements DurableRunner {
     try {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
+      const confirmations = new ResumeConfirmations(context.session.confirmations);
+      const session = createSession({
+        id: context.session.id,
+        humanId: context.session.humanId,
+        rights: context.session.rights,
+        confirmations,
+      });
       const appHooks = this.#loop.hooks;
       const hooks: LoopHooks = {
         ...appHooks,
@@ -243,10 +252,15 @@ class Runner implements DurableRunner {
           }
           await appHooks?.beforeToolRun?.(event);
         },
+        onResult: async (event) => {
+          // The resumed turn is answered: its approvals must not confirm anything later.
+          if (event.turn === paused.turn) confirmations.close();
+          await appHooks?.onResult?.(event);
+        },
       };
       const result = await resumeLoop(state, decisions, {
         ...this.#loop,
-        session: context.session,
+        session,
         journal: this.#store.journal,
         confirmation: 'pause',
         hooks,

@@ -4,11 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   argumentDigest,
-  type ConfirmationStore,
   createCatalogue,
   defineTool,
   everySession,
-  InMemoryConfirmations,
   InvalidResumeError,
   type PausedRun,
   toolResultText,
@@ -94,22 +92,6 @@ function describeRecord(record: JournalRecord): string {
       return `outcome_unknown ${record.callId}`;
     case 'recovery':
       return 'recovery';
-  }
-}
-
-/** A confirmation store whose grant fails once: the resume stops after its claim, before any tool starts. */
-class FailingGrant implements ConfirmationStore {
-  readonly #inner = new InMemoryConfirmations();
-  #fail = true;
-  grant(confirmation: Parameters<ConfirmationStore['grant']>[0]): void {
-    if (this.#fail) {
-      this.#fail = false;
-      throw new Error('confirmation store unavailable');
-    }
-    this.#inner.grant(confirmation);
-  }
-  consume(confirmation: Parameters<ConfirmationStore['consume']>[0]): boolean {
-    return this.#inner.consume(confirmation);
   }
 }
 
@@ -348,13 +330,17 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         const { store, second } = await open();
         const w = world();
         const paused = await startPaused(w, store);
-        const failing = w
-          .runner(store, [done])
-          .resume('run-1', approval(paused), { session: marie(new FailingGrant()) });
-        await expect(failing).rejects.toThrow(/confirmation store unavailable/);
+        // The start marker cannot be written (the database went away for a moment): the tool must not run.
+        const unreachable: DurableStore = {
+          ...bind(store),
+          markCallStarted: () => Promise.reject(new Error('store unreachable')),
+        };
+        const failing = w.runner(unreachable, [done]).resume('run-1', approval(paused), { session: marie() });
+        await expect(failing).rejects.toThrow(/store unreachable/);
+        expect(w.executions).toEqual([]);
         const interrupted = await store.getRun('run-1');
         expect(interrupted).toMatchObject({ status: 'interrupted', calls: [{ callId: 'pay', state: 'intended' }] });
-        expect(interrupted?.error).toMatch(/confirmation store unavailable/);
+        expect(interrupted?.error).toMatch(/store unreachable/);
         await expect(w.runner(store, [done]).resume('run-1', approval(paused), { session: marie() })).rejects.toThrow(
           /Call recover\(\)/,
         );
