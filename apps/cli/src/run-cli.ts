@@ -71,9 +71,21 @@ function findCommand(
 
 function suggestion(commands: readonly Command[], typed: string): string {
   const names = commands.map((command) => command.name);
-  const close = names.filter(
-    (name) => name.startsWith(typed.slice(0, 2)) || typed.startsWith(name.split(' ')[0] ?? name),
-  );
+  const close = names.filter((name) => editDistance(name.split(' ')[0] ?? name, typed) <= 2);
   const list = close.length > 0 ? `Did you mean ${close.join(' or ')}? ` : '';
   return `${list}Commands: ${names.join(', ')}. Run \`toolcircuit --help\`.`;
+}
+
+/** Levenshtein distance, for "did you mean": a typo is one or two edits away. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? Math.max(a.length, b.length);
 }

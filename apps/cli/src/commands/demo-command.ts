@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import {
   createModel,
   DEFAULT_API_KEY_ENV,
@@ -61,6 +62,11 @@ export const demoCommand: Command = {
       description: 'config file for the live model (default ./toolcircuit.config.json)',
     },
     json: { type: 'boolean', description: 'JSON lines (each with its backend), ending with a demo-result line' },
+    cassettes: {
+      type: 'string',
+      valueName: 'dir',
+      description: 'offline: read the cassettes from this folder instead (same file names, e.g. your own recordings)',
+    },
   },
   examples: [
     'toolcircuit demo',
@@ -92,16 +98,17 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
         `prompt: ${DEMO_PROMPT}\n\n`,
     );
   }
+  const flag = args.string('cassettes');
+  const directory = flag === undefined ? demoCassettesDirectory() : resolve(io.cwd, flag);
   const outcomes: { backend: DemoBackend; trace: readonly TraceEvent[]; problems: string[] }[] = [];
   for (const backend of DEMO_BACKENDS) {
     const writer: TraceWriter = json
       ? new JsonTraceWriter(io.stdout, { backend: backend.id })
       : new HumanTraceWriter(io.stdout, '  ');
-    const cassette = loadCassette(backend.cassette, { directory: demoCassettesDirectory() });
+    const cassette = loadCassette(backend.cassette, { directory });
     if (!json) {
-      io.stdout.write(
-        `▸ ${backend.id}: ${backend.label} (cassette demo/${backend.cassette}.json, ${cassette.provenance.kind})\n`,
-      );
+      const where = flag === undefined ? `demo/${backend.cassette}.json` : `${backend.cassette}.json in ${flag}`;
+      io.stdout.write(`▸ ${backend.id}: ${backend.label} (cassette ${where}, ${cassette.provenance.kind})\n`);
     }
     const server = await startReplayServer(cassette);
     const problems: string[] = [];

@@ -9,13 +9,30 @@ import {
 import type { LintFinding } from './lint-finding.js';
 import { type CliProvider, PROVIDER_TARGETS } from './lint-providers.js';
 
-/** Changes after which the model no longer sees a constraint the executor will still enforce. */
-const LOSSY: ReadonlySet<SchemaChangeKind> = new Set([
-  'dropped',
-  'moved-to-description',
-  'json-encoded',
-  'recursion-bounded',
+/** Changes after which the model no longer sees a constraint at all (the executor still enforces it). */
+const LOSSY: ReadonlySet<SchemaChangeKind> = new Set(['dropped', 'json-encoded', 'recursion-bounded']);
+
+/**
+ * Dropped keywords that told the model nothing it still needs: dialect markers and annotations, `$defs`
+ * (their uses are inlined), BFCL's non-standard `optional` (`required` says it), and `additionalProperties`
+ * (the model still sees exactly the declared properties; the executor rejects extra keys).
+ */
+const HARMLESS_DROPS: ReadonlySet<string> = new Set([
+  '$schema',
+  '$id',
+  '$comment',
+  '$defs',
+  'definitions',
+  'title',
+  'examples',
+  'optional',
+  'additionalProperties',
 ]);
+
+function isLossy(change: SchemaChange): boolean {
+  if (!LOSSY.has(change.kind)) return false;
+  return !(change.kind === 'dropped' && change.keyword !== undefined && HARMLESS_DROPS.has(change.keyword));
+}
 
 const SHOWN_CHANGES = 3;
 
@@ -73,8 +90,8 @@ function translationFindings(
       },
     ];
   }
-  const lossy = changes.filter((change) => LOSSY.has(change.kind));
-  const other = changes.filter((change) => !LOSSY.has(change.kind));
+  const lossy = changes.filter(isLossy);
+  const other = changes.filter((change) => !isLossy(change));
   const findings: LintFinding[] = [];
   if (lossy.length > 0) {
     findings.push({

@@ -59,8 +59,8 @@ export const LINT_RULES = [
   {
     id: 'provider-drops',
     level: 'warning',
-    summary: 'A provider cannot see some constraints of the schema.',
-    help: 'The translator dropped them, moved them into the description or encoded the value as JSON text; the executor still enforces them, so the model learns them only from refusals. Express them in a way the provider keeps, or describe them.',
+    summary: 'A provider cannot see some constraints of the schema at all.',
+    help: 'The translator dropped them, sent the value as JSON text, or cut a recursive schema; the executor still enforces them, so the model learns them only from refusals. Express them in a way the provider keeps. (Dialect markers, $defs, and additionalProperties dropped for Gemini are reported as rewrites: nothing the model needs is lost.)',
   },
   {
     id: 'no-out-of-scope',
@@ -71,7 +71,8 @@ export const LINT_RULES = [
   {
     id: 'provider-rewrites',
     level: 'note',
-    summary: 'A provider receives the schema rewritten (same meaning, or looser).',
+    summary:
+      'A provider receives the schema rewritten: same meaning, a looser form, or constraints moved into the description.',
     help: 'For information: see `toolcircuit convert --provider <name>` for the exact schema the provider receives.',
   },
 ] as const satisfies readonly LintRule[];
