@@ -22,7 +22,12 @@ beforeAll(() => {
   // The child runs the built packages: build them from the current sources first.
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   for (const pkg of ['core', 'stores']) {
-    execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
+    try {
+      execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
+    } catch (error) {
+      const output = (error as { stdout?: Buffer }).stdout?.toString() ?? '';
+      throw new Error(`building packages/${pkg} for the child process failed:\n${output}`, { cause: error });
+    }
   }
 }, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));

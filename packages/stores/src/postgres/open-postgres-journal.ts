@@ -1,11 +1,10 @@
-import pg from 'pg';
 import { BackedStore } from '../backed-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
-import { DEFAULT_POSTGRES_SCHEMA } from './open-postgres-store.js';
+import { DEFAULT_POSTGRES_SCHEMA, ownPool } from './open-postgres-store.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
@@ -21,11 +20,7 @@ export async function openPostgresJournal(options: {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new InvalidStoreOptionsError('schema', `"${schema}" is not a plain identifier; use letters, digits and _.`);
   }
-  const connection = new PostgresConnection(
-    new pg.Pool({ connectionString: options.connectionString, max: 1 }),
-    schema,
-    true,
-  );
+  const connection = new PostgresConnection(ownPool(options.connectionString, 1), schema, true);
   try {
     const [found] = await connection.transaction('read', (session) =>
       session.all('SELECT to_regclass(?) AS journal, to_regclass(?) AS migrations', [

@@ -36,6 +36,16 @@ class PostgresDurableStore extends BackedStore implements PostgresStore {
   }
 }
 
+/**
+ * A pool of the store's own. An idle connection the server drops emits 'error' on the pool, which would
+ * crash the process without a listener; the next transaction reports the problem instead.
+ */
+export function ownPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => {});
+  return pool;
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
@@ -51,8 +61,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new InvalidStoreOptionsError('connectionString', 'give exactly one of `connectionString` and `pool`.');
   }
   const ownsPool = options.pool === undefined;
-  const pool =
-    options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  const pool = options.pool ?? ownPool(options.connectionString as string, options.maxConnections ?? 10);
   const connection = new PostgresConnection(pool, schema, ownsPool);
   try {
     await migrate(connection, {

@@ -21,24 +21,30 @@ export class PostgresConnection implements SqlConnection {
 
   async transaction<T>(mode: 'read' | 'write', work: (session: SqlSession) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
-    let broken: Error | undefined;
+    // A connection that failed outside the transaction's own statements is in an unknown state: it is
+    // dropped instead of going back to the pool.
+    let discard: Error | undefined;
     try {
       // Reads see one snapshot; writes use READ COMMITTED behind the head-row lock the backend takes
       // first, so each of their statements sees every write committed before the lock was granted.
-      await client.query(mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+      await client
+        .query(mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
+        .catch((error: unknown) => {
+          discard = asError(error);
+          throw error;
+        });
       try {
         const value = await work(sessionOf(client));
         await client.query('COMMIT');
         return value;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          discard = asError(rollbackError);
         });
         throw error;
       }
     } finally {
-      // A connection whose rollback failed is in an unknown state: drop it instead of pooling it.
-      client.release(broken);
+      client.release(discard);
     }
   }
 
@@ -52,6 +58,10 @@ function sessionOf(client: pg.PoolClient): SqlSession {
     all: async (sql, params = []) => (await client.query(numbered(sql), [...params])).rows as Record<string, unknown>[],
     run: async (sql, params = []) => (await client.query(numbered(sql), [...params])).rowCount ?? 0,
   };
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** `?` → `$1`, `$2`…: the stores write portable statements and never put a `?` inside a literal. */
