@@ -396,6 +396,16 @@ describe('toolcircuit lint input errors (exit 2)', () => {
       expected: '--overlap-threshold must be',
     },
     { label: 'not a tool list', args: ['test/fixtures/not-a-catalogue.json'], expected: 'expected an array of tools' },
+    {
+      label: 'a tool the catalogue refuses',
+      args: ['test/fixtures/invalid-tool.mjs'],
+      expected: 'it states no `right`',
+    },
+    {
+      label: 'a module without a catalogue',
+      args: ['test/fixtures/no-catalogue.mjs'],
+      expected: 'exports no catalogue',
+    },
   ])('$label', async ({ args, expected }) => {
     const { code, stderr } = await runBin(['lint', ...args]);
     expect(stderr).toContain(expected);
