@@ -1,4 +1,4 @@
-import { ToolcircuitError } from '@toolcircuit/core';
+import { ConfigurationError } from '@toolcircuit/core';
 
 export type AnthropicConfigurationErrorCode = 'missing_api_key' | 'invalid_option' | 'unknown_tool_choice';
 
@@ -7,14 +7,11 @@ export type AnthropicConfigurationErrorCode = 'missing_api_key' | 'invalid_optio
  * assembled), never after a provider call, so a bad setup fails before any traffic. `field` says where
  * to fix it (`ANTHROPIC_API_KEY`, `maxTokens`, `toolChoice`); the message never contains a key.
  */
-export class AnthropicConfigurationError extends ToolcircuitError {
-  readonly kind = 'configuration' as const;
+export class AnthropicConfigurationError extends ConfigurationError {
   readonly code: AnthropicConfigurationErrorCode;
-  readonly field: string;
 
   constructor(code: AnthropicConfigurationErrorCode, field: string, message: string) {
-    super(`anthropic: ${message}`);
+    super(field, `anthropic: ${message}`);
     this.code = code;
-    this.field = field;
   }
 }

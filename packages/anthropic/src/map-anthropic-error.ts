@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError, type ProviderErrorCode } from '@toolcircuit/core';
+import { ProviderError, type ProviderErrorCode, retryAfterMs } from '@toolcircuit/core';
 
 const PROVIDER = 'anthropic';
 
@@ -94,21 +94,6 @@ function fromApiError(error: APIError): ProviderError {
     requestId: error.requestID ?? stringOr(body?.['request_id']),
     cause: error,
   });
-}
-
-/** `retry-after-ms` (milliseconds), else `retry-after` as seconds or an HTTP date; `undefined` when absent or unusable. */
-export function retryAfterMs(headers: Headers): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null) {
-    const value = Number.parseFloat(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const after = headers.get('retry-after');
-  if (after === null) return undefined;
-  const seconds = Number.parseFloat(after);
-  if (Number.isFinite(seconds) && /^\s*[\d.]+\s*$/.test(after)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function isAbortError(error: unknown): boolean {

@@ -8,6 +8,7 @@ export {
   confirmationFor,
   InMemoryConfirmations,
 } from './confirm.js';
+export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
 export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
 export { InvalidResumeError } from './errors/invalid-resume-error.js';
@@ -26,6 +27,7 @@ export {
   executeCall,
   type ToolStartEvent,
 } from './executor.js';
+export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './in-memory-journal.js';
 export type { Journal, JournalAppendDetail, JournalEntry } from './journal.js';
 export type { JsonObject, JsonValue } from './json.js';

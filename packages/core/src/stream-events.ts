@@ -6,8 +6,9 @@ import type { ProviderMetadata } from './provider-metadata.js';
  * application renders one kind of stream whatever the provider.
  *
  * Tool calls are announced (`tool-call-start`), grow (`tool-call-delta`, raw argument text) and are complete
- * only at `tool-call-end`, which carries the parsed input. A call that never reaches `tool-call-end`
- * (max_tokens, broken stream) is reported in `turn-end` and is never executed.
+ * only at `tool-call-end`, which carries the parsed input. A call the provider truncated (max_tokens,
+ * length) is listed in `turn-end.incompleteToolCallIds`; a stream that breaks before the provider finished
+ * the turn ends with `error` (a retryable `connection` ProviderError) instead. Neither kind of call runs.
  */
 export type StreamEvent =
   | { readonly type: 'text-delta'; readonly text: string }

@@ -1,4 +1,4 @@
-import { ToolcircuitError } from '@toolcircuit/core';
+import { ConfigurationError } from '@toolcircuit/core';
 
 export type GoogleConfigurationErrorCode =
   | 'missing_api_key'
@@ -12,14 +12,11 @@ export type GoogleConfigurationErrorCode =
  * for the tool choice, before the request leaves), never after a round trip to the provider. `field`
  * says where to fix it (`GEMINI_API_KEY`, `model`, `schemaTarget`, `toolChoice`); a key is never quoted.
  */
-export class GoogleConfigurationError extends ToolcircuitError {
-  readonly kind = 'configuration' as const;
+export class GoogleConfigurationError extends ConfigurationError {
   readonly code: GoogleConfigurationErrorCode;
-  readonly field: string;
 
   constructor(code: GoogleConfigurationErrorCode, field: string, message: string) {
-    super(message);
+    super(field, message);
     this.code = code;
-    this.field = field;
   }
 }

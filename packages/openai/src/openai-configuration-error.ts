@@ -1,4 +1,4 @@
-import { ToolcircuitError } from '@toolcircuit/core';
+import { ConfigurationError } from '@toolcircuit/core';
 
 export type OpenAIConfigurationErrorCode = 'missing_api_key' | 'invalid_option' | 'unknown_tool_choice';
 
@@ -8,14 +8,11 @@ export type OpenAIConfigurationErrorCode = 'missing_api_key' | 'invalid_option' 
  * call, so a bad setup fails before any traffic. `field` says what to fix (`OPENAI_API_KEY`, `model`,
  * `toolChoice`); the message never contains a key.
  */
-export class OpenAIConfigurationError extends ToolcircuitError {
-  readonly kind = 'configuration' as const;
+export class OpenAIConfigurationError extends ConfigurationError {
   readonly code: OpenAIConfigurationErrorCode;
-  readonly field: string;
 
   constructor(provider: string, code: OpenAIConfigurationErrorCode, field: string, message: string) {
-    super(`${provider}: ${message}`);
+    super(field, `${provider}: ${message}`);
     this.code = code;
-    this.field = field;
   }
 }

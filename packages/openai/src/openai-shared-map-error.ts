@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderErrorCode, ToolcircuitError } from '@toolcircuit/core';
+import { ProviderError, type ProviderErrorCode, retryAfterMs, ToolcircuitError } from '@toolcircuit/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 /**
@@ -133,21 +133,6 @@ function codeFromProviderCode(providerCode: string | undefined): ProviderErrorCo
 
 function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-/** `retry-after-ms` (OpenAI's own, milliseconds) wins over the standard `retry-after` (seconds or an HTTP date). */
-function retryAfterMs(headers: Headers): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null) {
-    const value = Number.parseFloat(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const after = headers.get('retry-after');
-  if (after === null) return undefined;
-  const seconds = Number.parseFloat(after);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function stringOrUndefined(value: string | null | undefined): string | undefined {
