@@ -1,7 +1,13 @@
 import type { Model } from '@toolcircuit/core';
 import { type Cassette, type CassetteProtocol, type ReplayServer, startReplayServer } from '@toolcircuit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModel, importAdapter, type ModelConfig, ModelConfigurationError } from '../src/index.js';
+import {
+  createModel,
+  formatModelSpec,
+  importAdapter,
+  type ModelConfig,
+  ModelConfigurationError,
+} from '../src/index.js';
 
 // Synthetic answers (written for these tests, not recorded), one per wire protocol, each saying ANSWER.
 const ANSWER = 'Bonjour depuis le serveur de rejeu.';
@@ -289,5 +295,20 @@ describe('importAdapter', () => {
   it('lets other import errors through', async () => {
     const boom = new SyntaxError('Unexpected token');
     await expect(importAdapter('@toolcircuit/openai', () => Promise.reject(boom))).rejects.toBe(boom);
+  });
+});
+
+describe('formatModelSpec', () => {
+  it('prints provider:model, the Google SDK and the endpoint, masking credentials in the URL', () => {
+    expect(formatModelSpec({ provider: 'anthropic', model: 'claude-haiku-4-5' })).toBe('anthropic:claude-haiku-4-5');
+    expect(formatModelSpec({ provider: 'google', model: 'gemini-2.5-flash', sdk: 'generative-ai' })).toBe(
+      'google:gemini-2.5-flash (sdk generative-ai)',
+    );
+    const shown = formatModelSpec({
+      provider: 'openai-compatible',
+      model: 'llama',
+      baseURL: 'https://bob:hunter2@gw.example/v1',
+    });
+    expect(shown).toBe('openai-compatible:llama at https://***@gw.example/v1');
   });
 });
