@@ -1,10 +1,12 @@
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runBin } from './support/cli-process.js';
 
-const CATALOGUES = '/work/shared/catalogues';
+// shared/ sits beside the repository, in a developer's checkout and in CI's clone alike.
+const CATALOGUES = fileURLToPath(new URL('../../../../shared/catalogues', import.meta.url));
 
 interface LintJson {
   format: string;

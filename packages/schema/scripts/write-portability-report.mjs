@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { loadCatalogueFile } from '../dist/node.js';
 import { buildPortabilityReport } from '../dist/report/build-portability-report.js';
 
-const directory = process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? '/work/shared/catalogues';
+// shared/ sits beside the repository (on CI too): <repo>/../shared/catalogues.
+const directory =
+  process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? fileURLToPath(new URL('../../../../shared/catalogues', import.meta.url));
 const names = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
 const files = [];
 for (const name of names) files.push({ source: name, tools: await loadCatalogueFile(join(directory, name)) });

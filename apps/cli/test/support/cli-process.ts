@@ -9,7 +9,7 @@ export const CLI_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export function assertBuilt(): void {
   if (!existsSync(BIN)) {
     throw new Error(
-      `apps/cli is not built (${BIN} is missing). Run: cd /work/main && npx turbo run build --filter=@toolcircuit/cli...`,
+      `apps/cli is not built (${BIN} is missing). Run: pnpm build (or npx turbo run build --filter=@toolcircuit/cli...)`,
     );
   }
 }

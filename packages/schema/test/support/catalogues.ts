@@ -1,10 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadCatalogueFile } from '../../src/node.js';
 import type { CatalogueFile } from '../../src/report/build-portability-report.js';
 
-/** The shared, read-only corpus (`/work/shared/catalogues`), or TOOLCIRCUIT_CATALOGUE_DIR. */
-export const CATALOGUE_DIR = process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? '/work/shared/catalogues';
+/** The shared, read-only corpus (`shared/catalogues` beside the repository), or TOOLCIRCUIT_CATALOGUE_DIR. */
+export const CATALOGUE_DIR =
+  process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? fileURLToPath(new URL('../../../../../shared/catalogues', import.meta.url));
 
 export function catalogueFileNames(): string[] {
   return readdirSync(CATALOGUE_DIR)
