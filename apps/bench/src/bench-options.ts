@@ -18,6 +18,8 @@ export interface BenchOptions {
   readonly steps: readonly number[];
   readonly importSamples: number;
   readonly translationSamples: number;
+  /** Also translate a real catalogue from the shared corpus (skipped by --quick). */
+  readonly realCatalogue: boolean;
   readonly wireSteps: number;
   readonly builderHistory: readonly number[];
 }
@@ -49,13 +51,16 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     phases,
     jsonPath,
     goalCell: { calls: 8, steps: middle, tools: 1 },
-    rssCells: [
-      { calls: 8, steps: middle, tools: 100 },
-      { calls: 8, steps: longest, tools: 1 },
-    ],
+    rssCells: quick
+      ? [{ calls: 8, steps: longest, tools: 1 }]
+      : [
+          { calls: 8, steps: middle, tools: 100 },
+          { calls: 8, steps: longest, tools: 1 },
+        ],
     steps: quick ? [10, 50] : [10, 100, 500],
-    importSamples: quick ? 2 : 5,
+    importSamples: quick ? 1 : 5,
     translationSamples: quick ? 1 : 5,
+    realCatalogue: !quick,
     wireSteps: quick ? 30 : 300,
     builderHistory: quick ? [10, 30] : [10, 100, 300],
   };

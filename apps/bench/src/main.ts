@@ -102,14 +102,14 @@ if (options.phases.has('imports')) {
 let translation: TranslationRow[] = [];
 if (options.phases.has('translation')) {
   log(`catalogue translation (${elapsed()})`);
-  translation = await measureCatalogueTranslation(options.translationSamples);
+  translation = await measureCatalogueTranslation(options.translationSamples, options.realCatalogue);
   print(formatTranslation(translation));
 }
 
 let wire: WireCostReport | undefined;
 if (options.phases.has('wire')) {
   log(`wire cost (${elapsed()})`);
-  wire = await measureWireCost(options.wireSteps, 8, options.builderHistory);
+  wire = await measureWireCost(options.wireSteps, 8, options.builderHistory, options.quick ? 1 : 2);
   print(formatWire(wire));
 }
 

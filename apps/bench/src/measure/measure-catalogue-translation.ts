@@ -40,7 +40,7 @@ export const REAL_CATALOGUE =
  * translates once per `catalogue.declarations` array (the adapters cache by its identity), so every
  * translation is timed on a fresh copy of the array (a cache miss), and the cached path separately.
  */
-export async function measureCatalogueTranslation(samples: number): Promise<TranslationRow[]> {
+export async function measureCatalogueTranslation(samples: number, withReal: boolean): Promise<TranslationRow[]> {
   const rows: TranslationRow[] = [];
   const synthetic = toolNamesFor(100).map((name) =>
     defineTool({
@@ -52,7 +52,7 @@ export async function measureCatalogueTranslation(samples: number): Promise<Tran
     }),
   );
   const catalogues: [string, AnyToolDefinition[]][] = [['orders ×100 (synthetic)', synthetic]];
-  const real = loadRealCatalogue();
+  const real = withReal ? loadRealCatalogue() : undefined;
   if (real !== undefined) catalogues.push(real);
 
   for (const [label, tools] of catalogues) {

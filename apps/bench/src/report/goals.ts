@@ -23,6 +23,12 @@ export function resultOf(cell: MatrixCell | undefined, id: SystemId): CellResult
   return cell?.results.find((result) => result.id === id && result.metrics !== undefined);
 }
 
+function ratioAt(cell: MatrixCell | undefined, top: SystemId, bottom: SystemId): number | undefined {
+  const a = resultOf(cell, top)?.metrics;
+  const b = resultOf(cell, bottom)?.metrics;
+  return a === undefined || b === undefined ? undefined : a.perCallUs / b.perCallUs;
+}
+
 function sameScenario(a: Scenario, b: Scenario): boolean {
   return a.calls === b.calls && a.steps === b.steps && a.tools === b.tools;
 }
@@ -36,27 +42,32 @@ export function judgeGoals(
   const quickNote = options.quick ? ' (quick run: smaller S than the goal)' : '';
   const verdicts: GoalVerdict[] = [];
 
-  // 1. Every cell: toolcircuit per call ≤ 3 × the floor per call.
+  // 1. Every cell: toolcircuit per call ≤ 3 × the floor per call (medians; the best runs are shown too,
+  // because on a shared machine one busy moment can inflate a median).
   let worst: { ratio: number; cell: MatrixCell } | undefined;
+  let best = 0;
   for (const cell of cells) {
     const circuit = resultOf(cell, 'toolcircuit')?.metrics;
     const floor = resultOf(cell, 'hand-written')?.metrics;
     if (circuit === undefined || floor === undefined) continue;
     const ratio = circuit.perCallUs / floor.perCallUs;
+    best = Math.max(best, circuit.bestPerCallUs / floor.bestPerCallUs);
     if (worst === undefined || ratio > worst.ratio) worst = { ratio, cell };
   }
+  const goalCell = cells.find((cell) => sameScenario(cell.scenario, options.goalCell));
+  const atGoal = ratioAt(goalCell, 'toolcircuit', 'hand-written');
   verdicts.push({
     goal: `toolcircuit ≤ ${FLOOR_RATIO_LIMIT}× the hand-written floor per call (every cell)`,
     measured:
       worst === undefined
         ? 'not measured'
-        : `worst ${formatRatio(worst.ratio)} at ${scenarioLabel(worst.cell.scenario)}`,
+        : `worst ${formatRatio(worst.ratio)} at ${scenarioLabel(worst.cell.scenario)}; ` +
+          `${formatRatio(atGoal)} at ${scenarioLabel(options.goalCell)}; best runs, worst cell: ${formatRatio(best)}`,
     pass: worst === undefined ? undefined : worst.ratio <= FLOOR_RATIO_LIMIT,
-    ...(worst === undefined ? {} : { profileCell: worst.cell.scenario }),
+    ...(worst === undefined ? {} : { profileCell: options.goalCell }),
   });
 
   // 2. ≥ 20× cheaper than `ai` per call at K=8 S=100.
-  const goalCell = cells.find((cell) => sameScenario(cell.scenario, options.goalCell));
   const circuit = resultOf(goalCell, 'toolcircuit')?.metrics;
   const ai = resultOf(goalCell, 'ai')?.metrics;
   const aiRatio = circuit !== undefined && ai !== undefined ? ai.perCallUs / circuit.perCallUs : undefined;
