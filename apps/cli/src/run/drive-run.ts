@@ -1,17 +1,14 @@
 import {
   type CallEvent,
-  type Catalogue,
   type ConfirmationDecision,
-  type Journal,
+  type ConfirmationMode,
   type JsonValue,
+  type LoopOptions,
   type LoopResult,
-  type Message,
-  type Model,
   type PendingCall,
   type RefusalReason,
   resumeLoop,
   runLoop,
-  type Session,
 } from '@toolcircuit/core';
 import { callChecks } from '../trace/call-checks.js';
 import type { RunSummary, TraceEvent } from '../trace/trace-event.js';
@@ -19,22 +16,27 @@ import type { RunSummary, TraceEvent } from '../trace/trace-event.js';
 /** The human's answer for one paused call; `undefined` when nobody can be asked. */
 export type ConfirmAnswer = { readonly approved: boolean; readonly by: string; readonly note?: string } | undefined;
 
-export interface DriveRunOptions {
-  readonly model: Model;
-  readonly catalogue: Catalogue;
-  readonly session: Session;
-  readonly messages: readonly Message[];
-  readonly system?: string;
-  readonly maxTurns?: number;
-  readonly concurrency?: number;
-  readonly toolTimeoutMs?: number;
-  readonly journal?: Journal;
-  readonly signal?: AbortSignal;
+/** The loop's own options, passed through unchanged: the CLI adds confirmation handling and the trace. */
+type PassedLoopOptions = Pick<
+  LoopOptions,
+  | 'model'
+  | 'catalogue'
+  | 'session'
+  | 'messages'
+  | 'system'
+  | 'maxTurns'
+  | 'concurrency'
+  | 'toolTimeoutMs'
+  | 'journal'
+  | 'signal'
+>;
+
+export interface DriveRunOptions extends PassedLoopOptions {
   /**
    * `pause` (the CLI's default): irreversible calls wait for `confirm`. `refuse`: they are refused at once
-   * and the model is told, for runs where nobody can answer.
+   * and the model is told, for runs where nobody can answer. Required here, unlike in the loop.
    */
-  readonly confirmation: 'pause' | 'refuse';
+  readonly confirmation: ConfirmationMode;
   readonly confirm: (pending: PendingCall, turn: number) => Promise<ConfirmAnswer>;
   readonly emit: (event: TraceEvent) => void;
   /** The model answered a turn (before its calls run): for a progress indicator. */
