@@ -348,6 +348,19 @@ export class SchemaWalker {
           `${keyword}: ${describeJson(value)}`,
         );
     };
+    // `format` is kept only where the dialect accepts that format for this type; otherwise it is described.
+    const keepFormat = (out: JsonObject): void => {
+      if (typeof node.format !== 'string') return;
+      consumed.add('format');
+      if (profile.keepsFormat(type, node.format)) out.format = node.format;
+      else
+        note(
+          'format',
+          'moved-to-description',
+          `format "${node.format}" is not accepted by ${profile.target}`,
+          `format: ${node.format}`,
+        );
+    };
 
     if (type === 'object') {
       const object = this.#emitObject(node, pointer, consumed, notes);
@@ -365,31 +378,11 @@ export class SchemaWalker {
     this.#emitValues(node, type, pointer, out, consumed, note);
 
     if (type === 'string') {
-      if (typeof node.format === 'string') {
-        consumed.add('format');
-        if (profile.keepsFormat('string', node.format)) out.format = node.format;
-        else
-          note(
-            'format',
-            'moved-to-description',
-            `format "${node.format}" is not accepted by ${profile.target}`,
-            `format: ${node.format}`,
-          );
-      }
+      keepFormat(out);
       for (const keyword of ['minLength', 'maxLength', 'pattern'])
         keep(out, keyword, profile.stringKeywords.has(keyword));
     } else if (type === 'number' || type === 'integer') {
-      if (typeof node.format === 'string') {
-        consumed.add('format');
-        if (profile.keepsFormat(type, node.format)) out.format = node.format;
-        else
-          note(
-            'format',
-            'moved-to-description',
-            `format "${node.format}" is not accepted by ${profile.target}`,
-            `format: ${node.format}`,
-          );
-      }
+      keepFormat(out);
       for (const keyword of ['minimum', 'maximum', 'multipleOf'])
         keep(out, keyword, profile.numberKeywords.has(keyword));
       for (const [keyword, inclusive] of [
