@@ -1,10 +1,14 @@
-import { type ModelRequest, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import type { ModelRequest, StreamEvent } from '@toolcircuit/core';
 import type { OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
-import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
+import {
+  mapOpenAIStreamReadError,
+  streamAbortedError,
+  streamInterruptedError,
+} from './openai-shared-stream-interrupted.js';
 import { uniqueCallId } from './openai-shared-tool-calls.js';
 import { buildOpenAIChatTurn, type ChatParseContext, chatResponseMetadata } from './parse-openai-chat-response.js';
 
@@ -46,15 +50,7 @@ export async function* streamOpenAIChat(input: OpenAIChatStreamInput): AsyncGene
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (request.signal?.aborted) {
-    yield {
-      type: 'error',
-      error: new ProviderError({
-        provider: context.provider,
-        code: 'aborted',
-        message: 'stream aborted',
-        retryable: false,
-      }),
-    };
+    yield { type: 'error', error: streamAbortedError(context.provider) };
     return;
   }
   yield* state.finish();

@@ -1,4 +1,4 @@
-import { type ModelRequest, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import type { ModelRequest, ProviderError, StreamEvent } from '@toolcircuit/core';
 import type { OpenAI } from 'openai';
 import type {
   Response,
@@ -8,7 +8,11 @@ import type {
 } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesError, mapOpenAIResponsesStreamFailure } from './map-openai-responses-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
-import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
+import {
+  mapOpenAIStreamReadError,
+  streamAbortedError,
+  streamInterruptedError,
+} from './openai-shared-stream-interrupted.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import {
   buildOpenAIResponsesTurn,
@@ -60,15 +64,7 @@ export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput):
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (request.signal?.aborted) {
-    yield {
-      type: 'error',
-      error: new ProviderError({
-        provider: context.provider,
-        code: 'aborted',
-        message: 'stream aborted',
-        retryable: false,
-      }),
-    };
+    yield { type: 'error', error: streamAbortedError(context.provider) };
     return;
   }
   yield state.finish();

@@ -24,6 +24,17 @@ export function streamInterruptedError(
   });
 }
 
+/** The caller's signal stopped the stream: not retryable, the caller asked for it. */
+export function streamAbortedError(provider: string, cause?: unknown): ProviderError {
+  return new ProviderError({
+    provider,
+    code: 'aborted',
+    message: 'stream aborted',
+    retryable: false,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
 /**
  * An error thrown while reading an open stream. The SDK's own errors keep their mapping (an error event in
  * the stream, an abort); anything else (undici's `TypeError: terminated`, a socket reset) is the
@@ -38,7 +49,7 @@ export function mapOpenAIStreamReadError(
   const mapped = mapOpenAIError(error, provider);
   if (!(mapped instanceof ProviderError) || mapped.code !== 'unknown') return mapped;
   if (signal?.aborted === true) {
-    return new ProviderError({ provider, code: 'aborted', message: 'stream aborted', retryable: false, cause: error });
+    return streamAbortedError(provider, error);
   }
   const detail = error instanceof Error ? error.message : String(error);
   return streamInterruptedError(provider, `connection lost: ${detail}`, incompleteCalls, error);
