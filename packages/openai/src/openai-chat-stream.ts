@@ -10,13 +10,14 @@ import {
   streamInterruptedError,
 } from './openai-shared-stream-interrupted.js';
 import { uniqueCallId } from './openai-shared-tool-calls.js';
-import { buildOpenAIChatTurn, type ChatParseContext, chatResponseMetadata } from './parse-openai-chat-response.js';
+import type { OpenAIParseContext } from './openai-shared-turn.js';
+import { buildOpenAIChatTurn, chatResponseMetadata } from './parse-openai-chat-response.js';
 
 export interface OpenAIChatStreamInput {
   readonly client: OpenAI;
   readonly body: ChatCompletionCreateParamsStreaming;
   readonly request: ModelRequest;
-  readonly context: ChatParseContext;
+  readonly context: OpenAIParseContext;
 }
 
 /**
@@ -71,7 +72,7 @@ class ChatStreamState {
   private usage: CompletionUsage | null | undefined;
   private first: ChatCompletionChunk | undefined;
 
-  constructor(private readonly context: ChatParseContext) {}
+  constructor(private readonly context: OpenAIParseContext) {}
 
   *push(chunk: ChatCompletionChunk): Generator<StreamEvent> {
     this.first ??= chunk;

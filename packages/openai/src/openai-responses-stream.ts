@@ -14,17 +14,14 @@ import {
   streamInterruptedError,
 } from './openai-shared-stream-interrupted.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
-import {
-  buildOpenAIResponsesTurn,
-  type ResponsesParseContext,
-  responsesSnapshot,
-} from './parse-openai-responses-response.js';
+import type { OpenAIParseContext } from './openai-shared-turn.js';
+import { buildOpenAIResponsesTurn, responsesSnapshot } from './parse-openai-responses-response.js';
 
 export interface OpenAIResponsesStreamInput {
   readonly client: OpenAI;
   readonly body: ResponseCreateParamsStreaming;
   readonly request: ModelRequest;
-  readonly context: ResponsesParseContext;
+  readonly context: OpenAIParseContext;
 }
 
 /**
@@ -86,7 +83,7 @@ class ResponsesStreamState {
   private callCount = 0;
   private final: Response | undefined;
 
-  constructor(private readonly context: ResponsesParseContext) {}
+  constructor(private readonly context: OpenAIParseContext) {}
 
   *push(event: ResponseStreamEvent): Generator<StreamEvent> {
     switch (event.type) {

@@ -3,7 +3,8 @@ import { ProviderError } from '@toolcircuit/core';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
-import { type ToolCallContext, toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+import { type OpenAIParseContext, openAITurn, type ParsedOpenAITurn } from './openai-shared-turn.js';
 
 /** One choice's content, from a whole response or assembled from stream chunks. */
 export interface OpenAIChatChoiceSnapshot {
@@ -20,18 +21,8 @@ export interface OpenAIChatChoiceSnapshot {
   readonly metadata: JsonObject;
 }
 
-export interface ParsedOpenAIChatTurn {
-  readonly turn: ModelTurn;
-  /** Calls whose arguments may be incomplete; they carry an `inputError` and must not run. */
-  readonly incompleteToolCallIds: readonly string[];
-}
-
-export interface ChatParseContext extends ToolCallContext {
-  readonly provider: string;
-}
-
 /** A whole Chat Completions response → the neutral turn (first choice only: toolcircuit never asks for `n > 1`). */
-export function parseOpenAIChatResponse(completion: ChatCompletion, context: ChatParseContext): ModelTurn {
+export function parseOpenAIChatResponse(completion: ChatCompletion, context: OpenAIParseContext): ModelTurn {
   const choice = completion.choices[0];
   if (choice === undefined) {
     throw new ProviderError({
@@ -81,10 +72,7 @@ export function chatResponseMetadata(source: {
  * (`length`), the last call is the one that may be unfinished (calls are emitted one after the other);
  * without any finish reason (a non-conforming response), none of the calls can be trusted.
  */
-export function buildOpenAIChatTurn(
-  snapshot: OpenAIChatChoiceSnapshot,
-  context: ChatParseContext,
-): ParsedOpenAIChatTurn {
+export function buildOpenAIChatTurn(snapshot: OpenAIChatChoiceSnapshot, context: OpenAIParseContext): ParsedOpenAITurn {
   const content: AssistantContentPart[] = [];
   if (snapshot.content) content.push({ type: 'text', text: snapshot.content });
   if (snapshot.refusal) {
@@ -103,17 +91,17 @@ export function buildOpenAIChatTurn(
     return part;
   });
   content.push(...calls);
-  const stopReason = mapOpenAIChatStopReason(snapshot.finishReason, calls.length > 0);
-  const refused = snapshot.refusal && stopReason.unified === 'end_turn';
-  return {
-    turn: {
+  return openAITurn(
+    {
       content,
-      stopReason: refused ? { unified: 'refusal', raw: stopReason.raw } : stopReason,
+      stopReason: mapOpenAIChatStopReason(snapshot.finishReason, calls.length > 0),
+      refused: Boolean(snapshot.refusal),
       usage: mapOpenAIChatUsage(snapshot.usage),
-      providerMetadata: { [context.provider]: snapshot.metadata },
+      metadata: snapshot.metadata,
+      incompleteToolCallIds,
     },
-    incompleteToolCallIds,
-  };
+    context.provider,
+  );
 }
 
 function mapOpenAIChatUsage(usage: CompletionUsage | null | undefined): Usage {

@@ -3,11 +3,8 @@ import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resourc
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 import { providerErrorFromFields } from './openai-shared-map-error.js';
 import { asJsonObject } from './openai-shared-provider-options.js';
-import { type ToolCallContext, toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
-
-export interface ResponsesParseContext extends ToolCallContext {
-  readonly provider: string;
-}
+import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+import { type OpenAIParseContext, openAITurn, type ParsedOpenAITurn } from './openai-shared-turn.js';
 
 /** A response's output, whole or assembled from stream events. */
 export interface OpenAIResponsesSnapshot {
@@ -19,14 +16,8 @@ export interface OpenAIResponsesSnapshot {
   readonly metadata: JsonObject;
 }
 
-export interface ParsedOpenAIResponsesTurn {
-  readonly turn: ModelTurn;
-  /** Calls whose arguments may be incomplete; they carry an `inputError` and must not run. */
-  readonly incompleteToolCallIds: readonly string[];
-}
-
 /** A whole Responses API response → the neutral turn. A `failed` response is thrown as a ProviderError. */
-export function parseOpenAIResponsesResponse(response: Response, context: ResponsesParseContext): ModelTurn {
+export function parseOpenAIResponsesResponse(response: Response, context: OpenAIParseContext): ModelTurn {
   if (response.status === 'failed') {
     throw providerErrorFromFields(response.error ?? { message: `response ${response.id} failed` }, context.provider);
   }
@@ -59,8 +50,8 @@ function responsesMetadata(response: Pick<Response, 'id' | 'model' | 'service_ti
  */
 export function buildOpenAIResponsesTurn(
   snapshot: OpenAIResponsesSnapshot,
-  context: ResponsesParseContext,
-): ParsedOpenAIResponsesTurn {
+  context: OpenAIParseContext,
+): ParsedOpenAITurn {
   const { provider } = context;
   const content: AssistantContentPart[] = [];
   const incompleteToolCallIds: string[] = [];
@@ -114,17 +105,17 @@ export function buildOpenAIResponsesTurn(
         break;
     }
   }
-  const stopReason = mapOpenAIResponsesStopReason(snapshot.status, snapshot.incompleteReason, callIndex > 0);
-  return {
-    turn: {
+  return openAITurn(
+    {
       content,
-      stopReason:
-        refused && stopReason.unified === 'end_turn' ? { unified: 'refusal', raw: stopReason.raw } : stopReason,
+      stopReason: mapOpenAIResponsesStopReason(snapshot.status, snapshot.incompleteReason, callIndex > 0),
+      refused,
       usage: mapOpenAIResponsesUsage(snapshot.usage),
-      providerMetadata: { [provider]: snapshot.metadata },
+      metadata: snapshot.metadata,
+      incompleteToolCallIds,
     },
-    incompleteToolCallIds,
-  };
+    provider,
+  );
 }
 
 function mapOpenAIResponsesUsage(usage: ResponseUsage | undefined): Usage {
