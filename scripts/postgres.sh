@@ -5,7 +5,10 @@
 # The URL is also written to .toolcircuit/postgres-url so test runners can find it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-port=${TOOLCIRCUIT_PG_PORT:-54329}
+# One server per checkout: two clones testing at once (a developer's and a CI rehearsal) must not stop
+# each other's server, so the port and data folder derive from this checkout's path.
+slot=$(( $(printf '%s' "$here" | cksum | cut -d' ' -f1) % 1000 ))
+port=${TOOLCIRCUIT_PG_PORT:-$(( 54000 + slot ))}
 data=${TOOLCIRCUIT_PG_DATA:-/tmp/toolcircuit-pg-$port}
 state="$here/.toolcircuit"
 
