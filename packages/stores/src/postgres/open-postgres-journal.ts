@@ -4,7 +4,7 @@ import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-vers
 import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
-import { DEFAULT_POSTGRES_SCHEMA, ownPool } from './open-postgres-store.js';
+import { checkedSchemaName, ownPool } from './open-postgres-store.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
@@ -16,10 +16,7 @@ export async function openPostgresJournal(options: {
   readonly connectionString: string;
   readonly schema?: string;
 }): Promise<ReadonlyJournal> {
-  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new InvalidStoreOptionsError('schema', `"${schema}" is not a plain identifier; use letters, digits and _.`);
-  }
+  const schema = checkedSchemaName(options.schema);
   const connection = new PostgresConnection(ownPool(options.connectionString, 1), schema, true);
   try {
     const [found] = await connection.transaction('read', (session) =>

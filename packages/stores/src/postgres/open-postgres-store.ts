@@ -48,15 +48,21 @@ export function ownPool(connectionString: string, max: number): pg.Pool {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+/** The schema name, checked: it is quoted into SQL, so only a plain identifier (at most 63 bytes) is taken. */
+export function checkedSchemaName(schema: string | undefined): string {
+  const name = schema ?? DEFAULT_POSTGRES_SCHEMA;
+  if (!IDENTIFIER.test(name)) {
+    throw new InvalidStoreOptionsError('schema', `"${name}" is not a plain identifier; use letters, digits and _.`);
+  }
+  return name;
+}
+
 /**
  * Opens the store for several workers sharing one PostgreSQL database and migrates its schema (workers
  * starting together wait for each other on an advisory lock; the migration is one transaction).
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
-  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
-  if (!IDENTIFIER.test(schema)) {
-    throw new InvalidStoreOptionsError('schema', `"${schema}" is not a plain identifier; use letters, digits and _.`);
-  }
+  const schema = checkedSchemaName(options.schema);
   if ((options.pool === undefined) === (options.connectionString === undefined)) {
     throw new InvalidStoreOptionsError('connectionString', 'give exactly one of `connectionString` and `pool`.');
   }
