@@ -3,9 +3,10 @@ import type { Interaction, RecordedBody } from '../cassette.js';
 import { isRecord } from '../json-access.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import {
+  firstRequestModel,
   jsonOrString,
+  RECORDED_HEADERS_NOTE,
   requestHeadersOf,
-  requestModel,
   responseHeadersOf,
   splitUrl,
   toJsonValue,
@@ -40,14 +41,13 @@ export function convertExchangeList(file: SourceFile): Conversion {
       },
     };
   });
-  const first = interactions[0];
-  const model = first === undefined ? undefined : requestModel(first.request.path, first.request.body);
+  const model = firstRequestModel(interactions);
   return {
     interactions,
     ...(model === undefined ? {} : { model }),
     notes: [
       'Exchange list recorded by the SDK test helper: method, URL, headers and bodies are as recorded; string bodies (SSE) are kept byte-exact as text.',
-      'Header names were lower-cased, credential and account headers scrubbed, and content-length/content-encoding/transfer-encoding dropped because bodies are stored decoded.',
+      RECORDED_HEADERS_NOTE,
     ],
   };
 }

@@ -2,7 +2,7 @@ import type { Interaction } from '../cassette.js';
 import { arrayAt, isRecord, stringAt } from '../json-access.js';
 import { requestBodyOf, responseBodyOf } from './convert-exchange-list.js';
 import type { Conversion, SourceFile } from './source-file.js';
-import { requestModel, splitUrl } from './wire-parts.js';
+import { firstRequestModel, splitUrl } from './wire-parts.js';
 
 /** A vercel-ai harness capture: `{model, calls:[{request:{url, body}, response:{status, body}}]}`. */
 export function convertHarnessCalls(file: SourceFile): Conversion {
@@ -26,10 +26,7 @@ export function convertHarnessCalls(file: SourceFile): Conversion {
       },
     };
   });
-  const first = interactions[0];
-  const model =
-    stringAt(parsed, 'model') ??
-    (first === undefined ? undefined : requestModel(first.request.path, first.request.body));
+  const model = stringAt(parsed, 'model') ?? firstRequestModel(interactions);
   return {
     interactions,
     ...(model === undefined ? {} : { model }),

@@ -2,7 +2,7 @@ import type { Interaction } from '../cassette.js';
 import { isRecord } from '../json-access.js';
 import { requestBodyOf, responseBodyOf } from './convert-exchange-list.js';
 import type { Conversion, SourceFile } from './source-file.js';
-import { requestModel, responseHeadersOf, splitUrl } from './wire-parts.js';
+import { firstRequestModel, RECORDED_HEADERS_NOTE, responseHeadersOf, splitUrl } from './wire-parts.js';
 
 /** A nock recording (anthropic-sdk-typescript): `[{scope, method, path, body, status, response, rawHeaders}]`. */
 export function convertNockRecording(file: SourceFile): Conversion {
@@ -28,14 +28,13 @@ export function convertNockRecording(file: SourceFile): Conversion {
       },
     };
   });
-  const first = interactions[0];
-  const model = first === undefined ? undefined : requestModel(first.request.path, first.request.body);
+  const model = firstRequestModel(interactions);
   return {
     interactions,
     ...(model === undefined ? {} : { model }),
     notes: [
       'nock recording: method, path, request body, status, response body and response headers are as recorded; nock stores no request headers.',
-      'Header names were lower-cased, credential and account headers scrubbed, and content-length/content-encoding/transfer-encoding dropped because bodies are stored decoded.',
+      RECORDED_HEADERS_NOTE,
     ],
   };
 }

@@ -4,16 +4,14 @@ import type { Interaction, RecordedBody, RecordedRequest } from '../cassette.js'
 import { isRecord } from '../json-access.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import {
+  firstRequestModel,
   jsonOrString,
+  RECORDED_HEADERS_NOTE,
   requestHeadersOf,
-  requestModel,
   responseHeadersOf,
   splitUrl,
   toJsonValue,
 } from './wire-parts.js';
-
-const RECORDED_HEADERS_NOTE =
-  'Header names were lower-cased, credential and account headers scrubbed, and content-length/content-encoding/transfer-encoding dropped because bodies are stored decoded.';
 
 /** A VCR.py cassette (pydantic-ai, llm-anthropic, llm-gemini): full requests and responses. */
 export function convertVcrCassette(file: SourceFile): Conversion {
@@ -80,8 +78,7 @@ export function convertVcrCassette(file: SourceFile): Conversion {
       `Response bodies are gzip !!binary in the cassette; their text is taken from ${decoded.file.entry.dest} (DERIVED), and checked equal to gunzip of the binary.`,
     );
   }
-  const first = interactions[0];
-  const model = first === undefined ? undefined : requestModel(first.request.path, first.request.body);
+  const model = firstRequestModel(interactions);
   return {
     interactions,
     ...(model === undefined ? {} : { model }),

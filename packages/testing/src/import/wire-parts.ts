@@ -1,4 +1,5 @@
 import type { JsonValue } from '@toolcircuit/core';
+import type { Interaction } from '../cassette.js';
 import { isRecord, stringAt } from '../json-access.js';
 import { scrubHeaders, scrubQuery } from '../scrub-secrets.js';
 
@@ -6,6 +7,10 @@ import { scrubHeaders, scrubQuery } from '../scrub-secrets.js';
 
 // Stored bodies are decoded and re-framed, so headers about the original transfer would lie on replay.
 const TRANSFER_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+
+/** The provenance sentence for headers that went through {@link requestHeadersOf} / {@link responseHeadersOf}. */
+export const RECORDED_HEADERS_NOTE =
+  'Header names were lower-cased, credential and account headers scrubbed, and content-length/content-encoding/transfer-encoding dropped because bodies are stored decoded.';
 
 /** Lower-case names, list values joined with ", " (VCR and nock store lists), secrets scrubbed. */
 export function requestHeadersOf(raw: unknown): Record<string, string> {
@@ -56,6 +61,12 @@ export function requestModel(path: string, body: JsonValue | undefined): string 
   const fromBody = stringAt(body, 'model');
   if (fromBody !== undefined) return fromBody;
   return /\/models\/([^/:]+):/.exec(path)?.[1];
+}
+
+/** The model the first recorded request asked for: a cassette is named after it. */
+export function firstRequestModel(interactions: readonly Interaction[]): string | undefined {
+  const first = interactions[0];
+  return first === undefined ? undefined : requestModel(first.request.path, first.request.body);
 }
 
 /** The model a response names: body.model, message_start's message.model, or Gemini's modelVersion. */
