@@ -1,6 +1,11 @@
 import type { CassetteProtocol, Interaction, SseEvent } from '../cassette.js';
 import { stringAt } from '../json-access.js';
-import { DEFAULT_GEMINI_MODEL, defaultRequest, defaultRequestNote } from './default-request.js';
+import {
+  DEFAULT_GEMINI_MODEL,
+  DEFAULT_GEMINI_MODEL_NOTE,
+  defaultRequest,
+  defaultRequestNote,
+} from './default-request.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import { responseModel } from './wire-parts.js';
 
@@ -43,9 +48,7 @@ export function convertDataLines(file: SourceFile): Conversion {
   const notes: string[] = [];
   if (file.protocol === 'gemini' && model === undefined) {
     model = DEFAULT_GEMINI_MODEL;
-    notes.push(
-      `The source names no model; the path uses ${DEFAULT_GEMINI_MODEL}, the model of the @google/genai README examples.`,
-    );
+    notes.push(DEFAULT_GEMINI_MODEL_NOTE);
   }
   const request = defaultRequest(file.protocol, true, model ?? '');
   notes.unshift(defaultRequestNote(file.protocol, request));

@@ -1,7 +1,12 @@
 import type { CassetteProtocol } from '../cassette.js';
 import { tryParseJson } from '../json-access.js';
 import { parseSse } from '../parse-sse.js';
-import { DEFAULT_GEMINI_MODEL, defaultRequest, defaultRequestNote } from './default-request.js';
+import {
+  DEFAULT_GEMINI_MODEL,
+  DEFAULT_GEMINI_MODEL_NOTE,
+  defaultRequest,
+  defaultRequestNote,
+} from './default-request.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import { responseModel } from './wire-parts.js';
 
@@ -25,9 +30,7 @@ export function convertRawSse(file: SourceFile): Conversion {
   const notes: string[] = [];
   if (file.protocol === 'gemini' && model === undefined) {
     model = DEFAULT_GEMINI_MODEL;
-    notes.push(
-      `The source names no model; the path uses ${DEFAULT_GEMINI_MODEL}, the model of the @google/genai README examples.`,
-    );
+    notes.push(DEFAULT_GEMINI_MODEL_NOTE);
   }
   const request = defaultRequest(file.protocol, true, model ?? '');
   const contentType = SSE_CONTENT_TYPE[file.protocol];

@@ -1,5 +1,10 @@
 import type { JsonValue } from '@toolcircuit/core';
-import { DEFAULT_GEMINI_MODEL, defaultRequest, defaultRequestNote } from './default-request.js';
+import {
+  DEFAULT_GEMINI_MODEL,
+  DEFAULT_GEMINI_MODEL_NOTE,
+  defaultRequest,
+  defaultRequestNote,
+} from './default-request.js';
 import { inferErrorStatus } from './infer-error-status.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import { responseModel } from './wire-parts.js';
@@ -13,9 +18,7 @@ export function convertResponseBody(file: SourceFile): Conversion {
   if (file.protocol === 'gemini') {
     if (model === undefined) {
       model = DEFAULT_GEMINI_MODEL;
-      notes.push(
-        `The source names no model; the path uses ${DEFAULT_GEMINI_MODEL}, the model of the @google/genai README examples.`,
-      );
+      notes.push(DEFAULT_GEMINI_MODEL_NOTE);
     } else {
       notes.push(`The path's model is the body's modelVersion.`);
     }

@@ -6,6 +6,9 @@ import type { CassetteProtocol, RecordedRequest } from '../cassette.js';
  */
 export const DEFAULT_GEMINI_MODEL = 'gemini-flash-latest';
 
+/** The provenance sentence for a Gemini path that had to use {@link DEFAULT_GEMINI_MODEL}. */
+export const DEFAULT_GEMINI_MODEL_NOTE = `The source names no model; the path uses ${DEFAULT_GEMINI_MODEL}, the model of the @google/genai README examples.`;
+
 /**
  * The request an official SDK sends for a response stored without its request (see docs/toolchain.md
  * "Pointing the official SDKs at a local replay server").
