@@ -1,7 +1,7 @@
 import { ProviderError, type StreamEvent, toolCallsOf } from '@toolcircuit/core';
+import { withDroppingServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { CUT_OFF_INPUT_ERROR, createAnthropicModel } from '../src/index.js';
-import { withDroppingServer } from './dropping-server.js';
 import { json, MODEL_ID, message, replay, sse, syntheticCassette } from './replay.js';
 import { CASE_FILE_TOOLS } from './scenario.js';
 import {

@@ -1,4 +1,5 @@
 import { type JsonObject, type JsonValue, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import { withDroppingServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIChatModel } from '../src/index.js';
 import {
@@ -10,7 +11,6 @@ import {
   syntheticCassette,
   textInteraction,
 } from './support/cassettes.js';
-import { withDroppingServer } from './support/dropping-server.js';
 import { bodyOf, collect, streamOf, withChatReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
@@ -146,8 +146,13 @@ describe('Chat Completions streaming', () => {
   it('the connection lost inside an argument is a retryable connection error counting both calls', async () => {
     const complete = parallelChunks.slice(0, 9).map((payload) => `data: ${JSON.stringify(payload)}\n\n`);
     const text = `${complete.join('')}data: {"id":"chatcmpl-synthetic","object":"chat.completion.chunk","choi`;
-    const events = await withDroppingServer(text, (baseURL) =>
-      collect(streamOf(createOpenAIChatModel({ model: 'gpt-4o', apiKey: 'sk-test', baseURL, maxRetries: 0 }), ask)),
+    const events = await withDroppingServer(text, (url) =>
+      collect(
+        streamOf(
+          createOpenAIChatModel({ model: 'gpt-4o', apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 }),
+          ask,
+        ),
+      ),
     );
     expect(terminal(events)).toHaveLength(1);
     expect(events.some((event) => event.type === 'tool-call-end')).toBe(false);

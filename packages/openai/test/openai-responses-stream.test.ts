@@ -1,4 +1,5 @@
 import { type JsonValue, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import { withDroppingServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { CUT_OFF_ERROR, createOpenAIResponsesModel } from '../src/index.js';
 import {
@@ -12,7 +13,6 @@ import {
   textInteraction,
   typedSseInteraction,
 } from './support/cassettes.js';
-import { withDroppingServer } from './support/dropping-server.js';
 import { collect, streamOf, withResponsesReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
@@ -162,8 +162,13 @@ describe('Responses streaming', () => {
 
   it('the connection lost inside the second call’s arguments is a retryable connection error counting it', async () => {
     const text = `${sse(parallelEvents().slice(0, 12))}event: response.function_call_arguments.delta\ndata: {"type":"resp`;
-    const received = await withDroppingServer(text, (baseURL) =>
-      collect(streamOf(createOpenAIResponsesModel({ model: 'gpt-5', apiKey: 'sk-test', baseURL, maxRetries: 0 }), ask)),
+    const received = await withDroppingServer(text, (url) =>
+      collect(
+        streamOf(
+          createOpenAIResponsesModel({ model: 'gpt-5', apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 }),
+          ask,
+        ),
+      ),
     );
     expect(terminal(received)).toHaveLength(1);
     expect(

@@ -47,6 +47,7 @@ export {
   type TraceVerdict,
   type TurnPosition,
 } from './conformance/index.js';
+export { withDroppingServer } from './dropping-server.js';
 export {
   type CassetteLocation,
   cassettesDirectory,
