@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   argumentDigest,
   checkResume,
-  createCatalogue,
   createSession,
-  InMemoryConfirmations,
   InvalidResumeError,
   type Journal,
   type JournalAppendDetail,
@@ -16,21 +14,13 @@ import {
   runLoop,
   type ToolStartEvent,
 } from '../src/index.js';
-import { chercherDossier, paymentTool } from './fixtures.js';
+import { paymentWorld } from './fixtures.js';
 import { call, callsTurn, deferred, scripted, settle, textTurn } from './support.js';
 
 const user: Message[] = [{ role: 'user', content: 'Paie 10 à Bob et trouve A-1234.' }];
 
 function world() {
-  const runs: unknown[] = [];
-  const catalogue = createCatalogue([chercherDossier, paymentTool(runs)]);
-  const confirmations = new InMemoryConfirmations();
-  const session = createSession({
-    id: 'session-7',
-    humanId: 'marie',
-    rights: ['dossiers:lire', 'payments:write'],
-    confirmations,
-  });
+  const { runs, catalogue, session, confirmations } = paymentWorld();
   const model = scripted([
     callsTurn([
       call('lookup', 'chercher_dossier', { numero: 'A-1234' }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createCatalogue, defineTool, everySession } from '../src/index.js';
+import { createCatalogue, createSession, defineTool, everySession, InMemoryConfirmations } from '../src/index.js';
 
 /** The seed's example: a French tool that looks up a case file by its exact number. */
 export const chercherDossier = defineTool({
@@ -41,6 +41,23 @@ export const echoTool = defineTool({
   right: everySession,
   run: ({ text }) => text,
 });
+
+/**
+ * The pause/resume world: the lookup and the irreversible transfer (`runs` counts its real executions), and
+ * Marie's session holding both rights, with a confirmation store the tests can fill.
+ */
+export function paymentWorld() {
+  const runs: unknown[] = [];
+  const catalogue = createCatalogue([chercherDossier, paymentTool(runs)]);
+  const confirmations = new InMemoryConfirmations();
+  const session = createSession({
+    id: 'session-7',
+    humanId: 'marie',
+    rights: ['dossiers:lire', 'payments:write'],
+    confirmations,
+  });
+  return { runs, catalogue, session, confirmations };
+}
 
 export function frenchCatalogue() {
   return createCatalogue([chercherDossier]);

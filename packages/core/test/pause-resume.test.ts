@@ -13,21 +13,13 @@ import {
   type ToolMessage,
   toolResultText,
 } from '../src/index.js';
-import { chercherDossier, paymentTool } from './fixtures.js';
+import { paymentTool, paymentWorld } from './fixtures.js';
 import { call, callsTurn, scripted, textTurn } from './support.js';
 
 const user: Message[] = [{ role: 'user', content: 'Paie 10 à Bob et trouve A-1234.' }];
 
 function world() {
-  const runs: unknown[] = [];
-  const catalogue = createCatalogue([chercherDossier, paymentTool(runs)]);
-  const confirmations = new InMemoryConfirmations();
-  const session = createSession({
-    id: 'session-7',
-    humanId: 'marie',
-    rights: ['dossiers:lire', 'payments:write'],
-    confirmations,
-  });
+  const { runs, catalogue, session, confirmations } = paymentWorld();
   const journal = new InMemoryJournal();
   const model = scripted([
     callsTurn([
