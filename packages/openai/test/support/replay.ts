@@ -12,39 +12,41 @@ type ResponsesOverrides = Partial<OpenAIResponsesModelOptions>;
  * (`baseURL: url + '/v1'`). The SDK's retries are off unless a test turns them on, so one interaction
  * answers one call.
  */
-export async function withChatReplay<T>(
+export function withChatReplay<T>(
   cassette: Cassette,
   body: (model: Model, server: ReplayServer) => Promise<T>,
   overrides: ChatOverrides = {},
 ): Promise<T> {
-  const server = await startReplayServer(cassette);
-  try {
-    const model = createOpenAIChatModel({
-      model: cassette.model ?? 'gpt-4o',
-      apiKey: 'sk-test-not-a-real-key',
-      baseURL: `${server.url}/v1`,
-      maxRetries: 0,
-      ...overrides,
-    });
-    return await body(model, server);
-  } finally {
-    await server.close();
-  }
+  return withReplay(cassette, body, (base) => createOpenAIChatModel({ ...base, ...overrides }));
 }
 
-export async function withResponsesReplay<T>(
+export function withResponsesReplay<T>(
   cassette: Cassette,
   body: (model: Model, server: ReplayServer) => Promise<T>,
   overrides: ResponsesOverrides = {},
 ): Promise<T> {
+  return withReplay(cassette, body, (base) => createOpenAIResponsesModel({ ...base, ...overrides }));
+}
+
+interface ReplayModelBase {
+  readonly model: string;
+  readonly apiKey: string;
+  readonly baseURL: string;
+  readonly maxRetries: number;
+}
+
+async function withReplay<T>(
+  cassette: Cassette,
+  body: (model: Model, server: ReplayServer) => Promise<T>,
+  create: (base: ReplayModelBase) => Model,
+): Promise<T> {
   const server = await startReplayServer(cassette);
   try {
-    const model = createOpenAIResponsesModel({
+    const model = create({
       model: cassette.model ?? 'gpt-4o',
       apiKey: 'sk-test-not-a-real-key',
       baseURL: `${server.url}/v1`,
       maxRetries: 0,
-      ...overrides,
     });
     return await body(model, server);
   } finally {
