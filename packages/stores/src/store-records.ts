@@ -38,21 +38,16 @@ export function recoveryRecord(
 }
 
 export function startRecord(run: RunRow, call: CallRow, at: string): StartRecord {
-  return {
-    kind: 'start',
-    at,
-    runId: run.runId,
-    turn: call.turn,
-    callId: call.callId,
-    toolName: call.toolName,
-    inputDigest: call.inputDigest,
-    workerId: run.claimWorker ?? 'unknown',
-  };
+  return { kind: 'start', ...callMarkerFields(run, call, at) };
 }
 
 export function unknownOutcomeRecord(run: RunRow, call: CallRow, at: string, detail: string): OutcomeUnknownRecord {
+  return { kind: 'outcome_unknown', ...callMarkerFields(run, call, at), detail };
+}
+
+/** What a start marker and an unknown outcome both say about the call, in the order they are written. */
+function callMarkerFields(run: RunRow, call: CallRow, at: string): Omit<StartRecord, 'kind'> {
   return {
-    kind: 'outcome_unknown',
     at,
     runId: run.runId,
     turn: call.turn,
@@ -60,7 +55,6 @@ export function unknownOutcomeRecord(run: RunRow, call: CallRow, at: string, det
     toolName: call.toolName,
     inputDigest: call.inputDigest,
     workerId: run.claimWorker ?? 'unknown',
-    detail,
   };
 }
 
