@@ -11,7 +11,7 @@ import {
   syntheticCassette,
   textInteraction,
 } from './support/cassettes.js';
-import { bodyOf, collect, streamOf, withChatReplay } from './support/replay.js';
+import { bodyOf, collect, lastError, streamOf, terminal, withChatReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
 const ask = { messages: [{ role: 'user' as const, content: 'Go' }], tools: CASE_FILE_TOOLS };
@@ -56,9 +56,6 @@ const parallelChunks: JsonValue[] = [
   chunk({}, 'tool_calls'),
   usageChunk,
 ];
-
-const terminal = (events: StreamEvent[]) =>
-  events.filter((event) => event.type === 'turn-end' || event.type === 'error');
 
 describe('Chat Completions streaming', () => {
   it('delivers text, every parallel call with exactly assembled arguments, and one turn-end equal to generate()', async () => {
@@ -133,8 +130,7 @@ describe('Chat Completions streaming', () => {
       'tool-call-start',
       'tool-call-delta',
     ]);
-    const end = events.at(-1);
-    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    const end = lastError(events);
     expect(end.error).toBeInstanceOf(ProviderError);
     expect(end.error).toMatchObject({ code: 'connection', retryable: true, provider: 'openai' });
     expect(end.error.message).toBe(
@@ -156,8 +152,7 @@ describe('Chat Completions streaming', () => {
     );
     expect(terminal(events)).toHaveLength(1);
     expect(events.some((event) => event.type === 'tool-call-end')).toBe(false);
-    const end = events.at(-1);
-    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    const end = lastError(events);
     expect(end.error).toMatchObject({ code: 'connection', retryable: true });
     expect(end.error.message).toMatch(
       /^openai: the stream ended before the provider finished the turn \(connection lost: .+\); 2 tool calls were left incomplete and were not run$/,

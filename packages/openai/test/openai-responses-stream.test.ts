@@ -13,7 +13,7 @@ import {
   textInteraction,
   typedSseInteraction,
 } from './support/cassettes.js';
-import { collect, streamOf, withResponsesReplay } from './support/replay.js';
+import { collect, lastError, streamOf, terminal, withResponsesReplay } from './support/replay.js';
 import { CASE_FILE_TOOLS } from './support/scenario.js';
 
 const ask = { messages: [{ role: 'user' as const, content: 'Go' }], tools: CASE_FILE_TOOLS };
@@ -85,8 +85,6 @@ function parallelEvents(): Event[] {
 
 const sse = (events: readonly Event[]) =>
   events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
-const terminal = (events: StreamEvent[]) =>
-  events.filter((event) => event.type === 'turn-end' || event.type === 'error');
 
 describe('Responses streaming', () => {
   it('delivers reasoning, both parallel calls and one turn-end equal to generate() of the same response', async () => {
@@ -150,8 +148,7 @@ describe('Responses streaming', () => {
         .filter((event) => event.type === 'tool-call-end')
         .map((event) => event.type === 'tool-call-end' && event.id),
     ).toEqual(['call_A']);
-    const end = received.at(-1);
-    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    const end = lastError(received);
     expect(end.error).toBeInstanceOf(ProviderError);
     expect(end.error).toMatchObject({ code: 'connection', retryable: true, provider: 'openai' });
     expect(end.error.message).toBe(
@@ -176,8 +173,7 @@ describe('Responses streaming', () => {
         .filter((event) => event.type === 'tool-call-end')
         .map((event) => event.type === 'tool-call-end' && event.id),
     ).toEqual(['call_A']);
-    const end = received.at(-1);
-    if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+    const end = lastError(received);
     expect(end.error).toMatchObject({ code: 'connection', retryable: true });
     expect(end.error.message).toMatch(
       /^openai: the stream ended before the provider finished the turn \(connection lost: .+\); 1 tool call was left incomplete and was not run$/,

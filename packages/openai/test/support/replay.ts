@@ -61,6 +61,18 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return events;
 }
 
+/** The events that end a stream (a `turn-end` or an `error`): a stream has exactly one, last. */
+export function terminal(events: readonly StreamEvent[]): StreamEvent[] {
+  return events.filter((event) => event.type === 'turn-end' || event.type === 'error');
+}
+
+/** The stream's last event, which must be an `error`. */
+export function lastError(events: readonly StreamEvent[]): Extract<StreamEvent, { type: 'error' }> {
+  const end = events.at(-1);
+  if (end?.type !== 'error') throw new Error(`expected error last, got ${JSON.stringify(end)}`);
+  return end;
+}
+
 /** Awaits a promise expected to reject and returns the rejection. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {
