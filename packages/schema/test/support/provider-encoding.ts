@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '@toolcircuit/core';
 import { RECURSION_UNROLL_DEPTH, type SchemaTarget } from '../../src/index.js';
 import { compile } from './ajv.js';
+import { isObject, resolve } from './json-pointer.js';
 
 /**
  * What a model that follows the TRANSLATED schema sends for a value valid under the original, written
@@ -267,21 +268,6 @@ function mergeShallow(first: JsonObject, second: JsonObject): JsonObject {
   return result;
 }
 
-function resolve(root: JsonObject, ref: string): JsonValue | undefined {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let current: JsonValue | undefined = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    current = isObject(current) ? current[key] : undefined;
-  }
-  return current;
-}
-
 function escapeToken(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '@toolcircuit/core';
 import fc from 'fast-check';
+import { isObject, resolve } from './json-pointer.js';
 
 /**
  * Candidate values for a (normalized) JSON Schema. Not exact: the property tests keep only candidates the
@@ -190,19 +191,4 @@ function objectArbitrary(
     { maxKeys: 2 },
   );
   return fc.tuple(declared, extras).map(([values, more]) => ({ ...more, ...values }));
-}
-
-function resolve(root: JsonObject, ref: string): JsonValue | undefined {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let current: JsonValue | undefined = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    current = isObject(current) ? current[key] : undefined;
-  }
-  return current;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
