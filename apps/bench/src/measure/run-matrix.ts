@@ -25,7 +25,12 @@ export interface MatrixPlan {
   /** Timed runs of this system in this cell; 0 skips it (then `skipReason` says why). */
   rounds(system: BenchSystem, scenario: Scenario): number;
   skipReason(system: BenchSystem, scenario: Scenario): string;
-  /** Whether to run every system once, untimed, in this cell before timing. */
+  /**
+   * Whether each timed run of this system is preceded (after the GC) by one untimed run of the same
+   * conversation: the timed run then starts on warm code and on a heap V8 has sized for it. A forced
+   * full GC shrinks the young generation, and the next ~1,000 calls measured right after one cost up to
+   * twice as much, which would charge the GC to whoever runs next rather than to who made the garbage.
+   */
   warmUp(system: BenchSystem, scenario: Scenario): boolean;
 }
 
@@ -34,7 +39,7 @@ export type Log = (line: string) => void;
 /**
  * The timing phase, in ONE process. For each cell every system is prepared once, then the rounds
  * alternate between systems (the order rotates each round, so no system always runs right after the
- * same neighbour), with a full GC before every run. A run that did not play the whole script (wrong
+ * same neighbour), with a GC (and, where the plan says so, an untimed settling run) before every run. A run that did not play the whole script (wrong
  * number of tool runs or model calls, wrong answer) aborts the benchmark: a fast wrong run is no result.
  */
 export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPlan, log: Log): Promise<MatrixCell[]> {
@@ -48,11 +53,6 @@ export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPla
       const run = await system.prepare(script);
       prepared.set(system, { run, prepareMs: performance.now() - started });
     }
-    for (const [system, { run }] of prepared) {
-      if (!plan.warmUp(system, scenario)) continue;
-      collectGarbage();
-      checkRecord(system, script, await run.run());
-    }
     const runs = new Map<BenchSystem, RunMetrics[]>();
     const maxRounds = Math.max(0, ...systems.map((system) => plan.rounds(system, scenario)));
     const cellStarted = performance.now();
@@ -61,6 +61,7 @@ export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPla
         const entry = prepared.get(system);
         if (entry === undefined || round >= plan.rounds(system, scenario)) continue;
         collectGarbage();
+        if (plan.warmUp(system, scenario)) checkRecord(system, script, await entry.run.run());
         const record = await entry.run.run();
         checkRecord(system, script, record);
         const list = runs.get(system) ?? [];
