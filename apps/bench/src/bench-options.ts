@@ -29,8 +29,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const full = argv.includes('--full');
   const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
   const jsonPath = argv.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
+  // A bare `--` is what `pnpm … bench -- --quick` may pass along; it means nothing here.
   const unknown = argv.filter(
-    (arg) => !['--quick', '--full'].includes(arg) && !arg.startsWith('--only=') && !arg.startsWith('--json='),
+    (arg) => !['--', '--quick', '--full'].includes(arg) && !arg.startsWith('--only=') && !arg.startsWith('--json='),
   );
   if (unknown.length > 0) {
     throw new Error(

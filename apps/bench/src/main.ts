@@ -78,7 +78,7 @@ if (options.phases.has('rss')) {
 if (cells.length > 0) print(formatMatrix(cells, rss));
 if (rss.length > 0) print(formatRss(rss));
 const goals = judgeGoals(cells, rss, options);
-print(formatGoals(goals));
+print(formatGoals(goals, options.quick));
 const variantCell = variants[0];
 if (variantCell !== undefined) print(formatVariants(variantCell));
 
@@ -87,7 +87,7 @@ for (const goal of goals) {
   log(`profiling toolcircuit at ${scenarioLabel(goal.profileCell)} (${elapsed()})`);
   const summary = await profileToolcircuit(goal.profileCell, options.quick ? 2 : 4);
   print(
-    `## Why "${goal.goal}" failed: node --cpu-prof at ${scenarioLabel(goal.profileCell)}\n\n${formatProfile(summary)}`,
+    `## Why "${goal.goal}" failed: V8 CPU profile of toolcircuit at ${scenarioLabel(goal.profileCell)}\n\n${formatProfile(summary)}`,
   );
   break;
 }

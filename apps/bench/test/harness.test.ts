@@ -60,6 +60,7 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     expect(plan.rounds(ai, { calls: 8, steps: 500, tools: 100 })).toBe(0);
     expect(plan.rounds(ai, { calls: 8, steps: 500, tools: 1 })).toBe(0);
     expect(plan.rounds(ai, { calls: 1, steps: 500, tools: 1 })).toBe(1);
+    expect(plan.rounds(ai, { calls: 8, steps: 100, tools: 1 })).toBe(3);
     expect(matrixPlan(parseBenchOptions(['--full'])).rounds(ai, { calls: 8, steps: 500, tools: 100 })).toBe(1);
     expect(matrixPlan(parseBenchOptions(['--quick'])).cells.every((cell) => cell.steps <= 50)).toBe(true);
     expect(() => parseBenchOptions(['--fast'])).toThrow(/Unknown option --fast/);

@@ -122,10 +122,11 @@ export function formatRss(rss: readonly RssMeasurement[]): string {
   ].join('\n');
 }
 
-export function formatGoals(verdicts: readonly GoalVerdict[]): string {
+export function formatGoals(verdicts: readonly GoalVerdict[], quick: boolean): string {
   return [
     '## Goals',
     '',
+    ...(quick ? ["Quick run: judged at S=50, not at the goals' S=100 / S=500; indicative only.", ''] : []),
     ...verdicts.map(
       (verdict) =>
         `${verdict.pass === undefined ? 'N/A ' : verdict.pass ? 'PASS' : 'FAIL'}  ${verdict.goal}: ${verdict.measured}`,

@@ -187,7 +187,10 @@ function measureBuilders(history: readonly Message[], historyPoints: readonly nu
     const messages = history.slice(0, 1 + 2 * steps);
     if (messages.length < 1 + 2 * steps) continue;
     const request = { messages, tools };
+    // The serialisation alone, of a body built beforehand: what is left if the converted messages were cached.
+    const built = buildAnthropicRequest(request, SETTINGS).body;
     costs.push(
+      timeBuilder('anthropic: JSON.stringify of a prebuilt body only', steps, () => JSON.stringify(built)),
       timeBuilder('anthropic buildAnthropicRequest + JSON.stringify', steps, () =>
         JSON.stringify(buildAnthropicRequest(request, SETTINGS).body),
       ),
