@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tool as agentsTool } from '@openai/agents';
 import { prepareAnthropicTools } from '@toolcircuit/anthropic';
 import {
@@ -32,8 +33,10 @@ export interface TranslationRow {
 }
 
 /** The real catalogue translated alongside the synthetic one (read-only shared corpus, skipped when absent). */
+// shared/ sits beside the repository; this file runs from apps/bench/{src,dist}/measure/.
 export const REAL_CATALOGUE =
-  process.env['BENCH_REAL_CATALOGUE'] ?? '/work/shared/catalogues/mcp_github_mcp_server.json';
+  process.env['BENCH_REAL_CATALOGUE'] ??
+  fileURLToPath(new URL('../../../../../shared/catalogues/mcp_github_mcp_server.json', import.meta.url));
 
 /**
  * What turning a catalogue into each provider's tool list costs, and how often it is paid. toolcircuit
