@@ -65,7 +65,8 @@ interface Attempt {
   readonly call: ToolCallPart;
   readonly context: ExecutionContext;
   readonly runId: string;
-  readonly at: string;
+  /** Read only by the journal, so only built when there is one. */
+  readonly at: string | undefined;
   readonly startedAt: number;
   readonly prepared: PreparedInput;
 }
@@ -131,7 +132,7 @@ function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {
     call,
     context,
     runId: context.runId ?? randomUUID(),
-    at: new Date().toISOString(),
+    at: context.journal === undefined ? undefined : new Date().toISOString(),
     startedAt: performance.now(),
     prepared: prepareInput(call),
   };
@@ -178,10 +179,15 @@ async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown):
     if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
   }
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
-  const controller = new AbortController();
+  // Only a timeout or the loop's signal can abort the tool: without either, a controller is made only if
+  // the tool reads its signal (one per call, so listeners a tool leaves on it die with the call).
+  let controller = timeoutMs !== undefined || context.signal !== undefined ? new AbortController() : undefined;
   const toolContext: ToolContext = {
     session: context.session,
-    signal: controller.signal,
+    get signal(): AbortSignal {
+      controller ??= new AbortController();
+      return controller.signal;
+    },
     callId: call.id,
     runId: attempt.runId,
     toolName: call.name,
@@ -194,14 +200,14 @@ async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown):
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         resolve({ kind: 'timed_out', timeoutMs });
-        controller.abort(new Error(`Tool "${call.name}" timed out after ${timeoutMs} ms`));
+        controller?.abort(new Error(`Tool "${call.name}" timed out after ${timeoutMs} ms`));
       }, timeoutMs);
     }
     const signal = context.signal;
     if (signal !== undefined) {
       onAbort = () => {
         resolve({ kind: 'aborted' });
-        controller.abort(signal.reason);
+        controller?.abort(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
     }
@@ -259,7 +265,7 @@ async function finish(
   const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
   if (context.journal !== undefined) {
     const entry: JournalEntry = {
-      at: attempt.at,
+      at: attempt.at ?? new Date().toISOString(),
       runId: attempt.runId,
       sessionId: context.session.id,
       humanId: context.session.humanId,

@@ -23,9 +23,10 @@ export async function* readModelTurn(
   tag: LoopEventTag,
   provider: string,
 ): AsyncGenerator<LoopStreamEvent, ModelTurnRead | undefined, undefined> {
+  if (source.kind === 'generate') return yield* readGeneratedTurn(source.generate, request, tag);
   const ended = new Set<string>();
   try {
-    for await (const event of source(request)) {
+    for await (const event of source.stream(request)) {
       if (event.type === 'error') throw event.error;
       if (event.type === 'turn-end') {
         return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
@@ -49,6 +50,39 @@ export async function* readModelTurn(
   });
   yield { type: 'error', ...tag, error };
   throw error;
+}
+
+/**
+ * A turn from `generate`, read as `streamedTurns` would replay it, without making the events: a model error
+ * or an abort means the same, and a turn that would have replayed any event before `turn-end` is dropped
+ * when the signal fired meanwhile (the stream path checks the signal after each event).
+ */
+async function* readGeneratedTurn(
+  generate: (request: ModelRequest) => Promise<ModelTurn>,
+  request: ModelRequest,
+  tag: LoopEventTag,
+): AsyncGenerator<LoopStreamEvent, ModelTurnRead | undefined, undefined> {
+  let modelTurn: ModelTurn;
+  try {
+    modelTurn = await generate(request);
+  } catch (error) {
+    if (isAborted(request.signal)) return undefined;
+    yield { type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) };
+    throw error;
+  }
+  if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;
+  // Every replayed call is ended, and the replay reports none incomplete: only max_tokens cuts calls here.
+  const ended = new Set(toolCallsOf(modelTurn.content).map((call) => call.id));
+  return { modelTurn, incomplete: incompleteCalls(modelTurn, [], ended) };
+}
+
+/** Whether `turnStreamEvents` makes any event before `turn-end` for this turn. */
+function replaysAnEvent(turn: ModelTurn): boolean {
+  return turn.content.some((part) => {
+    if (part.type === 'text') return part.text !== '';
+    if (part.type === 'reasoning') return part.text !== '' || part.providerMetadata !== undefined;
+    return true;
+  });
 }
 
 function incompleteCalls(turn: ModelTurn, reported: readonly string[], ended: ReadonlySet<string>): Set<string> {

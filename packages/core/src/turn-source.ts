@@ -1,20 +1,34 @@
-import type { Model, ModelRequest } from './model.js';
+import type { Model, ModelRequest, ModelTurn } from './model.js';
 import type { StreamEvent } from './stream-events.js';
 import { turnStreamEvents } from './turn-stream-events.js';
 
-/** Where the loop gets one model turn from, as neutral events ending with `turn-end` or `error`. */
-export type TurnSource = (request: ModelRequest) => AsyncIterable<StreamEvent>;
+/**
+ * Where the loop gets one model turn from: the whole turn from `generate` (`runLoop`, `resumeLoop`: nobody
+ * reads the model's events, so none are made), or neutral events ending with `turn-end` or `error`
+ * (`streamLoop`). Either way the same loop reads it (see `readModelTurn`).
+ */
+export type TurnSource =
+  | { readonly kind: 'generate'; readonly generate: (request: ModelRequest) => Promise<ModelTurn> }
+  | { readonly kind: 'stream'; readonly stream: (request: ModelRequest) => AsyncIterable<StreamEvent> };
 
-/** Each turn from `generate`, replayed as the events a streaming adapter would have sent. */
+/** Each turn straight from `generate`. */
 export function generatedTurns(model: Model): TurnSource {
-  return async function* generated(request) {
-    yield* turnStreamEvents(await model.generate(request));
-  };
+  return { kind: 'generate', generate: (request) => model.generate(request) };
 }
 
-/** Each turn from the model's `stream`, or from `generate` when the adapter does not stream. */
+/**
+ * Each turn from the model's `stream`, or from `generate` replayed as the events a streaming adapter would
+ * have sent, so a streaming application gets one kind of stream from every adapter.
+ */
 export function streamedTurns(model: Model): TurnSource {
   const stream = model.stream;
-  if (stream === undefined) return generatedTurns(model);
-  return (request) => stream.call(model, request);
+  if (stream === undefined) {
+    return {
+      kind: 'stream',
+      stream: async function* replayed(request) {
+        yield* turnStreamEvents(await model.generate(request));
+      },
+    };
+  }
+  return { kind: 'stream', stream: (request) => stream.call(model, request) };
 }

@@ -45,6 +45,27 @@ describe('canonicalJson', () => {
     expect(canonicalJson(deep)).toHaveLength(depth * 2);
   });
 
+  it('writes the same sorted text on either side of the recursion depth limit', () => {
+    for (const depth of [1, 63, 64, 65, 200]) {
+      let value: unknown = { z: [1, undefined], a: 'x' };
+      let expected = '{"a":"x","z":[1,null]}';
+      for (let level = 0; level < depth; level += 1) {
+        value = { y: value, b: [level] };
+        expected = `{"b":[${level}],"y":${expected}}`;
+      }
+      expect(canonicalJson(value)).toBe(expected);
+    }
+    let deepCycle: Record<string, unknown> = {};
+    const root = deepCycle;
+    for (let level = 0; level < 100; level += 1) {
+      const next: Record<string, unknown> = {};
+      deepCycle.next = next;
+      deepCycle = next;
+    }
+    deepCycle.back = root;
+    expect(() => canonicalJson(root)).toThrow(/cycle/);
+  });
+
   it('omits undefined members like JSON, and refuses what JSON cannot carry', () => {
     expect(canonicalJson({ a: undefined, b: 1 })).toBe('{"b":1}');
     expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
