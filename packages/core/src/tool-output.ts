@@ -1,4 +1,4 @@
-import type { JsonValue } from './json.js';
+import { jsonCopy } from './json-copy.js';
 import type { JsonContentPart, TextPart, ToolResultContent } from './messages.js';
 import type { ToolOutput, ToolResultOutput } from './tool.js';
 
@@ -63,14 +63,4 @@ function copyContent(content: ToolResultContent): ToolResultContent | undefined 
     parts.push({ type: 'json', value });
   }
   return parts;
-}
-
-/** A JSON copy that keeps key order (what the model will read); undefined when the value is not JSON. */
-function jsonCopy(value: unknown): JsonValue | undefined {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
-  } catch {
-    return undefined;
-  }
 }

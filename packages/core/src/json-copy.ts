@@ -1,0 +1,53 @@
+import type { JsonValue } from './json.js';
+
+const NOT_PLAIN: unique symbol = Symbol('not plain');
+/** Nesting copied recursively; deeper values take the stringify path, which reports what it cannot carry. */
+const COPY_DEPTH = 64;
+
+/**
+ * A copy of a value as JSON would carry it, keeping key order (what the model will read); `undefined` when
+ * the value is not JSON. Plain data (what tools return almost always) is copied directly, several times
+ * cheaper than `JSON.parse(JSON.stringify(…))`; anything JSON would transform (`toJSON`, `undefined`
+ * members, class instances, non-finite numbers, `-0`, `__proto__` keys, holes, deep nesting) takes that
+ * round trip, so the result is always exactly what it would give.
+ */
+export function jsonCopy(value: unknown): JsonValue | undefined {
+  const plain = plainCopy(value, 0);
+  if (plain !== NOT_PLAIN) return plain;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
+  } catch {
+    return undefined;
+  }
+}
+
+function plainCopy(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
+  if (typeof value !== 'object' || depth >= COPY_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const copy: JsonValue[] = [];
+    for (let index = 0; index < value.length; index += 1) {
+      const element: unknown = value[index];
+      if (element === undefined) return NOT_PLAIN;
+      const copied = plainCopy(element, depth + 1);
+      if (copied === NOT_PLAIN) return NOT_PLAIN;
+      copy.push(copied);
+    }
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  // A `toJSON` member (own or not) changes what JSON carries; `__proto__` cannot be assigned as data.
+  if ('toJSON' in record) return NOT_PLAIN;
+  const copy: Record<string, JsonValue> = {};
+  for (const key of Object.keys(record)) {
+    if (key === '__proto__') return NOT_PLAIN;
+    const copied = plainCopy(record[key], depth + 1);
+    if (copied === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = copied;
+  }
+  return copy;
+}
