@@ -57,8 +57,13 @@ export interface ExecutionOutcome {
 interface PreparedInput {
   /** What is validated and handed to the tool (the tool may mutate it: it is its own copy). */
   readonly copy: JsonValue | undefined;
+  /** `undefined` when the provider sent no parsable input or it is not plain JSON. */
   readonly canonical: string | undefined;
-  readonly digest: string | null;
+  /**
+   * The SHA-256 of `canonical`, hashed on first use: only a journal, `beforeRun`, an irreversible tool or
+   * a reader of the outcome's `inputDigest` needs it. `undefined` until then.
+   */
+  digest: string | null | undefined;
 }
 
 interface Attempt {
@@ -92,7 +97,7 @@ export async function executeCall(call: ToolCallPart, context: ExecutionContext)
   if (call.inputError !== undefined) {
     return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
   }
-  if (attempt.prepared.copy === undefined || attempt.prepared.digest === null) {
+  if (attempt.prepared.copy === undefined || attempt.prepared.canonical === undefined) {
     return refuse(attempt, 'invalid_input', notJsonText(call.name));
   }
   const validation = await entry.validate(attempt.prepared.copy);
@@ -102,7 +107,9 @@ export async function executeCall(call: ToolCallPart, context: ExecutionContext)
   if (!isAuthorized(definition.right, session)) return refuse(attempt, 'missing_right', missingRightText(entry));
 
   if (definition.irreversible) {
-    const inputDigest = attempt.prepared.digest;
+    const inputDigest = digestOf(attempt.prepared);
+    // Unreachable (a canonical text was checked above); refused rather than confirmed against nothing.
+    if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
     const confirmed = await consumeConfirmation(session, call.name, inputDigest);
     if (!confirmed) {
       if (context.confirmation === 'pause') {
@@ -143,10 +150,17 @@ function prepareInput(call: ToolCallPart): PreparedInput {
   try {
     const canonical = canonicalJson(call.input);
     // JSON.parse copes with any depth, unlike structuredClone and JSON.stringify.
-    return { copy: JSON.parse(canonical) as JsonValue, canonical, digest: sha256Hex(canonical) };
+    return { copy: JSON.parse(canonical) as JsonValue, canonical, digest: undefined };
   } catch {
     return { copy: undefined, canonical: undefined, digest: null };
   }
+}
+
+function digestOf(prepared: PreparedInput): string | null {
+  if (prepared.digest === undefined) {
+    prepared.digest = prepared.canonical === undefined ? null : sha256Hex(prepared.canonical);
+  }
+  return prepared.digest;
 }
 
 async function consumeConfirmation(session: Session, toolName: string, inputDigest: string): Promise<boolean> {
@@ -174,7 +188,7 @@ async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown):
       runId: attempt.runId,
       turn: context.turn ?? 1,
       call,
-      inputDigest: attempt.prepared.digest,
+      inputDigest: digestOf(attempt.prepared),
     });
     if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
   }
@@ -274,7 +288,7 @@ async function finish(
       toolName: call.name,
       // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
       input: prepared.canonical === undefined ? null : (JSON.parse(prepared.canonical) as JsonValue),
-      inputDigest: prepared.digest,
+      inputDigest: digestOf(prepared),
       verdict: verdict.kind,
       durationMs,
       ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
@@ -288,7 +302,15 @@ async function finish(
       throw new JournalWriteError(call.id, error);
     }
   }
-  return { result, verdict, durationMs, inputDigest: prepared.digest };
+  return {
+    result,
+    verdict,
+    durationMs,
+    // A getter, so that a run nobody asks the digest of never hashes (same value, computed once).
+    get inputDigest(): string | null {
+      return digestOf(prepared);
+    },
+  };
 }
 
 // The texts below are read by the model: each says what happened and what to do next, and none carries a

@@ -6,7 +6,7 @@ import { executionContext } from './execution-context.js';
 import type { ExecutionOutcome } from './executor.js';
 import { finishLoop } from './finish-loop.js';
 import { isAborted } from './is-aborted.js';
-import type { LoopOptions, LoopResult, LoopState, LoopStatus } from './loop.js';
+import type { CallEvent, LoopOptions, LoopResult, LoopState, LoopStatus } from './loop.js';
 import { DEFAULT_MAX_TURNS } from './loop-defaults.js';
 import type { LoopStreamEvent } from './loop-stream-event.js';
 import { type AssistantMessage, toolCallsOf } from './messages.js';
@@ -89,7 +89,7 @@ async function* turns(
       },
     }));
     for await (const { outcome, event } of settleCalls(tasks, turn, runId, options, abandon)) {
-      yield { type: 'call-verdict', ...event };
+      yield callVerdictEvent(event);
       if (outcome.verdict.kind !== 'awaiting_confirmation') {
         yield { type: 'tool-result', runId, turn, index: event.index, result: outcome.result };
       }
@@ -117,6 +117,23 @@ async function* endLoop(
   const result = finishLoop(state, status, paused);
   yield { type: 'loop-end', runId: state.runId, result };
   return result;
+}
+
+/** The event of a settled call; not a spread, which would read (and so hash) its input digest. */
+function callVerdictEvent(event: CallEvent): LoopStreamEvent {
+  return {
+    type: 'call-verdict',
+    runId: event.runId,
+    turn: event.turn,
+    index: event.index,
+    call: event.call,
+    verdict: event.verdict,
+    result: event.result,
+    durationMs: event.durationMs,
+    get inputDigest(): string | null {
+      return event.inputDigest;
+    },
+  };
 }
 
 function assistantMessageOf(turn: ModelTurn): AssistantMessage {

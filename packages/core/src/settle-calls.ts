@@ -32,7 +32,10 @@ export async function* settleCalls(
       verdict: outcome.verdict,
       result: outcome.result,
       durationMs: outcome.durationMs,
-      inputDigest: outcome.inputDigest,
+      // Read through, not copied: the digest is hashed only if someone reads it (see `ExecutionOutcome`).
+      get inputDigest(): string | null {
+        return outcome.inputDigest;
+      },
     };
     await options.hooks?.onCall?.(event);
     yield { outcome, event };

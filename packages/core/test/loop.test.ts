@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  argumentDigest,
   type CallEvent,
   createCatalogue,
   createSession,
@@ -11,6 +12,7 @@ import {
   type Message,
   ProviderError,
   runLoop,
+  streamLoop,
   type ToolMessage,
   toolResultText,
 } from '../src/index.js';
@@ -461,5 +463,32 @@ describe('hooks and request shape', () => {
     // Each request gets its own snapshot of the conversation.
     expect(model.requests[0]?.messages).toHaveLength(1);
     expect(model.requests[1]?.messages).toHaveLength(3);
+  });
+});
+
+describe('the input digest without a journal', () => {
+  it('is the argument digest when read from onCall and from the call-verdict events of a stream', async () => {
+    const input = { numero: 'A-1234' };
+    const seen: CallEvent[] = [];
+    const result = await runLoop({
+      model: scripted([callsTurn([call('toolu_1', 'chercher_dossier', input)]), textTurn('ok')]),
+      catalogue: frenchCatalogue(),
+      session: reader,
+      messages: user,
+      hooks: { onCall: (event) => void seen.push(event) },
+    });
+    expect(result.status).toBe('completed');
+    expect(seen.map((event) => event.inputDigest)).toEqual([argumentDigest(input)]);
+    expect({ ...seen[0] }).toMatchObject({ inputDigest: argumentDigest(input), index: 0 });
+
+    const verdicts: unknown[] = [];
+    const stream = streamLoop({
+      model: scripted([callsTurn([call('toolu_1', 'chercher_dossier', input)]), textTurn('ok')]),
+      catalogue: frenchCatalogue(),
+      session: reader,
+      messages: user,
+    });
+    for await (const event of stream) if (event.type === 'call-verdict') verdicts.push({ ...event });
+    expect(verdicts).toMatchObject([{ type: 'call-verdict', inputDigest: argumentDigest(input) }]);
   });
 });
