@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAuthorized } from './authorize.js';
-import { canonicalJson, jsonDigest, sha256Hex } from './canonical-json.js';
+import { canonicalCopy } from './canonical-copy.js';
+import { jsonDigest, sha256Hex } from './canonical-json.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { JournalWriteError } from './errors/journal-write-error.js';
 import { isAborted } from './is-aborted.js';
@@ -148,9 +149,8 @@ function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {
 function prepareInput(call: ToolCallPart): PreparedInput {
   if (call.inputError !== undefined) return { copy: undefined, canonical: undefined, digest: null };
   try {
-    const canonical = canonicalJson(call.input);
-    // JSON.parse copes with any depth, unlike structuredClone and JSON.stringify.
-    return { copy: JSON.parse(canonical) as JsonValue, canonical, digest: undefined };
+    const { canonical, copy } = canonicalCopy(call.input);
+    return { copy, canonical, digest: undefined };
   } catch {
     return { copy: undefined, canonical: undefined, digest: null };
   }
