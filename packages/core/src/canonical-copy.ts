@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical-json.js';
 import type { JsonValue } from './json.js';
+import { quoteJsonString } from './quote-json-string.js';
 
 /** A call input's canonical JSON text and a private copy of it. */
 export interface CanonicalCopy {
@@ -34,7 +35,11 @@ export function canonicalCopy(value: unknown): CanonicalCopy {
 
 function copyValue(raw: unknown, depth: number, walk: Walk): JsonValue | typeof TOO_DEEP {
   const item = toJsonable(raw);
-  if (typeof item === 'string' || typeof item === 'boolean' || item === null) {
+  if (typeof item === 'string') {
+    walk.text += quoteJsonString(item);
+    return item;
+  }
+  if (typeof item === 'boolean' || item === null) {
     walk.text += JSON.stringify(item);
     return item;
   }
@@ -71,7 +76,7 @@ function copyValue(raw: unknown, depth: number, walk: Walk): JsonValue | typeof 
       const member = record[key];
       if (member === undefined) continue;
       if (key === '__proto__') return TOO_DEEP;
-      walk.text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+      walk.text += `${first ? '' : ','}${quoteJsonString(key)}:`;
       first = false;
       const copied = copyValue(member, depth + 1, walk);
       if (copied === TOO_DEEP) return TOO_DEEP;

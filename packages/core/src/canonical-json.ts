@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { quoteJsonString } from './quote-json-string.js';
 
 type Work =
   | { readonly kind: 'value'; readonly value: unknown }
@@ -36,7 +37,8 @@ const TOO_DEEP: unique symbol = Symbol('too deep');
  */
 function fastCanonical(raw: unknown, depth: number, open: object[]): string | typeof TOO_DEEP {
   const item = toJsonable(raw);
-  if (typeof item === 'string' || typeof item === 'boolean' || item === null) return JSON.stringify(item);
+  if (typeof item === 'string') return quoteJsonString(item);
+  if (typeof item === 'boolean' || item === null) return JSON.stringify(item);
   if (typeof item === 'number') {
     if (!Number.isFinite(item)) throw new TypeError(`canonicalJson: ${item} is not a JSON number`);
     return JSON.stringify(item);
@@ -66,7 +68,7 @@ function fastCanonical(raw: unknown, depth: number, open: object[]): string | ty
       if (member === undefined) continue;
       const written = fastCanonical(member, depth + 1, open);
       if (written === TOO_DEEP) return TOO_DEEP;
-      text += `${first ? '' : ','}${JSON.stringify(key)}:${written}`;
+      text += `${first ? '' : ','}${quoteJsonString(key)}:${written}`;
       first = false;
     }
     text += '}';
