@@ -18,6 +18,7 @@ import type {
 } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
+import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 
 export interface AnthropicPrompt {
   /** Top-level `system`: the request's system text, then any system messages, in order. */
@@ -45,35 +46,57 @@ export function convertToAnthropicMessages(
   names: ToolNameMap,
 ): AnthropicPrompt {
   const systemParts = system === undefined || system === '' ? [] : [system];
-  const turns: { role: Role; blocks: ContentBlockParam[] }[] = [];
-  const push = (role: Role, blocks: ContentBlockParam[]): void => {
+  const turns: { role: Role; blocks: readonly ContentBlockParam[] }[] = [];
+  const push = (role: Role, blocks: readonly ContentBlockParam[]): void => {
     if (blocks.length === 0) return;
     const last = turns.at(-1);
-    if (last?.role === role) last.blocks.push(...blocks);
+    // New arrays only: `blocks` is a cached, frozen conversion shared with later requests.
+    if (last?.role === role) last.blocks = [...last.blocks, ...blocks];
     else turns.push({ role, blocks });
   };
 
   for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-        if (message.content !== '') systemParts.push(message.content);
-        break;
-      case 'user':
-        push('user', userBlocks(message.content));
-        break;
-      case 'assistant':
-        push('assistant', assistantBlocks(message, names));
-        break;
-      case 'tool':
-        push('user', message.content.map(toolResultBlock));
-        break;
+    if (message.role === 'system') {
+      if (message.content !== '') systemParts.push(message.content);
+      continue;
     }
+    push(message.role === 'assistant' ? 'assistant' : 'user', convertMessage(message, names));
   }
 
   return {
     system: systemParts.length === 0 ? undefined : systemParts.join('\n\n'),
-    messages: turns.map(({ role, blocks }) => ({ role, content: role === 'user' ? resultsFirst(blocks) : blocks })),
+    messages: turns.map(({ role, blocks }) => ({
+      role,
+      content: role === 'user' ? resultsFirst(blocks) : [...blocks],
+    })),
   };
+}
+
+const conversions: ConversionCache<readonly ContentBlockParam[]> = new WeakMap();
+
+/** One non-system message's blocks, converted once per message (and per provider names of its calls). */
+function convertMessage(
+  message: Exclude<Message, { role: 'system' }>,
+  names: ToolNameMap,
+): readonly ContentBlockParam[] {
+  switch (message.role) {
+    case 'user':
+      return cachedConversion(conversions, message, '', undefined, () => userBlocks(message.content));
+    case 'assistant':
+      return cachedConversion(conversions, message, callNamesKey(message, names), undefined, () =>
+        assistantBlocks(message, names),
+      );
+    case 'tool':
+      return cachedConversion(conversions, message, '', undefined, () => message.content.map(toolResultBlock));
+  }
+}
+
+// The only thing outside the message an assistant turn's conversion reads: the provider names of its calls.
+function callNamesKey(message: AssistantMessage, names: ToolNameMap): string {
+  let key = '';
+  for (const part of message.content)
+    if (part.type === 'tool_call') key += `${providerToolName(names, part.name)}\u0000`;
+  return key;
 }
 
 function userBlocks(content: string | readonly { readonly text: string }[]): TextBlockParam[] {
@@ -154,7 +177,7 @@ function toolResultContent(content: ToolResultContent): string | TextBlockParam[
 }
 
 // Stable: tool results keep their call order, other blocks theirs.
-function resultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
+function resultsFirst(blocks: readonly ContentBlockParam[]): ContentBlockParam[] {
   return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
 }
 
