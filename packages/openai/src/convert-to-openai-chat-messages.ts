@@ -1,10 +1,11 @@
-import type { AssistantMessage, ModelRequest, UserMessage } from '@toolcircuit/core';
+import type { AssistantMessage, Message, ModelRequest, UserMessage } from '@toolcircuit/core';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
+import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
@@ -29,25 +30,44 @@ export function convertToOpenAIChatMessages(
   if (request.system !== undefined && request.system !== '') {
     messages.push({ role: options.systemRole, content: request.system });
   }
-  for (const message of request.messages) {
-    switch (message.role) {
-      case 'system':
-        messages.push({ role: options.systemRole, content: message.content });
-        break;
-      case 'user':
-        messages.push(convertUser(message));
-        break;
-      case 'assistant':
-        messages.push(convertAssistant(message, options));
-        break;
-      case 'tool':
-        for (const result of message.content) {
-          messages.push({ role: 'tool', tool_call_id: result.callId, content: toolResultOutput(result) });
-        }
-        break;
-    }
-  }
+  for (const message of request.messages) messages.push(...convertMessage(message, options));
   return messages;
+}
+
+const conversions: ConversionCache<readonly ChatCompletionMessageParam[]> = new WeakMap();
+
+/** One neutral message's Chat messages, converted once per message (and per options it reads). */
+function convertMessage(message: Message, options: ChatConversionOptions): readonly ChatCompletionMessageParam[] {
+  switch (message.role) {
+    case 'system':
+      return cachedConversion(conversions, message, options.systemRole, undefined, () => [
+        { role: options.systemRole, content: message.content },
+      ]);
+    case 'user':
+      return cachedConversion(conversions, message, '', undefined, () => [convertUser(message)]);
+    case 'assistant':
+      return cachedConversion(conversions, message, callNamesKey(message, options), undefined, () => [
+        convertAssistant(message, options),
+      ]);
+    case 'tool':
+      return cachedConversion(conversions, message, '', undefined, () =>
+        message.content.map(
+          (result): ChatCompletionMessageParam => ({
+            role: 'tool',
+            tool_call_id: result.callId,
+            content: toolResultOutput(result),
+          }),
+        ),
+      );
+  }
+}
+
+// The only thing outside an assistant message its conversion reads: the provider names of its calls.
+function callNamesKey(message: AssistantMessage, options: ChatConversionOptions): string {
+  let key = '';
+  for (const part of message.content)
+    if (part.type === 'tool_call') key += `${options.toProviderName(part.name)}\u0000`;
+  return key;
 }
 
 function convertUser(message: UserMessage): ChatCompletionUserMessageParam {

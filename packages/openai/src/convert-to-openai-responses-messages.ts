@@ -1,10 +1,19 @@
-import type { AssistantMessage, JsonObject, JsonValue, ModelRequest, TextPart, UserMessage } from '@toolcircuit/core';
+import type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  ModelRequest,
+  TextPart,
+  UserMessage,
+} from '@toolcircuit/core';
 import type {
   EasyInputMessage,
   ResponseInputItem,
   ResponseOutputMessage,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
+import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
@@ -33,25 +42,44 @@ export function convertToOpenAIResponsesMessages(
   options: ResponsesConversionOptions,
 ): ConvertedResponsesInput {
   const input: ResponseInputItem[] = [];
-  for (const message of request.messages) {
-    switch (message.role) {
-      case 'system':
-        input.push({ role: 'system', content: message.content });
-        break;
-      case 'user':
-        input.push(convertUser(message));
-        break;
-      case 'assistant':
-        input.push(...convertAssistant(message, options));
-        break;
-      case 'tool':
-        for (const result of message.content) {
-          input.push({ type: 'function_call_output', call_id: result.callId, output: toolResultOutput(result) });
-        }
-        break;
-    }
-  }
+  for (const message of request.messages) input.push(...convertMessage(message, options));
   return request.system === undefined || request.system === '' ? { input } : { instructions: request.system, input };
+}
+
+const conversions: ConversionCache<readonly ResponseInputItem[]> = new WeakMap();
+
+/** One neutral message's input items, converted once per message (and per options it reads). */
+function convertMessage(message: Message, options: ResponsesConversionOptions): readonly ResponseInputItem[] {
+  switch (message.role) {
+    case 'system':
+      return cachedConversion(conversions, message, '', undefined, () => [
+        { role: 'system', content: message.content },
+      ]);
+    case 'user':
+      return cachedConversion(conversions, message, '', undefined, () => [convertUser(message)]);
+    case 'assistant':
+      return cachedConversion(conversions, message, assistantKey(message, options), undefined, () =>
+        convertAssistant(message, options),
+      );
+    case 'tool':
+      return cachedConversion(conversions, message, '', undefined, () =>
+        message.content.map(
+          (result): ResponseInputItem => ({
+            type: 'function_call_output',
+            call_id: result.callId,
+            output: toolResultOutput(result),
+          }),
+        ),
+      );
+  }
+}
+
+// What an assistant message's conversion reads besides the message: the metadata key and its calls' names.
+function assistantKey(message: AssistantMessage, options: ResponsesConversionOptions): string {
+  let key = `${options.provider}\u0000`;
+  for (const part of message.content)
+    if (part.type === 'tool_call') key += `${options.toProviderName(part.name)}\u0000`;
+  return key;
 }
 
 function convertUser(message: UserMessage): EasyInputMessage {
