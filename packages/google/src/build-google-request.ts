@@ -6,7 +6,7 @@ import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
 import type { GoogleToolPreparer } from './google-prepare-tools.js';
 import type { ParseGoogleResponseOptions } from './parse-google-response.js';
-import { stableHash } from './stable-hash.js';
+import { requestContentsSeed } from './request-contents-seed.js';
 
 export interface BuiltGoogleRequest {
   readonly body: GeminiRequest;
@@ -42,7 +42,7 @@ export function buildGoogleRequest(
   return {
     body,
     parse: {
-      requestSeed: stableHash(JSON.stringify(body.contents)),
+      requestSeed: requestContentsSeed(body.contents),
       fromProviderName: (name) => mapName(prepared.nameMap, 'fromProvider', name),
       restoreInput: prepared.restoreInput,
     },

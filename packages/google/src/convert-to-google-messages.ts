@@ -7,7 +7,9 @@ import {
   type ToolResultContent,
   toolCallsOf,
   toolResultText,
+  type UserMessage,
 } from '@toolcircuit/core';
+import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
 import { readGooglePartMetadata } from './google-metadata.js';
 
@@ -49,26 +51,33 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
         if (message.content !== '') systemTexts.push(message.content);
         break;
       case 'user':
-        contents.push({
-          role: 'user',
-          parts:
-            typeof message.content === 'string'
-              ? [{ text: message.content }]
-              : message.content.map((part) => ({ text: part.text })),
-        });
+        contents.push(...cachedConversion(conversions, message, '', undefined, () => [frozen(userContent(message))]));
         break;
       case 'assistant': {
         previousAssistant = message;
-        const parts = assistantParts(message, input.toProviderName);
-        if (parts.length > 0) contents.push({ role: 'model', parts });
+        contents.push(
+          ...cachedConversion(conversions, message, callNamesKey(message, input), undefined, () => {
+            const parts = assistantParts(message, input.toProviderName);
+            return parts.length === 0 ? [] : [frozen({ role: 'model', parts })];
+          }),
+        );
         break;
       }
-      case 'tool':
-        contents.push({
-          role: input.functionResponseRole,
-          parts: functionResponseParts(message, previousAssistant, input.toProviderName),
-        });
+      case 'tool': {
+        // A tool message reads the assistant turn before it (which calls got a provider id), so that turn
+        // is part of what the cached conversion is valid for.
+        const previous = previousAssistant;
+        const key = `${input.functionResponseRole}\u0000${resultNamesKey(message, input)}`;
+        contents.push(
+          ...cachedConversion(conversions, message, key, previous, () => [
+            frozen({
+              role: input.functionResponseRole,
+              parts: functionResponseParts(message, previous, input.toProviderName),
+            }),
+          ]),
+        );
         break;
+      }
     }
   }
 
@@ -76,6 +85,38 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
     systemInstruction: systemTexts.length === 0 ? undefined : { parts: [{ text: systemTexts.join('\n\n') }] },
     contents,
   };
+}
+
+const conversions: ConversionCache<readonly GeminiRequestContent[]> = new WeakMap();
+
+// A cached content is shared by every later request (and its hash seeds synthesised ids), so it is frozen
+// down to its parts array: nothing may change it after it was hashed.
+function frozen(content: GeminiRequestContent): GeminiRequestContent {
+  Object.freeze(content.parts);
+  return Object.freeze(content);
+}
+
+function userContent(message: UserMessage): GeminiRequestContent {
+  return {
+    role: 'user',
+    parts:
+      typeof message.content === 'string'
+        ? [{ text: message.content }]
+        : message.content.map((part) => ({ text: part.text })),
+  };
+}
+
+// Besides the message itself, its conversion reads only the provider names of its calls / results.
+function callNamesKey(message: AssistantMessage, input: GoogleMessagesInput): string {
+  let key = '';
+  for (const part of message.content) if (part.type === 'tool_call') key += `${input.toProviderName(part.name)}\u0000`;
+  return key;
+}
+
+function resultNamesKey(message: ToolMessage, input: GoogleMessagesInput): string {
+  let key = '';
+  for (const result of message.content) key += `${input.toProviderName(result.name)}\u0000`;
+  return key;
 }
 
 function assistantParts(message: AssistantMessage, toProviderName: (name: string) => string): GeminiRequestPart[] {

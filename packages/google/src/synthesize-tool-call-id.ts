@@ -7,7 +7,7 @@ import { stableHash } from './stable-hash.js';
  * same arguments differ by their ordinal).
  *
  * `seed` is the response id when Gemini sent one (unique per response), otherwise a hash of the request
- * contents (which grow every turn, so ids do not repeat across turns of one conversation).
+ * contents, see requestContentsSeed (they grow every turn, so ids do not repeat across turns of one conversation).
  * Generate and stream compute the same seed, so both give the same ids for the same exchange.
  */
 export function synthesizeToolCallId(seed: string, ordinal: number, name: string, args: unknown): string {
