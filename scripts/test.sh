@@ -19,4 +19,11 @@ fi
 cleanup() { if [ "$started_postgres" = 1 ]; then bash scripts/postgres.sh stop || true; fi; rm -f .toolcircuit-postgres.log; }
 trap cleanup EXIT
 
-pnpm exec vitest run "$@"
+# Besides vitest's own report, a JSON report gives the plain closing line "N passed, N failed" that CI reads.
+mkdir -p .toolcircuit
+status=0
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json=.toolcircuit/test-results.json "$@" || status=$?
+if [ -f .toolcircuit/test-results.json ]; then
+  node -e 'const r = require(process.argv[1]); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);' "$PWD/.toolcircuit/test-results.json"
+fi
+exit "$status"
