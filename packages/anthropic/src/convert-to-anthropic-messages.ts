@@ -16,9 +16,9 @@ import type {
   ToolResultContent,
   ToolResultPart,
 } from '@toolcircuit/core';
+import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
-import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 
 export interface AnthropicPrompt {
   /** Top-level `system`: the request's system text, then any system messages, in order. */

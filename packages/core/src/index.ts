@@ -1,4 +1,5 @@
 export { isAuthorized } from './authorize.js';
+export { type ConversionCache, cachedConversion } from './cached-conversion.js';
 export { canonicalJson, jsonDigest } from './canonical-json.js';
 export { type Catalogue, type CatalogueEntry, createCatalogue } from './catalogue.js';
 export {

@@ -1,5 +1,7 @@
 import {
   type AssistantMessage,
+  type ConversionCache,
+  cachedConversion,
   type JsonObject,
   type JsonValue,
   type Message,
@@ -9,7 +11,6 @@ import {
   toolResultText,
   type UserMessage,
 } from '@toolcircuit/core';
-import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
 import { readGooglePartMetadata } from './google-metadata.js';
 

@@ -1,11 +1,11 @@
 import type { AssistantMessage, Message, ModelRequest, UserMessage } from '@toolcircuit/core';
+import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
-import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 

@@ -7,13 +7,13 @@ import type {
   TextPart,
   UserMessage,
 } from '@toolcircuit/core';
+import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
 import type {
   EasyInputMessage,
   ResponseInputItem,
   ResponseOutputMessage,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { type ConversionCache, cachedConversion } from './cached-conversion.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 

@@ -1,5 +1,5 @@
 /**
- * The loop's history is append-only and keeps the same Message objects across steps, so a message's
+ * For adapters. The loop's history is append-only and keeps the same Message objects across steps, so a message's
  * conversion is computed once and reused while what it depends on (`key`: option values and provider tool
  * names; `anchor`: another object it reads, e.g. the turn before it) is unchanged. One entry per message: a
  * conversation is converted with one set of settings, and a change simply converts again.
