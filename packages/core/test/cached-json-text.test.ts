@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type JsonTextCache, stringifyRequestBody } from '../src/cached-json-text.js';
+
+/** Freezes some of the objects of a value (shallowly, as `cachedConversion` does), chosen by `pick`. */
+function freezeSome(value: unknown, pick: () => boolean): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  for (const member of Object.values(value)) freezeSome(member, pick);
+  return pick() ? Object.freeze(value) : value;
+}
+
+describe('stringifyRequestBody', () => {
+  it('writes exactly what JSON.stringify writes, whatever is frozen, first and second time (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.anything({ withSparseArray: true, withDate: true })),
+        fc.infiniteStream(fc.boolean()),
+        (body, coin) => {
+          const frozen = freezeSome(body, () => coin.next().value as boolean) as Record<string, unknown>;
+          const cache: JsonTextCache = new WeakMap();
+          const expected = JSON.stringify(frozen);
+          expect(stringifyRequestBody(frozen, cache)).toBe(expected);
+          expect(stringifyRequestBody(frozen, cache)).toBe(expected);
+        },
+      ),
+    );
+  });
+
+  it('keeps JSON.stringify’s treatment of undefined, functions and holes', () => {
+    const body = {
+      skipped: undefined,
+      fn: () => 1,
+      list: Object.freeze([1, undefined, () => 2, Object.freeze({ a: undefined, b: 1 })]),
+      open: [undefined, Object.freeze({ toJSON: () => undefined })],
+      at: new Date(0),
+    };
+    expect(stringifyRequestBody(body, new WeakMap())).toBe(JSON.stringify(body));
+  });
+
+  it('serialises a frozen element once across requests, and an unfrozen one every time', () => {
+    let frozenWrites = 0;
+    let openWrites = 0;
+    const frozen = Object.freeze({
+      toJSON: () => {
+        frozenWrites += 1;
+        return { role: 'user', content: 'kept' };
+      },
+    });
+    const open = {
+      toJSON: () => {
+        openWrites += 1;
+        return { role: 'user', content: 'new' };
+      },
+    };
+    const cache: JsonTextCache = new WeakMap();
+    for (let step = 0; step < 3; step += 1) {
+      const text = stringifyRequestBody({ model: 'm', messages: [frozen, open] }, cache);
+      expect(text).toBe('{"model":"m","messages":[{"role":"user","content":"kept"},{"role":"user","content":"new"}]}');
+    }
+    expect(frozenWrites).toBe(1);
+    expect(openWrites).toBe(3);
+  });
+
+  it('reuses the text of a frozen member array as a whole', () => {
+    const tools = Object.freeze([{ name: 'a' }]);
+    const cache: JsonTextCache = new WeakMap();
+    stringifyRequestBody({ tools }, cache);
+    expect(cache.get(tools)).toBe('[{"name":"a"}]');
+  });
+});
