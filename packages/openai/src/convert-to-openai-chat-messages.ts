@@ -6,6 +6,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
+import { frozenElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
@@ -36,27 +37,32 @@ export function convertToOpenAIChatMessages(
 
 const conversions: ConversionCache<readonly ChatCompletionMessageParam[]> = new WeakMap();
 
-/** One neutral message's Chat messages, converted once per message (and per options it reads). */
+/**
+ * One neutral message's Chat messages, converted once per message (and per options it reads). Each message is
+ * frozen too, not only the array: the body lists them one by one, and only a frozen one has its text cached.
+ */
 function convertMessage(message: Message, options: ChatConversionOptions): readonly ChatCompletionMessageParam[] {
   switch (message.role) {
     case 'system':
-      return cachedConversion(conversions, message, options.systemRole, undefined, () => [
-        { role: options.systemRole, content: message.content },
-      ]);
+      return cachedConversion(conversions, message, options.systemRole, undefined, () =>
+        frozenElements([{ role: options.systemRole, content: message.content }]),
+      );
     case 'user':
-      return cachedConversion(conversions, message, '', undefined, () => [convertUser(message)]);
+      return cachedConversion(conversions, message, '', undefined, () => frozenElements([convertUser(message)]));
     case 'assistant':
-      return cachedConversion(conversions, message, callNamesKey(message, options), undefined, () => [
-        convertAssistant(message, options),
-      ]);
+      return cachedConversion(conversions, message, callNamesKey(message, options), undefined, () =>
+        frozenElements([convertAssistant(message, options)]),
+      );
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () =>
-        message.content.map(
-          (result): ChatCompletionMessageParam => ({
-            role: 'tool',
-            tool_call_id: result.callId,
-            content: toolResultOutput(result),
-          }),
+        frozenElements(
+          message.content.map(
+            (result): ChatCompletionMessageParam => ({
+              role: 'tool',
+              tool_call_id: result.callId,
+              content: toolResultOutput(result),
+            }),
+          ),
         ),
       );
   }

@@ -14,6 +14,7 @@ import type {
   ResponseOutputMessage,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
+import { frozenElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
@@ -48,27 +49,32 @@ export function convertToOpenAIResponsesMessages(
 
 const conversions: ConversionCache<readonly ResponseInputItem[]> = new WeakMap();
 
-/** One neutral message's input items, converted once per message (and per options it reads). */
+/**
+ * One neutral message's input items, converted once per message (and per options it reads). Each item is
+ * frozen too, not only the array: the body lists them one by one, and only a frozen one has its text cached.
+ */
 function convertMessage(message: Message, options: ResponsesConversionOptions): readonly ResponseInputItem[] {
   switch (message.role) {
     case 'system':
-      return cachedConversion(conversions, message, '', undefined, () => [
-        { role: 'system', content: message.content },
-      ]);
+      return cachedConversion(conversions, message, '', undefined, () =>
+        frozenElements([{ role: 'system', content: message.content }]),
+      );
     case 'user':
-      return cachedConversion(conversions, message, '', undefined, () => [convertUser(message)]);
+      return cachedConversion(conversions, message, '', undefined, () => frozenElements([convertUser(message)]));
     case 'assistant':
       return cachedConversion(conversions, message, assistantKey(message, options), undefined, () =>
-        convertAssistant(message, options),
+        frozenElements(convertAssistant(message, options)),
       );
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () =>
-        message.content.map(
-          (result): ResponseInputItem => ({
-            type: 'function_call_output',
-            call_id: result.callId,
-            output: toolResultOutput(result),
-          }),
+        frozenElements(
+          message.content.map(
+            (result): ResponseInputItem => ({
+              type: 'function_call_output',
+              call_id: result.callId,
+              output: toolResultOutput(result),
+            }),
+          ),
         ),
       );
   }
@@ -110,8 +116,9 @@ function convertAssistant(message: AssistantMessage, options: ResponsesConversio
     openMessage = undefined;
     if (part.type === 'reasoning') {
       const item = metadata?.['item'];
-      // Reasoning from another provider, or without its item, cannot be sent to OpenAI: it is left out.
-      if (isObject(item)) items.push(item as unknown as ResponseReasoningItem);
+      // Reasoning from another provider, or without its item, cannot be sent to OpenAI: it is left out. A
+      // shallow copy, to be frozen with the other items without freezing the caller's metadata object.
+      if (isObject(item)) items.push({ ...item } as unknown as ResponseReasoningItem);
       continue;
     }
     const itemId = stringField(metadata, 'itemId');

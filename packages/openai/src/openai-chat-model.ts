@@ -33,7 +33,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       const tools = prepareTools(request.tools);
       const body = buildOpenAIChatRequest(request, tools, settings);
       try {
-        const completion = await client.chat.completions.create(body, sdkRequestOptions(request));
+        const completion = await client.chat.completions.create(body, sdkRequestOptions(request, client, body));
         return parseOpenAIChatResponse(completion, { ...tools.toolSet, provider });
       } catch (error) {
         throw mapOpenAIChatError(error, provider);

@@ -1,5 +1,6 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { frozenElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for Chat Completions. */
@@ -8,7 +9,10 @@ export interface OpenAIChatTools {
   readonly tools: readonly ChatCompletionFunctionTool[];
 }
 
-/** Translates the catalogue: `{type: 'function', function: {name, description, parameters, strict?}}`. */
+/**
+ * Translates the catalogue: `{type: 'function', function: {name, description, parameters, strict?}}`. The
+ * list and its tools are frozen: the same list goes in every step's body, and its text is then made once.
+ */
 export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[], strict: boolean): OpenAIChatTools {
   const toolSet = createOpenAIToolSet(declarations, strict);
   const tools = toolSet.definitions.map(
@@ -23,7 +27,7 @@ export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[],
       },
     }),
   );
-  return { toolSet, tools };
+  return { toolSet, tools: Object.freeze(frozenElements(tools)) };
 }
 
 type ChatToolFields = Pick<ChatCompletionCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;
@@ -40,7 +44,8 @@ export function openAIChatToolFields(
   provider: string,
 ): ChatToolFields {
   if (prepared.tools.length === 0) return {};
-  const fields: ChatToolFields = { tools: [...prepared.tools] };
+  // The frozen prepared list itself, not a copy, so that its cached text is reused; nothing writes to it.
+  const fields: ChatToolFields = { tools: prepared.tools as ChatCompletionFunctionTool[] };
   const choice = resolveToolChoice(request, prepared.toolSet, provider);
   if (choice !== undefined) {
     fields.tool_choice = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };

@@ -37,7 +37,7 @@ export async function* streamOpenAIChat(input: OpenAIChatStreamInput): AsyncGene
   const state = new ChatStreamState(context);
   let stream: AsyncIterable<ChatCompletionChunk>;
   try {
-    stream = await client.chat.completions.create(body, sdkRequestOptions(request));
+    stream = await client.chat.completions.create(body, sdkRequestOptions(request, client, body));
   } catch (error) {
     yield { type: 'error', error: mapOpenAIChatError(error, context.provider) };
     return;

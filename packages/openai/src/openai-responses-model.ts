@@ -33,7 +33,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
       const tools = prepareTools(request.tools);
       const body = buildOpenAIResponsesRequest(request, tools, settings);
       try {
-        const response = await client.responses.create(body, sdkRequestOptions(request));
+        const response = await client.responses.create(body, sdkRequestOptions(request, client, body));
         return parseOpenAIResponsesResponse(response, { ...tools.toolSet, provider });
       } catch (error) {
         throw mapOpenAIResponsesError(error, provider);

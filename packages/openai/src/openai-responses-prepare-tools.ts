@@ -1,5 +1,6 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import type { FunctionTool, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
+import { frozenElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for the Responses API. */
@@ -11,7 +12,8 @@ export interface OpenAIResponsesTools {
 /**
  * Translates the catalogue into flat function tools `{type: 'function', name, description, parameters,
  * strict}`. `strict` is always sent: the Responses API treats an absent `strict` as true and would then
- * reject schemas written for non-strict mode.
+ * reject schemas written for non-strict mode. The list and its tools are frozen: the same list goes in every
+ * step's body, and its text is then made once.
  */
 export function prepareOpenAIResponsesTools(
   declarations: readonly ToolDeclaration[],
@@ -27,7 +29,7 @@ export function prepareOpenAIResponsesTools(
       strict,
     }),
   );
-  return { toolSet, tools };
+  return { toolSet, tools: Object.freeze(frozenElements(tools)) };
 }
 
 type ResponsesToolFields = Pick<ResponseCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;
@@ -43,7 +45,8 @@ export function openAIResponsesToolFields(
   provider: string,
 ): ResponsesToolFields {
   if (prepared.tools.length === 0) return {};
-  const fields: ResponsesToolFields = { tools: [...prepared.tools] };
+  // The frozen prepared list itself, not a copy, so that its cached text is reused; nothing writes to it.
+  const fields: ResponsesToolFields = { tools: prepared.tools as FunctionTool[] };
   const choice = resolveToolChoice(request, prepared.toolSet, provider);
   if (choice !== undefined) {
     fields.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.name };

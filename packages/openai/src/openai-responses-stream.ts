@@ -40,7 +40,7 @@ export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput):
   const state = new ResponsesStreamState(context);
   let stream: AsyncIterable<ResponseStreamEvent>;
   try {
-    stream = await client.responses.create(body, sdkRequestOptions(request));
+    stream = await client.responses.create(body, sdkRequestOptions(request, client, body));
   } catch (error) {
     yield { type: 'error', error: mapOpenAIResponsesError(error, context.provider) };
     return;

@@ -14,7 +14,11 @@ export interface OpenAISharedModelOptions {
    * its data never mixes with OpenAI's when a conversation moves between them.
    */
   readonly provider?: string;
-  /** A ready client. When given, `apiKey`, `apiKeyEnv`, `baseURL`, `maxRetries`, `timeout` and `fetch` are ignored. */
+  /**
+   * A ready client. When given, `apiKey`, `apiKeyEnv`, `baseURL`, `maxRetries`, `timeout` and `fetch` are ignored.
+   * The SDK's own `OpenAI` class gets the body as text made from cached pieces; a subclass (`AzureOpenAI`…)
+   * gets the body object, which it may read.
+   */
   readonly client?: OpenAI;
   /** Defaults to the value of `apiKeyEnv` in the environment. Keyless local servers accept any string. */
   readonly apiKey?: string;
