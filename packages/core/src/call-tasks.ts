@@ -1,11 +1,12 @@
-import { type ExecutionContext, type ExecutionOutcome, executeCall, refuseCall } from './executor.js';
+import type { Eventually } from './eventually.js';
+import { answerCall, type ExecutionContext, type ExecutionOutcome, refuseCall } from './executor.js';
 import type { ToolCallPart } from './messages.js';
 
 /** One call to answer: its position in the turn and how to answer it. */
 export interface CallTask {
   readonly index: number;
   readonly call: ToolCallPart;
-  readonly run: () => Promise<ExecutionOutcome>;
+  readonly run: () => Eventually<ExecutionOutcome>;
 }
 
 /**
@@ -29,7 +30,7 @@ export function callTasks(
       return { index, call, run: () => refuseCall(call, 'duplicate_call_id', duplicateText(call), context) };
     }
     seen.add(call.id);
-    return { index, call, run: () => executeCall(call, context) };
+    return { index, call, run: () => answerCall(call, context) };
   });
 }
 

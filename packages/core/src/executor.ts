@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { isAuthorized } from './authorize.js';
 import { canonicalCopy } from './canonical-copy.js';
-import { jsonDigest, sha256Hex } from './canonical-json.js';
+import { canonicalJson, jsonDigest, sha256Hex } from './canonical-json.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { JournalWriteError } from './errors/journal-write-error.js';
+import { andThen, type Eventually, isPromiseLike } from './eventually.js';
 import { isAborted } from './is-aborted.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { JsonValue } from './json.js';
+import { plainJsonCopy } from './json-copy.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from './messages.js';
 import type { Session } from './session.js';
 import type { ToolContext, ToolOutput } from './tool.js';
 import { normaliseToolOutput } from './tool-output.js';
+import type { InputValidation } from './validate-input.js';
 import type { RefusalReason, Verdict } from './verdict.js';
 
 /** How unconfirmed irreversible calls are handled: refused with an explanation, or held for the human. */
@@ -54,17 +57,19 @@ export interface ExecutionOutcome {
   readonly inputDigest: string | null;
 }
 
-/** The call's input, copied once: the tool, the journal and the digest all see the same bytes. */
+/** The call's input, copied once: the tool gets its own copy, the journal and the digest the model's bytes. */
 interface PreparedInput {
   /** What is validated and handed to the tool (the tool may mutate it: it is its own copy). */
   readonly copy: JsonValue | undefined;
-  /** `undefined` when the provider sent no parsable input or it is not plain JSON. */
-  readonly canonical: string | undefined;
   /**
-   * The SHA-256 of `canonical`, hashed on first use: only a journal, `beforeRun`, an irreversible tool or
-   * a reader of the outcome's `inputDigest` needs it. `undefined` until then.
+   * The input's canonical JSON: made on first use from `source` (only a journal, `beforeRun`, an irreversible
+   * tool or a reader of the outcome's `inputDigest` needs it); `null` when there is no usable input.
    */
+  canonical: string | null | undefined;
+  /** The SHA-256 of `canonical`, hashed on first use; `null` when there is no usable input. */
   digest: string | null | undefined;
+  /** The model's input, which nothing in the circuit mutates (the tool only ever sees `copy`). */
+  readonly source: unknown;
 }
 
 interface Attempt {
@@ -88,8 +93,17 @@ interface Attempt {
  * call that cannot be recorded must not be reported as handled.
  */
 export async function executeCall(call: ToolCallPart, context: ExecutionContext): Promise<ExecutionOutcome> {
+  return answerCall(call, context);
+}
+
+/**
+ * {@link executeCall} without a promise when none is needed: a call whose validation, tool and journal all
+ * answer at once is answered at once (the loop's path); anything that waits makes it a promise. A journal
+ * failure is thrown (synchronously, or as the promise's rejection).
+ */
+export function answerCall(call: ToolCallPart, context: ExecutionContext): Eventually<ExecutionOutcome> {
   const attempt = startAttempt(call, context);
-  const { catalogue, session } = context;
+  const { catalogue } = context;
   if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
 
   const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
@@ -98,28 +112,39 @@ export async function executeCall(call: ToolCallPart, context: ExecutionContext)
   if (call.inputError !== undefined) {
     return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
   }
-  if (attempt.prepared.copy === undefined || attempt.prepared.canonical === undefined) {
-    return refuse(attempt, 'invalid_input', notJsonText(call.name));
-  }
-  const validation = await entry.validate(attempt.prepared.copy);
+  const { copy } = attempt.prepared;
+  if (copy === undefined) return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  return andThen(entry.validate(copy), (validation) => checkAndRun(attempt, entry, validation));
+}
+
+/** Checks 2 to 4 once the input has been validated, then the tool. */
+function checkAndRun(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  validation: InputValidation,
+): Eventually<ExecutionOutcome> {
   if (!validation.ok) return refuse(attempt, 'invalid_input', validation.message);
-
   const { definition } = entry;
-  if (!isAuthorized(definition.right, session)) return refuse(attempt, 'missing_right', missingRightText(entry));
-
-  if (definition.irreversible) {
-    const inputDigest = digestOf(attempt.prepared);
-    // Unreachable (a canonical text was checked above); refused rather than confirmed against nothing.
-    if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
-    const confirmed = await consumeConfirmation(session, call.name, inputDigest);
-    if (!confirmed) {
-      if (context.confirmation === 'pause') {
-        return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));
-      }
-      return refuse(attempt, 'confirmation_required', confirmationText(call.name, inputDigest));
-    }
+  if (!isAuthorized(definition.right, attempt.context.session)) {
+    return refuse(attempt, 'missing_right', missingRightText(entry));
   }
+  if (definition.irreversible) return confirmThenRun(attempt, entry, validation.value);
   return runTool(attempt, entry, validation.value);
+}
+
+async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const inputDigest = digestOf(attempt.prepared);
+  // Unreachable (a copy was made, so there is a canonical text); refused rather than confirmed against nothing.
+  if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  const confirmed = await consumeConfirmation(context.session, call.name, inputDigest);
+  if (!confirmed) {
+    if (context.confirmation === 'pause') {
+      return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));
+    }
+    return refuse(attempt, 'confirmation_required', confirmationText(call.name, inputDigest));
+  }
+  return runTool(attempt, entry, input);
 }
 
 /**
@@ -147,18 +172,29 @@ function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {
 }
 
 function prepareInput(call: ToolCallPart): PreparedInput {
-  if (call.inputError !== undefined) return { copy: undefined, canonical: undefined, digest: null };
+  const source = call.input;
+  if (call.inputError !== undefined) return { copy: undefined, canonical: null, digest: null, source };
+  // What adapters produce (JSON.parse output) is copied directly; the canonical text waits until needed.
+  const plain = plainJsonCopy(source);
+  if (plain !== undefined) return { copy: plain, canonical: undefined, digest: undefined, source };
   try {
-    const { canonical, copy } = canonicalCopy(call.input);
-    return { copy, canonical, digest: undefined };
+    // Anything else (toJSON, -0, undefined members, deep nesting) exactly as canonical JSON reads it.
+    const { canonical, copy } = canonicalCopy(source);
+    return { copy, canonical, digest: undefined, source };
   } catch {
-    return { copy: undefined, canonical: undefined, digest: null };
+    return { copy: undefined, canonical: null, digest: null, source };
   }
+}
+
+function canonicalOf(prepared: PreparedInput): string | null {
+  if (prepared.canonical === undefined) prepared.canonical = canonicalJson(prepared.source);
+  return prepared.canonical;
 }
 
 function digestOf(prepared: PreparedInput): string | null {
   if (prepared.digest === undefined) {
-    prepared.digest = prepared.canonical === undefined ? null : sha256Hex(prepared.canonical);
+    const canonical = canonicalOf(prepared);
+    prepared.digest = canonical === null ? null : sha256Hex(canonical);
   }
   return prepared.digest;
 }
@@ -178,20 +214,33 @@ type RunOutcome =
   | { readonly kind: 'timed_out'; readonly timeoutMs: number }
   | { readonly kind: 'aborted' };
 
-async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
+function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
   const { call, context } = attempt;
-  // The checks are async (validation, confirmation store): the signal may have fired meanwhile, and an
-  // 'abort' listener added after the fact would never be called.
+  // The checks may have been async (validation, confirmation store): the signal may have fired meanwhile,
+  // and an 'abort' listener added after the fact would never be called.
   if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
-  if (context.beforeRun !== undefined) {
-    await context.beforeRun({
-      runId: attempt.runId,
-      turn: context.turn ?? 1,
-      call,
-      inputDigest: digestOf(attempt.prepared),
-    });
-    if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
-  }
+  if (context.beforeRun !== undefined) return announceThenStart(attempt, entry, input, context.beforeRun);
+  return startTool(attempt, entry, input);
+}
+
+async function announceThenStart(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  input: unknown,
+  beforeRun: NonNullable<ExecutionContext['beforeRun']>,
+): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  await beforeRun({ runId: attempt.runId, turn: context.turn ?? 1, call, inputDigest: digestOf(attempt.prepared) });
+  if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+  return startTool(attempt, entry, input);
+}
+
+/**
+ * Starts the tool. A tool that answers synchronously is done before any timer could fire, so it is answered
+ * at once; only a promise is raced against the timeout and the loop's signal.
+ */
+function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
   // Only a timeout or the loop's signal can abort the tool: without either, a controller is made only if
   // the tool reads its signal (one per call, so listeners a tool leaves on it die with the call).
@@ -207,34 +256,56 @@ async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown):
     toolName: call.name,
     turn: context.turn ?? 1,
   };
+  let output: ToolOutput | PromiseLike<ToolOutput>;
+  try {
+    output = entry.definition.run(input as never, toolContext);
+  } catch (error) {
+    return answerRun(attempt, { kind: 'threw', error });
+  }
+  if (!isPromiseLike(output)) return answerRun(attempt, { kind: 'returned', output });
+  return raceTool(output, call.name, timeoutMs, context.signal, () => controller).then((outcome) =>
+    answerRun(attempt, outcome),
+  );
+}
+
+/** Whatever settles first wins; the tool's signal is aborted after, so a tool reacting to it cannot race. */
+async function raceTool(
+  pending: PromiseLike<ToolOutput>,
+  toolName: string,
+  timeoutMs: number | undefined,
+  signal: AbortSignal | undefined,
+  controllerOf: () => AbortController | undefined,
+): Promise<RunOutcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const outcome = await new Promise<RunOutcome>((resolve) => {
-    // Whatever settles first wins; the tool's signal is aborted after, so a tool reacting to it cannot race.
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         resolve({ kind: 'timed_out', timeoutMs });
-        controller?.abort(new Error(`Tool "${call.name}" timed out after ${timeoutMs} ms`));
+        controllerOf()?.abort(new Error(`Tool "${toolName}" timed out after ${timeoutMs} ms`));
       }, timeoutMs);
     }
-    const signal = context.signal;
     if (signal !== undefined) {
       onAbort = () => {
         resolve({ kind: 'aborted' });
-        controller?.abort(signal.reason);
+        controllerOf()?.abort(signal.reason);
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      // The tool's synchronous part may have fired the signal: a listener added now would never be called.
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     }
-    Promise.resolve()
-      .then(() => entry.definition.run(input as never, toolContext))
-      .then(
-        (output) => resolve({ kind: 'returned', output }),
-        (error: unknown) => resolve({ kind: 'threw', error }),
-      );
+    Promise.resolve(pending).then(
+      (output) => resolve({ kind: 'returned', output }),
+      (error: unknown) => resolve({ kind: 'threw', error }),
+    );
   });
   if (timer !== undefined) clearTimeout(timer);
-  if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort);
+  if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  return outcome;
+}
 
+function answerRun(attempt: Attempt, outcome: RunOutcome): Eventually<ExecutionOutcome> {
+  const { call } = attempt;
   switch (outcome.kind) {
     case 'timed_out':
       return finish(
@@ -263,46 +334,23 @@ async function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown):
   }
 }
 
-function refuse(attempt: Attempt, reason: RefusalReason, message: string): Promise<ExecutionOutcome> {
+function refuse(attempt: Attempt, reason: RefusalReason, message: string): Eventually<ExecutionOutcome> {
   return finish(attempt, { kind: 'refused', reason, message }, message);
 }
 
-async function finish(
+const NO_EXTRA: { readonly isError?: boolean; readonly detail?: string } = {};
+
+function finish(
   attempt: Attempt,
   verdict: Verdict,
   content: ToolResultContent,
-  extra: { readonly isError?: boolean; readonly detail?: string } = {},
-): Promise<ExecutionOutcome> {
+  extra: { readonly isError?: boolean; readonly detail?: string } = NO_EXTRA,
+): Eventually<ExecutionOutcome> {
   const { call, context, prepared } = attempt;
   const durationMs = performance.now() - attempt.startedAt;
   const isError = verdict.kind === 'executed' ? (extra.isError ?? false) : true;
   const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
-  if (context.journal !== undefined) {
-    const entry: JournalEntry = {
-      at: attempt.at ?? new Date().toISOString(),
-      runId: attempt.runId,
-      sessionId: context.session.id,
-      humanId: context.session.humanId,
-      turn: context.turn ?? 1,
-      callId: call.id,
-      toolName: call.name,
-      // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
-      input: prepared.canonical === undefined ? null : (JSON.parse(prepared.canonical) as JsonValue),
-      inputDigest: digestOf(prepared),
-      verdict: verdict.kind,
-      durationMs,
-      ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
-      ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
-      ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
-      ...(verdict.kind === 'executed' ? { outputDigest: jsonDigest(content) } : {}),
-    };
-    try {
-      await context.journal.append(entry, { result });
-    } catch (error) {
-      throw new JournalWriteError(call.id, error);
-    }
-  }
-  return {
+  const outcome: ExecutionOutcome = {
     result,
     verdict,
     durationMs,
@@ -311,6 +359,39 @@ async function finish(
       return digestOf(prepared);
     },
   };
+  if (context.journal === undefined) return outcome;
+  const canonical = canonicalOf(prepared);
+  const entry: JournalEntry = {
+    at: attempt.at ?? new Date().toISOString(),
+    runId: attempt.runId,
+    sessionId: context.session.id,
+    humanId: context.session.humanId,
+    turn: context.turn ?? 1,
+    callId: call.id,
+    toolName: call.name,
+    // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
+    input: canonical === null ? null : (JSON.parse(canonical) as JsonValue),
+    inputDigest: digestOf(prepared),
+    verdict: verdict.kind,
+    durationMs,
+    ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
+    ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
+    ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
+    ...(verdict.kind === 'executed' ? { outputDigest: jsonDigest(content) } : {}),
+  };
+  let appended: void | Promise<void>;
+  try {
+    appended = context.journal.append(entry, { result });
+  } catch (error) {
+    throw new JournalWriteError(call.id, error);
+  }
+  if (!isPromiseLike(appended)) return outcome;
+  return Promise.resolve(appended).then(
+    () => outcome,
+    (error: unknown) => {
+      throw new JournalWriteError(call.id, error);
+    },
+  );
 }
 
 // The texts below are read by the model: each says what happened and what to do next, and none carries a

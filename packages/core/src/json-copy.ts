@@ -22,6 +22,16 @@ export function jsonCopy(value: unknown): JsonValue | undefined {
   }
 }
 
+/**
+ * The copy when the value is plain JSON data (what `JSON.parse` makes: no `toJSON`, class instances,
+ * `undefined`, non-finite numbers, `-0`, `__proto__` keys, holes, or nesting past 64 levels), key order kept;
+ * `undefined` for anything else, which the caller then handles the careful way.
+ */
+export function plainJsonCopy(value: unknown): JsonValue | undefined {
+  const plain = plainCopy(value, 0);
+  return plain === NOT_PLAIN ? undefined : plain;
+}
+
 function plainCopy(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
   if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;

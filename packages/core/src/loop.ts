@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Catalogue } from './catalogue.js';
 import { checkLoopOptions } from './check-loop-options.js';
+import { runCircuit } from './circuit.js';
 import type { ConfirmationMode, ToolStartEvent } from './executor.js';
 import type { Journal } from './journal.js';
-import { loopEvents } from './loop-events.js';
 import type { Message, ToolCallPart, ToolMessage, ToolResultPart } from './messages.js';
 import type { Model, ModelTurn, ToolChoice, Usage } from './model.js';
 import type { PausedRun } from './paused-run.js';
@@ -138,10 +138,6 @@ export function startLoopState(options: LoopOptions): LoopState {
 }
 
 /** Turns until done, with `generate`. Shared by `runLoop` and `resumeLoop`; `streamLoop` runs the same loop. */
-export async function driveLoop(state: LoopState, options: Omit<LoopOptions, 'messages'>): Promise<LoopResult> {
-  const events = loopEvents(state, options, generatedTurns(options.model));
-  for (;;) {
-    const step = await events.next();
-    if (step.done === true) return step.value;
-  }
+export function driveLoop(state: LoopState, options: Omit<LoopOptions, 'messages'>): Promise<LoopResult> {
+  return runCircuit(state, options, generatedTurns(options.model));
 }

@@ -1,6 +1,8 @@
+import type { EmitLoopEvent } from './circuit.js';
 import { ProviderError } from './errors/provider-error.js';
 import { isAborted } from './is-aborted.js';
-import type { LoopEventTag, LoopStreamEvent } from './loop-stream-event.js';
+import type { LoopEventTag } from './loop-stream-event.js';
+import { LoopStreamStopped } from './loop-stream-stopped.js';
 import { toolCallsOf } from './messages.js';
 import type { ModelRequest, ModelTurn } from './model.js';
 import type { TurnSource } from './turn-source.js';
@@ -12,18 +14,19 @@ export interface ModelTurnRead {
 }
 
 /**
- * Reads one model turn from its source, yielding the model's events (tagged) as they come: one at a time,
- * only when the consumer asks for the next, so the stream is never read ahead. Returns the turn, or
- * `undefined` when the signal fired. A model error (an `error` event or a throw) is yielded as an `error`
+ * Reads one model turn from its source, emitting the model's events (tagged) as they come: one at a time,
+ * each only once the previous one was taken, so the stream is never read ahead. Returns the turn, or
+ * `undefined` when the signal fired. A model error (an `error` event or a throw) is emitted as an `error`
  * event and then thrown, unless the signal fired, which is an abort.
  */
-export async function* readModelTurn(
+export async function readModelTurn(
   source: TurnSource,
   request: ModelRequest,
   tag: LoopEventTag,
   provider: string,
-): AsyncGenerator<LoopStreamEvent, ModelTurnRead | undefined, undefined> {
-  if (source.kind === 'generate') return yield* readGeneratedTurn(source.generate, request, tag);
+  emit: EmitLoopEvent | undefined,
+): Promise<ModelTurnRead | undefined> {
+  if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit);
   const ended = new Set<string>();
   try {
     for await (const event of source.stream(request)) {
@@ -32,13 +35,15 @@ export async function* readModelTurn(
         return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
       }
       if (event.type === 'tool-call-end') ended.add(event.id);
-      yield { ...event, ...tag };
+      if (emit !== undefined) await emit({ ...event, ...tag });
       // An adapter that keeps streaming after the abort must not keep the run alive.
       if (isAborted(request.signal)) return undefined;
     }
   } catch (error) {
+    // The reader stopped: the `for await` above has closed the model's stream; nothing to report.
+    if (error instanceof LoopStreamStopped) throw error;
     if (isAborted(request.signal)) return undefined;
-    yield { type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) };
+    await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
     throw error;
   }
   if (isAborted(request.signal)) return undefined;
@@ -48,7 +53,7 @@ export async function* readModelTurn(
     message: `the stream of turn ${tag.turn} ended without a turn-end or error event; nothing of this turn was run`,
     retryable: false,
   });
-  yield { type: 'error', ...tag, error };
+  await emit?.({ type: 'error', ...tag, error });
   throw error;
 }
 
@@ -57,17 +62,18 @@ export async function* readModelTurn(
  * or an abort means the same, and a turn that would have replayed any event before `turn-end` is dropped
  * when the signal fired meanwhile (the stream path checks the signal after each event).
  */
-async function* readGeneratedTurn(
+async function readGeneratedTurn(
   generate: (request: ModelRequest) => Promise<ModelTurn>,
   request: ModelRequest,
   tag: LoopEventTag,
-): AsyncGenerator<LoopStreamEvent, ModelTurnRead | undefined, undefined> {
+  emit: EmitLoopEvent | undefined,
+): Promise<ModelTurnRead | undefined> {
   let modelTurn: ModelTurn;
   try {
     modelTurn = await generate(request);
   } catch (error) {
     if (isAborted(request.signal)) return undefined;
-    yield { type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) };
+    await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
     throw error;
   }
   if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;

@@ -48,9 +48,9 @@ export async function resumeLoop(
     return { index: pending.index, call, run };
   });
   const decided = new Map<number, ToolResultPart>();
-  for await (const { event } of settleCalls(tasks, paused.turn, paused.runId, options)) {
+  await settleCalls(tasks, paused.turn, paused.runId, options, ({ event }) => {
     decided.set(event.index, event.result);
-  }
+  });
 
   const results: ToolResultPart[] = paused.results.map((result, index) => {
     if (result !== null) return result;

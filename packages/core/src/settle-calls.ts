@@ -1,4 +1,5 @@
 import type { CallTask } from './call-tasks.js';
+import type { Eventually } from './eventually.js';
 import type { ExecutionOutcome } from './executor.js';
 import type { CallEvent, LoopOptions } from './loop.js';
 import { DEFAULT_CONCURRENCY } from './loop-defaults.js';
@@ -10,34 +11,47 @@ export interface SettledCall {
 }
 
 /**
- * Answers the calls with the run's concurrency bound and yields each one as soon as it settles, after the
- * `onCall` hook has seen it: hooks fire one at a time, in settle order, while slower calls still run.
+ * Answers the calls with the run's concurrency bound and hands each one to `deliver` as soon as it settles,
+ * after the `onCall` hook has seen it: hooks fire one at a time, in settle order, while slower calls still
+ * run. Synchronous when every call, hook and delivery answers at once (see `settleEach`).
  */
-export async function* settleCalls(
+export function settleCalls(
   tasks: readonly CallTask[],
   turn: number,
   runId: string,
   options: Omit<LoopOptions, 'messages'>,
+  deliver: ((settled: SettledCall) => Eventually<void>) | undefined,
   abandon?: () => void,
-): AsyncGenerator<SettledCall, void, undefined> {
+): Eventually<void> {
+  const onCall = options.hooks?.onCall;
   const runs = tasks.map((task) => task.run);
-  for await (const { index, value: outcome } of settleEach(runs, options.concurrency ?? DEFAULT_CONCURRENCY, abandon)) {
-    const task = tasks[index];
-    if (task === undefined) continue;
-    const event: CallEvent = {
-      runId,
-      turn,
-      index: task.index,
-      call: task.call,
-      verdict: outcome.verdict,
-      result: outcome.result,
-      durationMs: outcome.durationMs,
-      // Read through, not copied: the digest is hashed only if someone reads it (see `ExecutionOutcome`).
-      get inputDigest(): string | null {
-        return outcome.inputDigest;
-      },
-    };
-    await options.hooks?.onCall?.(event);
-    yield { outcome, event };
-  }
+  return settleEach(
+    runs,
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    ({ index, value: outcome }) => {
+      const task = tasks[index];
+      // Nobody to tell: no event is made.
+      if (task === undefined || (onCall === undefined && deliver === undefined)) return;
+      const event = callEventOf(task, turn, runId, outcome);
+      if (onCall === undefined) return deliver?.({ outcome, event });
+      return Promise.resolve(onCall(event)).then(() => deliver?.({ outcome, event }));
+    },
+    abandon,
+  );
+}
+
+function callEventOf(task: CallTask, turn: number, runId: string, outcome: ExecutionOutcome): CallEvent {
+  return {
+    runId,
+    turn,
+    index: task.index,
+    call: task.call,
+    verdict: outcome.verdict,
+    result: outcome.result,
+    durationMs: outcome.durationMs,
+    // Read through, not copied: the digest is hashed only if someone reads it (see `ExecutionOutcome`).
+    get inputDigest(): string | null {
+      return outcome.inputDigest;
+    },
+  };
 }

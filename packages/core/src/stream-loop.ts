@@ -1,8 +1,9 @@
 import { checkLoopOptions } from './check-loop-options.js';
+import { runCircuit } from './circuit.js';
 import { finishLoop } from './finish-loop.js';
 import { type LoopOptions, type LoopResult, startLoopState } from './loop.js';
-import { loopEvents } from './loop-events.js';
 import type { LoopStreamEvent } from './loop-stream-event.js';
+import { pullEvents } from './pull-events.js';
 import { streamedTurns } from './turn-source.js';
 
 /**
@@ -57,7 +58,14 @@ export function streamLoop(options: LoopOptions): LoopStream {
     let settled = false;
     try {
       const run = { ...options, signal: controller.signal };
-      for await (const event of loopEvents(state, run, streamedTurns(options.model), stop)) {
+      const circuit = pullEvents<LoopStreamEvent>(
+        (emit) => runCircuit(state, run, streamedTurns(options.model), emit, stop),
+        // A reader that stops at `loop-end` stops nothing: the run is over.
+        () => {
+          if (!settled) stop();
+        },
+      );
+      for await (const event of circuit) {
         // Settled before the event is handed over: a consumer that stops at `loop-end` still gets this result.
         if (event.type === 'loop-end') {
           settled = true;

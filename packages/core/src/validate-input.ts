@@ -4,6 +4,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { SchemaCompileError } from './errors/schema-compile-error.js';
+import { type Eventually, isPromiseLike } from './eventually.js';
 import type { JsonObject } from './json.js';
 import { renderAjvErrors, renderStandardIssues } from './render-validation-errors.js';
 
@@ -12,7 +13,8 @@ export type InputValidation =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly message: string };
 
-export type InputValidator = (input: unknown) => Promise<InputValidation>;
+/** A JSON Schema answers at once; a Standard Schema answers at once or, if its library is async, later. */
+export type InputValidator = (input: unknown) => Eventually<InputValidation>;
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
 type Draft = 'draft-07' | '2019-09' | '2020-12';
@@ -51,7 +53,7 @@ export function createSchemaCompiler(): (toolName: string, schema: JsonObject) =
     } catch (error) {
       throw new SchemaCompileError(toolName, error instanceof Error ? error.message : String(error), { cause: error });
     }
-    return async (input) => {
+    return (input) => {
       try {
         if (validate(input)) return { ok: true, value: input };
         return { ok: false, message: renderAjvErrors(toolName, validate.errors ?? []) };
@@ -68,16 +70,20 @@ export function createSchemaCompiler(): (toolName: string, schema: JsonObject) =
 
 /** Validation through the schema library's own `~standard.validate`: the user's schema stays the truth. */
 export function standardSchemaValidator(toolName: string, schema: StandardSchemaV1): InputValidator {
-  return async (input) => {
+  const unchecked: InputValidation = {
+    ok: false,
+    message: `The arguments for tool "${toolName}" could not be checked by its schema. Send simpler arguments that match the schema.`,
+  };
+  const verdict = (result: StandardSchemaV1.Result<unknown>): InputValidation =>
+    result.issues === undefined
+      ? { ok: true, value: result.value }
+      : { ok: false, message: renderStandardIssues(toolName, result.issues) };
+  return (input) => {
     try {
-      const result = await schema['~standard'].validate(input);
-      if (result.issues === undefined) return { ok: true, value: result.value };
-      return { ok: false, message: renderStandardIssues(toolName, result.issues) };
+      const result = schema['~standard'].validate(input);
+      return isPromiseLike(result) ? Promise.resolve(result).then(verdict, () => unchecked) : verdict(result);
     } catch {
-      return {
-        ok: false,
-        message: `The arguments for tool "${toolName}" could not be checked by its schema. Send simpler arguments that match the schema.`,
-      };
+      return unchecked;
     }
   };
 }

@@ -368,3 +368,57 @@ describe('journal entries', () => {
     ).rejects.toMatchObject({ code: 'journal_write_failed', kind: 'circuit' });
   });
 });
+
+describe('answering without a promise', () => {
+  it('answers a call at once when the validation, the tool and the journal all answer at once', async () => {
+    const { answerCall } = await import('../src/executor.js');
+    const { isPromiseLike } = await import('../src/eventually.js');
+    const { context, journal } = setup();
+    const outcome = answerCall(call('c1', 'chercher_dossier', { numero: 'A-1234' }), context);
+    expect(isPromiseLike(outcome)).toBe(false);
+    expect(outcome).toMatchObject({ verdict: { kind: 'executed' }, result: { callId: 'c1', isError: false } });
+    expect(journal.entries).toHaveLength(1);
+  });
+
+  it('still races an async tool against its timeout', async () => {
+    const { answerCall } = await import('../src/executor.js');
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Never answers.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      right: everySession,
+      timeoutMs: 5,
+      run: () => new Promise<string>(() => {}),
+    });
+    const session = createSession({ id: 's', humanId: 'h', rights: [] });
+    const pending = answerCall(call('c1', 'slow', {}), { catalogue: createCatalogue([slow]), session });
+    expect((await pending).verdict).toEqual({ kind: 'timed_out', timeoutMs: 5 });
+  });
+
+  it('gives the tool its own copy in the model’s key order, and journals the model’s input unchanged', async () => {
+    const seen: unknown[] = [];
+    const mutating = defineTool({
+      name: 'mutating',
+      description: 'Changes its input.',
+      inputSchema: {
+        type: 'object',
+        properties: { b: { type: 'array', items: { type: 'number' } }, a: { type: 'number' } },
+        required: ['b', 'a'],
+        additionalProperties: false,
+      },
+      right: everySession,
+      run: (input) => {
+        seen.push(Object.keys(input));
+        input.b.push(99);
+        return 'ok';
+      },
+    });
+    const session = createSession({ id: 's', humanId: 'h', rights: [] });
+    const journal = new InMemoryJournal();
+    const original = { b: [1], a: 2 };
+    await executeCall(call('c1', 'mutating', original), { catalogue: createCatalogue([mutating]), session, journal });
+    expect(seen).toEqual([['b', 'a']]);
+    expect(original).toEqual({ b: [1], a: 2 });
+    expect(journal.entries[0]?.input).toEqual({ a: 2, b: [1] });
+  });
+});

@@ -1,7 +1,8 @@
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
 import { buildModelRequest } from './build-model-request.js';
-import { callTasks } from './call-tasks.js';
+import { type CallTask, callTasks } from './call-tasks.js';
+import { andThen, type Eventually } from './eventually.js';
 import { executionContext } from './execution-context.js';
 import type { ExecutionOutcome } from './executor.js';
 import { finishLoop } from './finish-loop.js';
@@ -9,6 +10,7 @@ import { isAborted } from './is-aborted.js';
 import type { CallEvent, LoopOptions, LoopResult, LoopState, LoopStatus } from './loop.js';
 import { DEFAULT_MAX_TURNS } from './loop-defaults.js';
 import type { LoopStreamEvent } from './loop-stream-event.js';
+import { LoopStreamStopped } from './loop-stream-stopped.js';
 import { type AssistantMessage, toolCallsOf } from './messages.js';
 import type { ModelTurn } from './model.js';
 import type { PausedRun } from './paused-run.js';
@@ -21,51 +23,58 @@ import { addUsage } from './usage.js';
 type Options = Omit<LoopOptions, 'messages'>;
 
 /**
- * The circuit, as events: turns until the model answers without calls, the turn limit, a pause or an abort.
- * `runLoop` and `resumeLoop` drain it, `streamLoop` hands it to the application; there is one loop.
- *
- * When the consumer stops early (`return()`), `abandon` is called (to abort the run's signal) before running
- * calls are awaited, and a turn whose calls have no reply yet still gets one (see `answerStoppedTurn`), so
- * the conversation left behind can be continued: every call the model made is answered.
+ * Where the circuit's events go: `streamLoop` hands each to the application and resolves once it asks for
+ * the next (so the loop never runs ahead of its reader), or rejects with {@link LoopStreamStopped} when it
+ * stops reading. `runLoop` and `resumeLoop` have none, and then no event is even made.
  */
-export async function* loopEvents(
+export type EmitLoopEvent = (event: LoopStreamEvent) => Eventually<void>;
+
+/**
+ * The circuit: turns until the model answers without calls, the turn limit, a pause or an abort. `runLoop`
+ * and `resumeLoop` run it without events, `streamLoop` with; there is one loop.
+ *
+ * When the reader stops (`emit` rejects with {@link LoopStreamStopped}), `abandon` is called (to abort the
+ * run's signal) before running calls are awaited, and a turn whose calls have no reply yet still gets one
+ * (see `answerStoppedTurn`), so the conversation left behind can be continued: every call the model made
+ * is answered. The stop is then rethrown for `streamLoop` to end on.
+ */
+export async function runCircuit(
   state: LoopState,
   options: Options,
   source: TurnSource,
+  emit?: EmitLoopEvent,
   abandon?: () => void,
-): AsyncGenerator<LoopStreamEvent, LoopResult, undefined> {
+): Promise<LoopResult> {
   const progress: { open: OpenTurn | undefined } = { open: undefined };
-  let threw = false;
   try {
-    return yield* turns(state, options, source, abandon, progress);
+    return await turns(state, options, source, emit, abandon, progress);
   } catch (error) {
-    threw = true;
-    throw error;
-  } finally {
-    // Only a consumer's `return()` leaves a turn open without a throw: a failed run is not answered.
-    if (!threw && progress.open !== undefined) {
+    // Only a stopped reader leaves a turn to answer: a failed run is not answered.
+    if (error instanceof LoopStreamStopped && progress.open !== undefined) {
       abandon?.();
       await answerStoppedTurn(state, progress.open, options);
     }
+    throw error;
   }
 }
 
-async function* turns(
+async function turns(
   state: LoopState,
   options: Options,
   source: TurnSource,
+  emit: EmitLoopEvent | undefined,
   abandon: (() => void) | undefined,
   progress: { open: OpenTurn | undefined },
-): AsyncGenerator<LoopStreamEvent, LoopResult, undefined> {
+): Promise<LoopResult> {
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const { runId } = state;
   while (state.turns.length < maxTurns) {
-    if (isAborted(options.signal)) return yield* endLoop(state, 'aborted');
+    if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);
     const turn = state.turns.length + 1;
-    yield { type: 'turn-start', runId, turn };
+    if (emit !== undefined) await emit({ type: 'turn-start', runId, turn });
     const request = buildModelRequest(state, options);
-    const read = yield* readModelTurn(source, request, { runId, turn }, options.model.provider);
-    if (read === undefined) return yield* endLoop(state, 'aborted');
+    const read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit);
+    if (read === undefined) return endLoop(state, 'aborted', emit);
     const { modelTurn, incomplete } = read;
     const calls = toolCallsOf(modelTurn.content);
     state.turns.push(modelTurn);
@@ -74,48 +83,59 @@ async function* turns(
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
     await options.hooks?.onTurn?.({ runId, turn, modelTurn });
-    yield { type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] };
-    if (calls.length === 0) return yield* endLoop(state, 'completed');
+    if (emit !== undefined) {
+      await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
+    }
+    if (calls.length === 0) return endLoop(state, 'completed', emit);
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const context = executionContext(options, runId, turn, options.confirmation ?? 'refuse');
-    const tasks = callTasks(calls, incomplete, cutByTokenLimit, context).map((task) => ({
-      ...task,
-      // Recorded as each call settles, not as it is yielded: a stopped consumer's calls are still known.
-      run: async () => {
-        const outcome = await task.run();
-        open.outcomes[task.index] = outcome;
-        return outcome;
-      },
-    }));
-    for await (const { outcome, event } of settleCalls(tasks, turn, runId, options, abandon)) {
-      yield callVerdictEvent(event);
-      if (outcome.verdict.kind !== 'awaiting_confirmation') {
-        yield { type: 'tool-result', runId, turn, index: event.index, result: outcome.result };
-      }
-    }
+    const tasks = callTasks(calls, incomplete, cutByTokenLimit, context).map((task) => recordedIn(open, task));
+    const deliver =
+      emit === undefined
+        ? undefined
+        : async ({ outcome, event }: { outcome: ExecutionOutcome; event: CallEvent }): Promise<void> => {
+            await emit(callVerdictEvent(event));
+            if (outcome.verdict.kind !== 'awaiting_confirmation') {
+              await emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
+            }
+          };
+    await settleCalls(tasks, turn, runId, options, deliver, abandon);
     const outcomes = open.outcomes as ExecutionOutcome[];
     const pending = pendingCallsOf(calls, outcomes);
     if (pending.length > 0) {
       // A pause leaves the reply open on purpose: `resumeLoop` completes it.
       progress.open = undefined;
-      return yield* endLoop(state, 'paused', pausedRunOf(state, options.session, pending, outcomes));
+      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes));
     }
     const message = await appendReply(state, turn, outcomes, options);
     progress.open = undefined;
-    yield { type: 'reply', runId, turn, message };
-    if (isAborted(options.signal)) return yield* endLoop(state, 'aborted');
+    if (emit !== undefined) await emit({ type: 'reply', runId, turn, message });
+    if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);
   }
-  return yield* endLoop(state, 'max_turns');
+  return endLoop(state, 'max_turns', emit);
 }
 
-async function* endLoop(
+/** Each outcome is recorded as its call settles, not as it is delivered: a stopped reader's calls are known. */
+function recordedIn(open: OpenTurn, task: CallTask): CallTask {
+  return {
+    ...task,
+    run: () =>
+      andThen(task.run(), (outcome) => {
+        open.outcomes[task.index] = outcome;
+        return outcome;
+      }),
+  };
+}
+
+async function endLoop(
   state: LoopState,
   status: LoopStatus,
+  emit: EmitLoopEvent | undefined,
   paused?: PausedRun,
-): AsyncGenerator<LoopStreamEvent, LoopResult, undefined> {
+): Promise<LoopResult> {
   const result = finishLoop(state, status, paused);
-  yield { type: 'loop-end', runId: state.runId, result };
+  if (emit !== undefined) await emit({ type: 'loop-end', runId: state.runId, result });
   return result;
 }
 
