@@ -26,6 +26,8 @@ export function buildGoogleRequest(
     messages: request.messages,
     functionResponseRole: binding.functionResponseRole,
     toProviderName: (name) => mapName(prepared.nameMap, 'toProvider', name),
+    // The history's earlier messages are then reused without mapping their calls' names again.
+    namingKey: prepared.namingKey,
   });
   const body: GeminiRequest = { contents: messages.contents };
   if (messages.systemInstruction !== undefined) body.systemInstruction = messages.systemInstruction;

@@ -21,6 +21,13 @@ export interface GoogleMessagesInput {
   readonly functionResponseRole: 'user' | 'function';
   /** Neutral tool name → the name declared to Gemini. */
   readonly toProviderName: (name: string) => string;
+  /**
+   * Identifies what `toProviderName` does: the same key must mean that every name maps the same way (the
+   * adapter passes its name map's `namingKeyOf`). Given, a message converted before is reused on this key
+   * alone; without it, on the provider names of the message's own calls, which maps every call of the
+   * history again on every request.
+   */
+  readonly namingKey?: string | undefined;
 }
 
 export interface GoogleMessages {
@@ -45,6 +52,10 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
   const systemTexts = input.system === undefined || input.system === '' ? [] : [input.system];
   const contents: GeminiRequestContent[] = [];
   let previousAssistant: AssistantMessage | undefined;
+  // Besides the message itself, a conversion depends on the provider names it writes: the caller's naming
+  // key says which mapping is in use, otherwise the names of the message's own calls / results do. Tagged,
+  // so that a caller's key can never equal some message's names.
+  const mapping = input.namingKey === undefined ? undefined : `map\u0000${input.namingKey}`;
 
   for (const message of input.messages) {
     switch (message.role) {
@@ -56,8 +67,9 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
         break;
       case 'assistant': {
         previousAssistant = message;
+        const key = mapping ?? `names\u0000${callNamesKey(message, input)}`;
         contents.push(
-          ...cachedConversion(conversions, message, callNamesKey(message, input), undefined, () => {
+          ...cachedConversion(conversions, message, key, undefined, () => {
             const parts = assistantParts(message, input.toProviderName);
             return parts.length === 0 ? [] : [frozen({ role: 'model', parts })];
           }),
@@ -68,7 +80,7 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
         // A tool message reads the assistant turn before it (which calls got a provider id), so that turn
         // is part of what the cached conversion is valid for.
         const previous = previousAssistant;
-        const key = `${input.functionResponseRole}\u0000${resultNamesKey(message, input)}`;
+        const key = `${input.functionResponseRole}\u0000${mapping ?? `names\u0000${resultNamesKey(message, input)}`}`;
         contents.push(
           ...cachedConversion(conversions, message, key, previous, () => [
             frozen({
@@ -107,7 +119,7 @@ function userContent(message: UserMessage): GeminiRequestContent {
   };
 }
 
-// Besides the message itself, its conversion reads only the provider names of its calls / results.
+// Without a naming key: the provider names a message's conversion writes, mapped again on every request.
 function callNamesKey(message: AssistantMessage, input: GoogleMessagesInput): string {
   let key = '';
   for (const part of message.content) if (part.type === 'tool_call') key += `${input.toProviderName(part.name)}\u0000`;

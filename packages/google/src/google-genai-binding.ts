@@ -45,6 +45,19 @@ export function createGenaiBinding(client: GoogleGenAI, modelId: string): Google
   };
 }
 
+/**
+ * Why the whole history is transformed and serialised again here on every step, although our side caches
+ * each converted content: `Models.generateContentInternal` / `generateContentStreamInternal` (dist/node/
+ * index.mjs) always run `generateContentParametersToMldev` over the parameters (`tContents`, then
+ * `contentToMldev` / `partToMldev`, which build new objects for every content and part; `tTool` runs
+ * `processJsonSchema` over every declaration's `parameters`) and `JSON.stringify` the result. No public
+ * option takes a serialised body or skips that: `httpOptions.extraBody` is merged INTO the SDK's body
+ * (parsed and serialised again), `httpOptions.fetch` receives the finished string, and the body field
+ * belongs to the SDK's unexported `ApiClient` / `HttpRequest`. Swapping the body inside a custom `fetch` would bypass the
+ * SDK's request building (and the continuation token it writes into the body of a follow-up request), so
+ * we do not. What is cut is on our side: the converted contents, their hashes and the name mapping are
+ * made once per message.
+ */
 function toSdkParameters(
   model: string,
   request: GeminiRequest,

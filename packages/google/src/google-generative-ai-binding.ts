@@ -45,6 +45,12 @@ function requestOptions(signal: AbortSignal | undefined): SingleRequestOptions {
   return signal === undefined ? {} : { signal };
 }
 
+/**
+ * Why the whole history is serialised again here on every step: `generateContent` / `generateContentStream`
+ * (dist/index.mjs) `JSON.stringify` the whole request on every call (it transforms nothing else per content),
+ * and `SingleRequestOptions` (timeout, apiVersion, baseUrl, customHeaders, apiClient, signal) has no body
+ * and no fetch: the SDK always calls `globalThis.fetch` with the string it made.
+ */
 function toSdkRequest(request: GeminiRequest): GenerateContentRequest {
   const body: Record<string, unknown> = { contents: request.contents };
   if (request.systemInstruction !== undefined) body['systemInstruction'] = request.systemInstruction;
