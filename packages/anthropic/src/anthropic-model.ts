@@ -6,6 +6,7 @@ import {
   DEFAULT_ANTHROPIC_MAX_TOKENS,
   validateAnthropicOptions,
 } from './anthropic-options.js';
+import { anthropicCallOptions } from './anthropic-request-options.js';
 import { streamAnthropic } from './anthropic-stream.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
@@ -29,10 +30,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     const params: MessageCreateParamsNonStreaming = { ...body, stream: false };
     let message: Message;
     try {
-      message = await client.messages.create(
-        params,
-        request.signal === undefined ? undefined : { signal: request.signal },
-      );
+      message = await client.messages.create(params, anthropicCallOptions(client, params, request.signal));
     } catch (error) {
       throw mapAnthropicError(error);
     }

@@ -3,7 +3,10 @@ import type { ToolChoice, ToolDeclaration } from '@toolcircuit/core';
 import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
 
-/** A catalogue translated once for the Messages API. */
+/**
+ * A catalogue translated once for the Messages API. `tools` and each tool in it are frozen: every request of
+ * the catalogue sends this same list, so its JSON text is made once too (see anthropic-request-body-text.ts).
+ */
 export interface AnthropicTools {
   readonly tools: readonly Tool[];
   readonly names: ToolNameMap;
@@ -12,7 +15,8 @@ export interface AnthropicTools {
 }
 
 export interface AnthropicToolSettings {
-  readonly tools?: Tool[];
+  /** The prepared (frozen, shared) list itself, not a copy. */
+  readonly tools?: readonly Tool[];
   readonly tool_choice?: AnthropicToolChoice;
 }
 
@@ -36,9 +40,9 @@ export function prepareAnthropicTools(declarations: readonly ToolDeclaration[]):
       input_schema: translated.schema as Tool.InputSchema,
     };
     if (declaration.description !== '') tool.description = declaration.description;
-    return tool;
+    return Object.freeze(tool);
   });
-  const prepared: AnthropicTools = { tools, names, changes };
+  const prepared: AnthropicTools = { tools: Object.freeze(tools), names, changes };
   cache.set(declarations, prepared);
   return prepared;
 }
@@ -54,7 +58,7 @@ export function anthropicToolSettings(
   parallelToolCalls: boolean | undefined,
 ): AnthropicToolSettings {
   if (prepared.tools.length === 0) return {};
-  const tools = [...prepared.tools];
+  const tools = prepared.tools;
   const disable = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
   if (toolChoice === undefined) {
     return parallelToolCalls === false ? { tools, tool_choice: { type: 'auto', ...disable } } : { tools };

@@ -1,6 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { ProviderError, type StreamEvent } from '@toolcircuit/core';
+import { anthropicCallOptions } from './anthropic-request-options.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { anthropicStreamInterruptedError, mapAnthropicStreamReadError } from './anthropic-stream-interrupted.js';
 import type { AnthropicRequest } from './build-anthropic-request.js';
@@ -29,7 +30,7 @@ export async function* streamAnthropic(
   const params: MessageCreateParamsStreaming = { ...request.body, stream: true };
   let stream: AsyncIterable<RawMessageStreamEvent>;
   try {
-    stream = await client.messages.create(params, signal === undefined ? undefined : { signal });
+    stream = await client.messages.create(params, anthropicCallOptions(client, params, signal));
   } catch (error) {
     yield { type: 'error', error: mapAnthropicError(error) };
     return;

@@ -19,10 +19,12 @@ import type {
 import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
+import { turnMessage } from './anthropic-turn-message.js';
 
 export interface AnthropicPrompt {
   /** Top-level `system`: the request's system text, then any system messages, in order. */
   readonly system: string | undefined;
+  /** A new array each time; each message in it is frozen and shared with later requests (copy to change one). */
   readonly messages: MessageParam[];
 }
 
@@ -46,13 +48,13 @@ export function convertToAnthropicMessages(
   names: ToolNameMap,
 ): AnthropicPrompt {
   const systemParts = system === undefined || system === '' ? [] : [system];
-  const turns: { role: Role; blocks: readonly ContentBlockParam[] }[] = [];
+  const turns: { role: Role; parts: (readonly ContentBlockParam[])[] }[] = [];
   const push = (role: Role, blocks: readonly ContentBlockParam[]): void => {
     if (blocks.length === 0) return;
     const last = turns.at(-1);
-    // New arrays only: `blocks` is a cached, frozen conversion shared with later requests.
-    if (last?.role === role) last.blocks = [...last.blocks, ...blocks];
-    else turns.push({ role, blocks });
+    // Consecutive same-role messages share one turn; their cached, frozen block lists are never changed.
+    if (last?.role === role) last.parts.push(blocks);
+    else turns.push({ role, parts: [blocks] });
   };
 
   for (const message of messages) {
@@ -65,10 +67,7 @@ export function convertToAnthropicMessages(
 
   return {
     system: systemParts.length === 0 ? undefined : systemParts.join('\n\n'),
-    messages: turns.map(({ role, blocks }) => ({
-      role,
-      content: role === 'user' ? resultsFirst(blocks) : [...blocks],
-    })),
+    messages: turns.map(({ role, parts }) => turnMessage(role, parts)),
   };
 }
 
@@ -174,11 +173,6 @@ function toolResultContent(content: ToolResultContent): string | TextBlockParam[
       (part): TextBlockParam => ({ type: 'text', text: part.type === 'text' ? part.text : JSON.stringify(part.value) }),
     )
     .filter((block) => block.text !== '');
-}
-
-// Stable: tool results keep their call order, other blocks theirs.
-function resultsFirst(blocks: readonly ContentBlockParam[]): ContentBlockParam[] {
-  return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
 }
 
 function isJsonObject(value: unknown): value is JsonObject {

@@ -19,6 +19,7 @@ export {
   DEFAULT_ANTHROPIC_MAX_TOKENS,
 } from './anthropic-options.js';
 export { type AnthropicTools, anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
+export { type AnthropicCreateParams, anthropicRequestBodyText } from './anthropic-request-body.js';
 export { streamAnthropic } from './anthropic-stream.js';
 export { AnthropicStreamAssembler, INTERRUPTED_INPUT_ERROR } from './anthropic-stream-assembler.js';
 export { type AnthropicRequestBody, buildAnthropicRequest } from './build-anthropic-request.js';
