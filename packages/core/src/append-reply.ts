@@ -1,15 +1,16 @@
+import { andThen, type Eventually } from './eventually.js';
 import type { LoopOptions, LoopState } from './loop.js';
 import type { ToolMessage, ToolResultPart } from './messages.js';
 
 /** Adds the turn's one reply (every result, in call order) to the conversation and reports it. */
-export async function appendReply(
+export function appendReply(
   state: LoopState,
   turn: number,
   outcomes: readonly { readonly result: ToolResultPart }[],
   options: Omit<LoopOptions, 'messages'>,
-): Promise<ToolMessage> {
+): Eventually<ToolMessage> {
   const message: ToolMessage = { role: 'tool', content: outcomes.map((outcome) => outcome.result) };
   state.messages.push(message);
-  await options.hooks?.onResult?.({ runId: state.runId, turn, message });
-  return message;
+  const observed = options.hooks?.onResult?.({ runId: state.runId, turn, message });
+  return andThen(observed, () => message);
 }

@@ -28,13 +28,53 @@ function memberText(value: unknown, cache: JsonTextCache): string | undefined {
   if (cached !== undefined) return cached;
   // An array with a toJSON of its own is left to JSON.stringify, like any other non-plain value.
   if (!Array.isArray(value) || 'toJSON' in value) return JSON.stringify(value);
-  const elements: string[] = [];
-  for (let index = 0; index < value.length; index += 1) {
+  return arrayText(value, cache);
+}
+
+/**
+ * The joined text of an array's leading run of frozen objects, kept by its first element: the next step's
+ * history starts with the same messages, so only the comparison of their identities is paid again, not the
+ * joining of their texts. (A different cache would give the same texts: they depend only on the objects.)
+ */
+const leadingRuns = new WeakMap<object, { readonly elements: readonly object[]; readonly text: string }>();
+
+function arrayText(value: readonly unknown[], cache: JsonTextCache): string {
+  let run = 0;
+  let runText = '';
+  const first: unknown = value[0];
+  const known = isFrozenObject(first) ? leadingRuns.get(first) : undefined;
+  const reused = known !== undefined && startsWith(value, known.elements);
+  if (reused) {
+    run = known.elements.length;
+    runText = known.text;
+  }
+  const rest: string[] = [];
+  for (let index = run; index < value.length; index += 1) {
     const element: unknown = value[index];
     // As JSON.stringify: holes, undefined and functions inside an array are written as null.
-    elements.push(elementText(element, cache) ?? 'null');
+    const text = elementText(element, cache) ?? 'null';
+    if (rest.length === 0 && index === run && isFrozenObject(element)) {
+      runText = run === 0 ? text : `${runText},${text}`;
+      run += 1;
+    } else {
+      rest.push(text);
+    }
   }
-  return `[${elements.join(',')}]`;
+  if (run > 0 && (!reused || run > known.elements.length)) {
+    leadingRuns.set(value[0] as object, { elements: value.slice(0, run) as object[], text: runText });
+  }
+  if (rest.length === 0) return `[${runText}]`;
+  return run === 0 ? `[${rest.join(',')}]` : `[${runText},${rest.join(',')}]`;
+}
+
+function startsWith(value: readonly unknown[], elements: readonly object[]): boolean {
+  if (elements.length > value.length) return false;
+  for (let index = 0; index < elements.length; index += 1) if (value[index] !== elements[index]) return false;
+  return true;
+}
+
+function isFrozenObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && Object.isFrozen(value);
 }
 
 function elementText(value: unknown, cache: JsonTextCache): string | undefined {

@@ -2,7 +2,7 @@ import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
 import { buildModelRequest } from './build-model-request.js';
 import { type CallTask, callTasks } from './call-tasks.js';
-import { andThen, type Eventually } from './eventually.js';
+import { andThen, type Eventually, isPromiseLike } from './eventually.js';
 import { executionContext } from './execution-context.js';
 import type { ExecutionOutcome } from './executor.js';
 import { finishLoop } from './finish-loop.js';
@@ -82,7 +82,9 @@ async function turns(
     state.messages.push(assistantMessageOf(modelTurn));
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
-    await options.hooks?.onTurn?.({ runId, turn, modelTurn });
+    // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
+    const observed = options.hooks?.onTurn?.({ runId, turn, modelTurn });
+    if (isPromiseLike(observed)) await observed;
     if (emit !== undefined) {
       await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
     }
@@ -100,7 +102,8 @@ async function turns(
               await emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
             }
           };
-    await settleCalls(tasks, turn, runId, options, deliver, abandon);
+    const settling = settleCalls(tasks, turn, runId, options, deliver, abandon);
+    if (isPromiseLike(settling)) await settling;
     const outcomes = open.outcomes as ExecutionOutcome[];
     const pending = pendingCallsOf(calls, outcomes);
     if (pending.length > 0) {
@@ -108,7 +111,8 @@ async function turns(
       progress.open = undefined;
       return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes));
     }
-    const message = await appendReply(state, turn, outcomes, options);
+    const replied = appendReply(state, turn, outcomes, options);
+    const message = isPromiseLike(replied) ? await replied : replied;
     progress.open = undefined;
     if (emit !== undefined) await emit({ type: 'reply', runId, turn, message });
     if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);

@@ -5,6 +5,7 @@ import type { LoopEventTag } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import { toolCallsOf } from './messages.js';
 import type { ModelRequest, ModelTurn } from './model.js';
+import type { StreamEvent } from './stream-events.js';
 import type { TurnSource } from './turn-source.js';
 
 export interface ModelTurnRead {
@@ -19,7 +20,7 @@ export interface ModelTurnRead {
  * `undefined` when the signal fired. A model error (an `error` event or a throw) is emitted as an `error`
  * event and then thrown, unless the signal fired, which is an abort.
  */
-export async function readModelTurn(
+export function readModelTurn(
   source: TurnSource,
   request: ModelRequest,
   tag: LoopEventTag,
@@ -27,9 +28,19 @@ export async function readModelTurn(
   emit: EmitLoopEvent | undefined,
 ): Promise<ModelTurnRead | undefined> {
   if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit);
+  return readStreamedTurn(source.stream, request, tag, provider, emit);
+}
+
+async function readStreamedTurn(
+  stream: (request: ModelRequest) => AsyncIterable<StreamEvent>,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  provider: string,
+  emit: EmitLoopEvent | undefined,
+): Promise<ModelTurnRead | undefined> {
   const ended = new Set<string>();
   try {
-    for await (const event of source.stream(request)) {
+    for await (const event of stream(request)) {
       if (event.type === 'error') throw event.error;
       if (event.type === 'turn-end') {
         return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
@@ -62,25 +73,37 @@ export async function readModelTurn(
  * or an abort means the same, and a turn that would have replayed any event before `turn-end` is dropped
  * when the signal fired meanwhile (the stream path checks the signal after each event).
  */
-async function readGeneratedTurn(
+function readGeneratedTurn(
   generate: (request: ModelRequest) => Promise<ModelTurn>,
   request: ModelRequest,
   tag: LoopEventTag,
   emit: EmitLoopEvent | undefined,
 ): Promise<ModelTurnRead | undefined> {
-  let modelTurn: ModelTurn;
+  // One `then` rather than an async function awaiting another: two promise hops fewer per step.
+  let pending: Promise<ModelTurn>;
   try {
-    modelTurn = await generate(request);
+    pending = generate(request);
   } catch (error) {
-    if (isAborted(request.signal)) return undefined;
-    await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
-    throw error;
+    pending = Promise.reject(error);
   }
-  if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;
-  // Every replayed call is ended, and the replay reports none incomplete: only max_tokens cuts calls here.
-  const ended = new Set(toolCallsOf(modelTurn.content).map((call) => call.id));
-  return { modelTurn, incomplete: incompleteCalls(modelTurn, [], ended) };
+  return Promise.resolve(pending).then(
+    (modelTurn) => generatedTurnRead(modelTurn, request),
+    async (error: unknown) => {
+      if (isAborted(request.signal)) return undefined;
+      await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
+      throw error;
+    },
+  );
 }
+
+function generatedTurnRead(modelTurn: ModelTurn, request: ModelRequest): ModelTurnRead | undefined {
+  if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;
+  // Every replayed call is ended and the replay reports none incomplete: only max_tokens cuts calls here.
+  if (modelTurn.stopReason.unified !== 'max_tokens') return { modelTurn, incomplete: NONE_INCOMPLETE };
+  return { modelTurn, incomplete: incompleteCalls(modelTurn, [], new Set()) };
+}
+
+const NONE_INCOMPLETE: ReadonlySet<string> = new Set();
 
 /** Whether `turnStreamEvents` makes any event before `turn-end` for this turn. */
 function replaysAnEvent(turn: ModelTurn): boolean {

@@ -1,5 +1,5 @@
 import type { CallTask } from './call-tasks.js';
-import type { Eventually } from './eventually.js';
+import { andThen, type Eventually } from './eventually.js';
 import type { ExecutionOutcome } from './executor.js';
 import type { CallEvent, LoopOptions } from './loop.js';
 import { DEFAULT_CONCURRENCY } from './loop-defaults.js';
@@ -34,7 +34,7 @@ export function settleCalls(
       if (task === undefined || (onCall === undefined && deliver === undefined)) return;
       const event = callEventOf(task, turn, runId, outcome);
       if (onCall === undefined) return deliver?.({ outcome, event });
-      return Promise.resolve(onCall(event)).then(() => deliver?.({ outcome, event }));
+      return andThen(onCall(event), () => deliver?.({ outcome, event }));
     },
     abandon,
   );

@@ -67,4 +67,20 @@ describe('stringifyRequestBody', () => {
     stringifyRequestBody({ tools }, cache);
     expect(cache.get(tools)).toBe('[{"name":"a"}]');
   });
+
+  it('follows a history that grows, then diverges (an edited conversation), exactly as JSON.stringify', () => {
+    const cache: JsonTextCache = new WeakMap();
+    const message = (n: number) => Object.freeze({ role: n % 2 === 0 ? 'user' : 'assistant', content: `m${n}` });
+    const history: object[] = [];
+    for (let step = 0; step < 6; step += 1) {
+      history.push(message(step));
+      const body = { model: 'm', messages: [...history, { role: 'user', content: 'open, not frozen' }] };
+      expect(stringifyRequestBody(body, cache)).toBe(JSON.stringify(body));
+    }
+    const edited = [history[0] as object, message(99), ...history.slice(2)];
+    expect(stringifyRequestBody({ messages: edited }, cache)).toBe(JSON.stringify({ messages: edited }));
+    const shorter = history.slice(0, 2);
+    expect(stringifyRequestBody({ messages: shorter }, cache)).toBe(JSON.stringify({ messages: shorter }));
+    expect(stringifyRequestBody({ messages: history }, cache)).toBe(JSON.stringify({ messages: history }));
+  });
 });
