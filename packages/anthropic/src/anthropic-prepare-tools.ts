@@ -1,5 +1,6 @@
 import type { ToolChoice as AnthropicToolChoice, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolChoice, ToolDeclaration } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core';
 import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
 
@@ -40,9 +41,9 @@ export function prepareAnthropicTools(declarations: readonly ToolDeclaration[]):
       input_schema: translated.schema as Tool.InputSchema,
     };
     if (declaration.description !== '') tool.description = declaration.description;
-    return Object.freeze(tool);
+    return sealForReuse(tool);
   });
-  const prepared: AnthropicTools = { tools: Object.freeze(tools), names, changes };
+  const prepared: AnthropicTools = { tools: sealForReuse(tools), names, changes };
   cache.set(declarations, prepared);
   return prepared;
 }

@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { sealForReuse } from '@toolcircuit/core';
 
 /** The converted (cached, frozen) block lists of the neutral messages merged into one API turn, in order. */
 export type TurnParts = readonly (readonly ContentBlockParam[])[];
@@ -16,7 +17,7 @@ interface CachedTurn {
 const turns = new WeakMap<readonly ContentBlockParam[], CachedTurn>();
 
 /**
- * One API message for a turn, made once while the same converted messages make it up, and frozen (with its
+ * One API message for a turn, made once while the same converted messages make it up, and sealed (frozen, with its
  * content): the request body reuses its JSON text on every later step (core's `stringifyRequestBody`). A turn
  * that gains a message (a user text after the tool results) is a different list of parts and is made again.
  * User turns put their `tool_result` blocks first: Anthropic wants them right after the `tool_use` turn.
@@ -27,10 +28,10 @@ export function turnMessage(role: Role, parts: TurnParts): MessageParam {
   const hit = turns.get(first);
   if (hit !== undefined && hit.role === role && sameParts(hit.parts, parts)) return hit.message;
   const blocks = parts.flat();
-  const content = Object.freeze(role === 'user' ? resultsFirst(blocks) : blocks);
+  const content = sealForReuse(role === 'user' ? resultsFirst(blocks) : blocks);
   // The SDK types content as a mutable array; nothing writes to it (the adapter builds new arrays, the SDK
   // only reads), and a frozen one makes an accidental write fail loudly instead of corrupting later steps.
-  const message: MessageParam = Object.freeze({ role, content: content as ContentBlockParam[] });
+  const message: MessageParam = sealForReuse({ role, content: content as ContentBlockParam[] });
   turns.set(first, { role, parts, message });
   return message;
 }

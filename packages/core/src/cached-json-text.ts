@@ -1,16 +1,35 @@
 /**
- * For adapters: the JSON text of each frozen object, made once. A frozen value from `cachedConversion` (a
- * converted history message, a prepared tool list) cannot change, so its text never needs making again.
+ * For adapters: the JSON text of each sealed object (see {@link sealForReuse}), made once. A converted
+ * history message or a prepared tool list cannot change, so its text never needs making again.
  */
 export type JsonTextCache = WeakMap<object, string>;
 
+const sealed = new WeakSet<object>();
+
+/**
+ * Freezes (shallowly) an object the adapter itself built and will never change, nested values included, and
+ * marks it so that {@link stringifyRequestBody} reuses its text. Only marked objects are reused: a value
+ * that is merely frozen (a user's frozen options object, whose nested values may still change) is
+ * serialised afresh every time. `cachedConversion` seals what it caches.
+ */
+export function sealForReuse<T extends object>(value: T): T {
+  sealed.add(Object.freeze(value));
+  return value;
+}
+
+/** {@link sealForReuse} on each element (the array itself is left as it is). */
+export function sealEachForReuse<T extends object>(values: T[]): T[] {
+  for (const value of values) sealForReuse(value);
+  return values;
+}
+
 /**
  * Exactly `JSON.stringify(body)` for a request body (a plain object of JSON values), without re-serialising
- * what it has serialised before: the text of a frozen member, and of each frozen element of a member array,
+ * what it has serialised before: the text of a sealed member, and of each sealed element of a member array,
  * is kept in `cache` by object identity. Providers are stateless, so every step sends the whole catalogue
  * and history again; only the new turn's messages (and the few scalar fields) are serialised per step.
  *
- * The contract `cachedConversion` already relies on: a frozen value's nested objects are never mutated.
+ * The contract `cachedConversion` already relies on: a sealed value's nested objects are never mutated.
  */
 export function stringifyRequestBody(body: Readonly<Record<string, unknown>>, cache: JsonTextCache): string {
   let text = '{';
@@ -24,7 +43,7 @@ export function stringifyRequestBody(body: Readonly<Record<string, unknown>>, ca
 
 function memberText(value: unknown, cache: JsonTextCache): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const cached = frozenText(value, cache);
+  const cached = sealedText(value, cache);
   if (cached !== undefined) return cached;
   // An array with a toJSON of its own is left to JSON.stringify, like any other non-plain value.
   if (!Array.isArray(value) || 'toJSON' in value) return JSON.stringify(value);
@@ -32,7 +51,7 @@ function memberText(value: unknown, cache: JsonTextCache): string | undefined {
 }
 
 /**
- * The joined text of an array's leading run of frozen objects, kept by its first element: the next step's
+ * The joined text of an array's leading run of sealed objects, kept by its first element: the next step's
  * history starts with the same messages, so only the comparison of their identities is paid again, not the
  * joining of their texts. (A different cache would give the same texts: they depend only on the objects.)
  */
@@ -42,7 +61,7 @@ function arrayText(value: readonly unknown[], cache: JsonTextCache): string {
   let run = 0;
   let runText = '';
   const first: unknown = value[0];
-  const known = isFrozenObject(first) ? leadingRuns.get(first) : undefined;
+  const known = isSealed(first) ? leadingRuns.get(first) : undefined;
   const reused = known !== undefined && startsWith(value, known.elements);
   if (reused) {
     run = known.elements.length;
@@ -53,7 +72,7 @@ function arrayText(value: readonly unknown[], cache: JsonTextCache): string {
     const element: unknown = value[index];
     // As JSON.stringify: holes, undefined and functions inside an array are written as null.
     const text = elementText(element, cache) ?? 'null';
-    if (rest.length === 0 && index === run && isFrozenObject(element)) {
+    if (rest.length === 0 && index === run && isSealed(element)) {
       runText = run === 0 ? text : `${runText},${text}`;
       run += 1;
     } else {
@@ -73,17 +92,17 @@ function startsWith(value: readonly unknown[], elements: readonly object[]): boo
   return true;
 }
 
-function isFrozenObject(value: unknown): value is object {
-  return value !== null && typeof value === 'object' && Object.isFrozen(value);
+function isSealed(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && sealed.has(value);
 }
 
 function elementText(value: unknown, cache: JsonTextCache): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  return frozenText(value, cache) ?? JSON.stringify(value);
+  return sealedText(value, cache) ?? JSON.stringify(value);
 }
 
-function frozenText(value: object, cache: JsonTextCache): string | undefined {
-  if (!Object.isFrozen(value)) return undefined;
+function sealedText(value: object, cache: JsonTextCache): string | undefined {
+  if (!sealed.has(value)) return undefined;
   const hit = cache.get(value);
   if (hit !== undefined) return hit;
   const text = JSON.stringify(value);

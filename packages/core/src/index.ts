@@ -1,6 +1,6 @@
 export { isAuthorized } from './authorize.js';
 export { type ConversionCache, cachedConversion } from './cached-conversion.js';
-export { type JsonTextCache, stringifyRequestBody } from './cached-json-text.js';
+export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './cached-json-text.js';
 export { canonicalJson, jsonDigest } from './canonical-json.js';
 export { type Catalogue, type CatalogueEntry, createCatalogue } from './catalogue.js';
 export {

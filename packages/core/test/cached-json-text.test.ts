@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonTextCache, stringifyRequestBody } from '../src/cached-json-text.js';
+import { type JsonTextCache, sealForReuse, stringifyRequestBody } from '../src/cached-json-text.js';
 
-/** Freezes some of the objects of a value (shallowly, as `cachedConversion` does), chosen by `pick`. */
+/** Seals some of the objects of a value (shallowly, as `cachedConversion` does), chosen by `pick`. */
 function freezeSome(value: unknown, pick: () => boolean): unknown {
   if (value === null || typeof value !== 'object') return value;
   for (const member of Object.values(value)) freezeSome(member, pick);
-  return pick() ? Object.freeze(value) : value;
+  return pick() ? sealForReuse(value) : value;
 }
 
 describe('stringifyRequestBody', () => {
-  it('writes exactly what JSON.stringify writes, whatever is frozen, first and second time (property)', () => {
+  it('writes exactly what JSON.stringify writes, whatever is sealed, first and second time (property)', () => {
     fc.assert(
       fc.property(
         fc.dictionary(fc.string(), fc.anything({ withSparseArray: true, withDate: true })),
@@ -30,17 +30,17 @@ describe('stringifyRequestBody', () => {
     const body = {
       skipped: undefined,
       fn: () => 1,
-      list: Object.freeze([1, undefined, () => 2, Object.freeze({ a: undefined, b: 1 })]),
-      open: [undefined, Object.freeze({ toJSON: () => undefined })],
+      list: sealForReuse([1, undefined, () => 2, sealForReuse({ a: undefined, b: 1 })]),
+      open: [undefined, sealForReuse({ toJSON: () => undefined })],
       at: new Date(0),
     };
     expect(stringifyRequestBody(body, new WeakMap())).toBe(JSON.stringify(body));
   });
 
-  it('serialises a frozen element once across requests, and an unfrozen one every time', () => {
+  it('serialises a sealed element once across requests, and an unsealed one every time', () => {
     let frozenWrites = 0;
     let openWrites = 0;
-    const frozen = Object.freeze({
+    const frozen = sealForReuse({
       toJSON: () => {
         frozenWrites += 1;
         return { role: 'user', content: 'kept' };
@@ -61,8 +61,16 @@ describe('stringifyRequestBody', () => {
     expect(openWrites).toBe(3);
   });
 
-  it('reuses the text of a frozen member array as a whole', () => {
-    const tools = Object.freeze([{ name: 'a' }]);
+  it('does not reuse the text of an object that is merely frozen: its nested values may still change', () => {
+    const options = Object.freeze({ metadata: { user: 'a' } });
+    const cache: JsonTextCache = new WeakMap();
+    expect(stringifyRequestBody({ options }, cache)).toBe('{"options":{"metadata":{"user":"a"}}}');
+    options.metadata.user = 'b';
+    expect(stringifyRequestBody({ options }, cache)).toBe('{"options":{"metadata":{"user":"b"}}}');
+  });
+
+  it('reuses the text of a sealed member array as a whole', () => {
+    const tools = sealForReuse([{ name: 'a' }]);
     const cache: JsonTextCache = new WeakMap();
     stringifyRequestBody({ tools }, cache);
     expect(cache.get(tools)).toBe('[{"name":"a"}]');
@@ -70,7 +78,7 @@ describe('stringifyRequestBody', () => {
 
   it('follows a history that grows, then diverges (an edited conversation), exactly as JSON.stringify', () => {
     const cache: JsonTextCache = new WeakMap();
-    const message = (n: number) => Object.freeze({ role: n % 2 === 0 ? 'user' : 'assistant', content: `m${n}` });
+    const message = (n: number) => sealForReuse({ role: n % 2 === 0 ? 'user' : 'assistant', content: `m${n}` });
     const history: object[] = [];
     for (let step = 0; step < 6; step += 1) {
       history.push(message(step));

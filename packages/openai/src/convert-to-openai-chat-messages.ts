@@ -39,7 +39,7 @@ const conversions: ConversionCache<readonly ChatCompletionMessageParam[]> = new 
 
 /**
  * One neutral message's Chat messages, converted once per message (and per options it reads). Each message is
- * frozen too, not only the array: the body lists them one by one, and only a frozen one has its text cached.
+ * frozen too, not only the array: the body lists them one by one, and only a sealed one has its text cached.
  */
 function convertMessage(message: Message, options: ChatConversionOptions): readonly ChatCompletionMessageParam[] {
   switch (message.role) {

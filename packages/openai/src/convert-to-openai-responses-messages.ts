@@ -51,7 +51,7 @@ const conversions: ConversionCache<readonly ResponseInputItem[]> = new WeakMap()
 
 /**
  * One neutral message's input items, converted once per message (and per options it reads). Each item is
- * frozen too, not only the array: the body lists them one by one, and only a frozen one has its text cached.
+ * frozen too, not only the array: the body lists them one by one, and only a sealed one has its text cached.
  */
 function convertMessage(message: Message, options: ResponsesConversionOptions): readonly ResponseInputItem[] {
   switch (message.role) {

@@ -1,4 +1,5 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core';
 import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { frozenElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
@@ -27,7 +28,7 @@ export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[],
       },
     }),
   );
-  return { toolSet, tools: Object.freeze(frozenElements(tools)) };
+  return { toolSet, tools: sealForReuse(frozenElements(tools)) };
 }
 
 type ChatToolFields = Pick<ChatCompletionCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;

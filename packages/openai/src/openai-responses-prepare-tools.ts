@@ -1,4 +1,5 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core';
 import type { FunctionTool, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
 import { frozenElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
@@ -29,7 +30,7 @@ export function prepareOpenAIResponsesTools(
       strict,
     }),
   );
-  return { toolSet, tools: Object.freeze(frozenElements(tools)) };
+  return { toolSet, tools: sealForReuse(frozenElements(tools)) };
 }
 
 type ResponsesToolFields = Pick<ResponseCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;

@@ -1,13 +1,13 @@
-import { type JsonTextCache, stringifyRequestBody } from '@toolcircuit/core';
+import { type JsonTextCache, sealEachForReuse, stringifyRequestBody } from '@toolcircuit/core';
 import { OpenAI } from 'openai';
 
-// One cache for every model: the text of a frozen converted message or tool list depends on nothing else,
+// One cache for every model: the text of a sealed converted message or tool list depends on nothing else,
 // and the conversions it is keyed by are themselves shared by all models (module-level caches).
 const texts: JsonTextCache = new WeakMap();
 
 /**
  * The body as the exact text the SDK would have made (`JSON.stringify(body)`), reusing the text of every
- * frozen converted message, input item and tool list already sent; `undefined` when this client must be
+ * sealed converted message, input item and tool list already sent; `undefined` when this client must be
  * given the object. The object still goes to the SDK as `params`: it reads `stream` from there.
  */
 export function requestBodyText(client: OpenAI, body: object): string | undefined {
@@ -15,10 +15,9 @@ export function requestBodyText(client: OpenAI, body: object): string | undefine
   return stringifyRequestBody(body as Readonly<Record<string, unknown>>, texts);
 }
 
-/** Freezes each element (shallowly) so that its text can be cached: see {@link requestBodyText}. */
+/** Seals each element (frozen shallowly) so that its text is reused: see {@link requestBodyText}. */
 export function frozenElements<T extends object>(elements: T[]): T[] {
-  for (const element of elements) Object.freeze(element);
-  return elements;
+  return sealEachForReuse(elements);
 }
 
 // Only the SDK's own client is known to pass a string body through untouched (with a content-type). A
