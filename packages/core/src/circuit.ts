@@ -1,8 +1,9 @@
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
 import { buildModelRequest } from './build-model-request.js';
-import { type CallTask, callTasks } from './call-tasks.js';
-import { andThen, type Eventually, isPromiseLike } from './eventually.js';
+import { callVerdictEventOf } from './call-events.js';
+import { callTasks } from './call-tasks.js';
+import { type Eventually, isPromiseLike } from './eventually.js';
 import { executionContext } from './execution-context.js';
 import type { ExecutionOutcome } from './executor.js';
 import { finishLoop } from './finish-loop.js';
@@ -92,17 +93,20 @@ async function turns(
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const context = executionContext(options, runId, turn, options.confirmation ?? 'refuse');
-    const tasks = callTasks(calls, incomplete, cutByTokenLimit, context).map((task) => recordedIn(open, task));
+    const tasks = callTasks(calls, incomplete, cutByTokenLimit, context);
     const deliver =
       emit === undefined
         ? undefined
         : async ({ outcome, event }: { outcome: ExecutionOutcome; event: CallEvent }): Promise<void> => {
-            await emit(callVerdictEvent(event));
+            await emit(callVerdictEventOf(event));
             if (outcome.verdict.kind !== 'awaiting_confirmation') {
               await emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
             }
           };
-    const settling = settleCalls(tasks, turn, runId, options, deliver, abandon);
+    // Each outcome is recorded as its call settles, not as it is delivered: a stopped reader's calls are known.
+    const settling = settleCalls(tasks, turn, runId, options, deliver, abandon, (index, outcome) => {
+      open.outcomes[index] = outcome;
+    });
     if (isPromiseLike(settling)) await settling;
     const outcomes = open.outcomes as ExecutionOutcome[];
     const pending = pendingCallsOf(calls, outcomes);
@@ -120,18 +124,6 @@ async function turns(
   return endLoop(state, 'max_turns', emit);
 }
 
-/** Each outcome is recorded as its call settles, not as it is delivered: a stopped reader's calls are known. */
-function recordedIn(open: OpenTurn, task: CallTask): CallTask {
-  return {
-    ...task,
-    run: () =>
-      andThen(task.run(), (outcome) => {
-        open.outcomes[task.index] = outcome;
-        return outcome;
-      }),
-  };
-}
-
 async function endLoop(
   state: LoopState,
   status: LoopStatus,
@@ -141,23 +133,6 @@ async function endLoop(
   const result = finishLoop(state, status, paused);
   if (emit !== undefined) await emit({ type: 'loop-end', runId: state.runId, result });
   return result;
-}
-
-/** The event of a settled call; not a spread, which would read (and so hash) its input digest. */
-function callVerdictEvent(event: CallEvent): LoopStreamEvent {
-  return {
-    type: 'call-verdict',
-    runId: event.runId,
-    turn: event.turn,
-    index: event.index,
-    call: event.call,
-    verdict: event.verdict,
-    result: event.result,
-    durationMs: event.durationMs,
-    get inputDigest(): string | null {
-      return event.inputDigest;
-    },
-  };
 }
 
 function assistantMessageOf(turn: ModelTurn): AssistantMessage {

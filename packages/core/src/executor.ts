@@ -4,7 +4,7 @@ import { canonicalCopy } from './canonical-copy.js';
 import { canonicalJson, jsonDigest, sha256Hex } from './canonical-json.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { JournalWriteError } from './errors/journal-write-error.js';
-import { andThen, type Eventually, isPromiseLike } from './eventually.js';
+import { type Eventually, isPromiseLike } from './eventually.js';
 import { isAborted } from './is-aborted.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { JsonValue } from './json.js';
@@ -57,21 +57,10 @@ export interface ExecutionOutcome {
   readonly inputDigest: string | null;
 }
 
-/** The call's input, copied once: the tool gets its own copy, the journal and the digest the model's bytes. */
-interface PreparedInput {
-  /** What is validated and handed to the tool (the tool may mutate it: it is its own copy). */
-  readonly copy: JsonValue | undefined;
-  /**
-   * The input's canonical JSON: made on first use from `source` (only a journal, `beforeRun`, an irreversible
-   * tool or a reader of the outcome's `inputDigest` needs it); `null` when there is no usable input.
-   */
-  canonical: string | null | undefined;
-  /** The SHA-256 of `canonical`, hashed on first use; `null` when there is no usable input. */
-  digest: string | null | undefined;
-  /** The model's input, which nothing in the circuit mutates (the tool only ever sees `copy`). */
-  readonly source: unknown;
-}
-
+/**
+ * One call being answered, and its input, copied once: the tool gets its own copy, the journal and the digest
+ * the model's bytes.
+ */
 interface Attempt {
   readonly call: ToolCallPart;
   readonly context: ExecutionContext;
@@ -79,8 +68,87 @@ interface Attempt {
   /** Read only by the journal, so only built when there is one. */
   readonly at: string | undefined;
   readonly startedAt: number;
-  readonly prepared: PreparedInput;
+  /** What is validated and handed to the tool (the tool may mutate it: it is its own copy). */
+  readonly copy: JsonValue | undefined;
+  /**
+   * The input's canonical JSON: made on first use from `call.input`, which nothing in the circuit mutates
+   * (only a journal, `beforeRun`, an irreversible tool or a reader of the outcome's `inputDigest` needs it);
+   * `null` when there is no usable input.
+   */
+  canonical: string | null | undefined;
+  /** The SHA-256 of `canonical`, hashed on first use; `null` when there is no usable input. */
+  digest: string | null | undefined;
 }
+
+/**
+ * An outcome whose input digest is hashed only if someone reads it. The getter is an own, enumerable
+ * property (so `{ ...outcome }` keeps the digest), defined from one shared descriptor: an object literal
+ * with a getter costs about a microsecond to make, several times this.
+ */
+class AnsweredCall implements ExecutionOutcome {
+  readonly result: ToolResultPart;
+  readonly verdict: Verdict;
+  readonly durationMs: number;
+  declare readonly inputDigest: string | null;
+  readonly #attempt: Attempt;
+
+  constructor(attempt: Attempt, result: ToolResultPart, verdict: Verdict, durationMs: number) {
+    this.result = result;
+    this.verdict = verdict;
+    this.durationMs = durationMs;
+    this.#attempt = attempt;
+    Object.defineProperty(this, 'inputDigest', INPUT_DIGEST);
+  }
+
+  static digestOf(outcome: AnsweredCall): string | null {
+    return digestOf(outcome.#attempt);
+  }
+}
+
+const INPUT_DIGEST: PropertyDescriptor = {
+  enumerable: true,
+  get(this: AnsweredCall): string | null {
+    return AnsweredCall.digestOf(this);
+  },
+};
+
+/**
+ * What the tool is handed. Its signal's controller is made only when the tool reads it (an AbortSignal costs
+ * microseconds and a kilobyte), unless a timeout or the loop's signal needs one anyway: one per call, so
+ * listeners a tool leaves on it die with the call. `signal` is an own enumerable getter, so a tool that
+ * passes `{ ...context }` on keeps it.
+ */
+class CallToolContext implements ToolContext {
+  readonly session: Session;
+  readonly callId: string;
+  readonly runId: string;
+  readonly toolName: string;
+  readonly turn: number;
+  declare readonly signal: AbortSignal;
+  #controller: AbortController | undefined;
+
+  constructor(attempt: Attempt, needsController: boolean) {
+    this.session = attempt.context.session;
+    this.callId = attempt.call.id;
+    this.runId = attempt.runId;
+    this.toolName = attempt.call.name;
+    this.turn = attempt.context.turn ?? 1;
+    this.#controller = needsController ? new AbortController() : undefined;
+    Object.defineProperty(this, 'signal', TOOL_SIGNAL);
+  }
+
+  static controllerOf(context: CallToolContext, create: boolean): AbortController | undefined {
+    if (create) context.#controller ??= new AbortController();
+    return context.#controller;
+  }
+}
+
+const TOOL_SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  get(this: CallToolContext): AbortSignal {
+    return (CallToolContext.controllerOf(this, true) as AbortController).signal;
+  },
+};
 
 /**
  * Runs one call through the four checks, in this order, each assuming the previous one passed:
@@ -112,9 +180,11 @@ export function answerCall(call: ToolCallPart, context: ExecutionContext): Event
   if (call.inputError !== undefined) {
     return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
   }
-  const { copy } = attempt.prepared;
+  const { copy } = attempt;
   if (copy === undefined) return refuse(attempt, 'invalid_input', notJsonText(call.name));
-  return andThen(entry.validate(copy), (validation) => checkAndRun(attempt, entry, validation));
+  const validation = entry.validate(copy);
+  if (isPromiseLike(validation)) return validation.then((checked) => checkAndRun(attempt, entry, checked));
+  return checkAndRun(attempt, entry, validation);
 }
 
 /** Checks 2 to 4 once the input has been validated, then the tool. */
@@ -134,7 +204,7 @@ function checkAndRun(
 
 async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
   const { call, context } = attempt;
-  const inputDigest = digestOf(attempt.prepared);
+  const inputDigest = digestOf(attempt);
   // Unreachable (a copy was made, so there is a canonical text); refused rather than confirmed against nothing.
   if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
   const confirmed = await consumeConfirmation(context.session, call.name, inputDigest);
@@ -161,42 +231,48 @@ export async function refuseCall(
 }
 
 function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {
+  const input = inputOf(call);
   return {
     call,
     context,
     runId: context.runId ?? randomUUID(),
     at: context.journal === undefined ? undefined : new Date().toISOString(),
     startedAt: performance.now(),
-    prepared: prepareInput(call),
+    copy: input.copy,
+    canonical: input.canonical,
+    digest: input.canonical === null ? null : undefined,
   };
 }
 
-function prepareInput(call: ToolCallPart): PreparedInput {
-  const source = call.input;
-  if (call.inputError !== undefined) return { copy: undefined, canonical: null, digest: null, source };
+const NO_INPUT = Object.freeze({ copy: undefined, canonical: null });
+
+function inputOf(call: ToolCallPart): {
+  readonly copy: JsonValue | undefined;
+  readonly canonical: string | null | undefined;
+} {
+  if (call.inputError !== undefined) return NO_INPUT;
   // What adapters produce (JSON.parse output) is copied directly; the canonical text waits until needed.
-  const plain = plainJsonCopy(source);
-  if (plain !== undefined) return { copy: plain, canonical: undefined, digest: undefined, source };
+  const plain = plainJsonCopy(call.input);
+  if (plain !== undefined) return { copy: plain, canonical: undefined };
   try {
     // Anything else (toJSON, -0, undefined members, deep nesting) exactly as canonical JSON reads it.
-    const { canonical, copy } = canonicalCopy(source);
-    return { copy, canonical, digest: undefined, source };
+    return canonicalCopy(call.input);
   } catch {
-    return { copy: undefined, canonical: null, digest: null, source };
+    return NO_INPUT;
   }
 }
 
-function canonicalOf(prepared: PreparedInput): string | null {
-  if (prepared.canonical === undefined) prepared.canonical = canonicalJson(prepared.source);
-  return prepared.canonical;
+function canonicalOf(attempt: Attempt): string | null {
+  if (attempt.canonical === undefined) attempt.canonical = canonicalJson(attempt.call.input);
+  return attempt.canonical;
 }
 
-function digestOf(prepared: PreparedInput): string | null {
-  if (prepared.digest === undefined) {
-    const canonical = canonicalOf(prepared);
-    prepared.digest = canonical === null ? null : sha256Hex(canonical);
+function digestOf(attempt: Attempt): string | null {
+  if (attempt.digest === undefined) {
+    const canonical = canonicalOf(attempt);
+    attempt.digest = canonical === null ? null : sha256Hex(canonical);
   }
-  return prepared.digest;
+  return attempt.digest;
 }
 
 async function consumeConfirmation(session: Session, toolName: string, inputDigest: string): Promise<boolean> {
@@ -230,7 +306,7 @@ async function announceThenStart(
   beforeRun: NonNullable<ExecutionContext['beforeRun']>,
 ): Promise<ExecutionOutcome> {
   const { call, context } = attempt;
-  await beforeRun({ runId: attempt.runId, turn: context.turn ?? 1, call, inputDigest: digestOf(attempt.prepared) });
+  await beforeRun({ runId: attempt.runId, turn: context.turn ?? 1, call, inputDigest: digestOf(attempt) });
   if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
   return startTool(attempt, entry, input);
 }
@@ -242,28 +318,15 @@ async function announceThenStart(
 function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
   const { call, context } = attempt;
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
-  // Only a timeout or the loop's signal can abort the tool: without either, a controller is made only if
-  // the tool reads its signal (one per call, so listeners a tool leaves on it die with the call).
-  let controller = timeoutMs !== undefined || context.signal !== undefined ? new AbortController() : undefined;
-  const toolContext: ToolContext = {
-    session: context.session,
-    get signal(): AbortSignal {
-      controller ??= new AbortController();
-      return controller.signal;
-    },
-    callId: call.id,
-    runId: attempt.runId,
-    toolName: call.name,
-    turn: context.turn ?? 1,
-  };
+  const toolContext = new CallToolContext(attempt, timeoutMs !== undefined || context.signal !== undefined);
   let output: ToolOutput | PromiseLike<ToolOutput>;
   try {
     output = entry.definition.run(input as never, toolContext);
   } catch (error) {
-    return answerRun(attempt, { kind: 'threw', error });
+    return answerThrown(attempt, error);
   }
-  if (!isPromiseLike(output)) return answerRun(attempt, { kind: 'returned', output });
-  return raceTool(output, call.name, timeoutMs, context.signal, () => controller).then((outcome) =>
+  if (!isPromiseLike(output)) return answerReturned(attempt, output);
+  return raceTool(output, call.name, timeoutMs, context.signal, toolContext).then((outcome) =>
     answerRun(attempt, outcome),
   );
 }
@@ -274,7 +337,7 @@ async function raceTool(
   toolName: string,
   timeoutMs: number | undefined,
   signal: AbortSignal | undefined,
-  controllerOf: () => AbortController | undefined,
+  toolContext: CallToolContext,
 ): Promise<RunOutcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -282,13 +345,15 @@ async function raceTool(
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         resolve({ kind: 'timed_out', timeoutMs });
-        controllerOf()?.abort(new Error(`Tool "${toolName}" timed out after ${timeoutMs} ms`));
+        CallToolContext.controllerOf(toolContext, false)?.abort(
+          new Error(`Tool "${toolName}" timed out after ${timeoutMs} ms`),
+        );
       }, timeoutMs);
     }
     if (signal !== undefined) {
       onAbort = () => {
         resolve({ kind: 'aborted' });
-        controllerOf()?.abort(signal.reason);
+        CallToolContext.controllerOf(toolContext, false)?.abort(signal.reason);
       };
       // The tool's synchronous part may have fired the signal: a listener added now would never be called.
       if (signal.aborted) onAbort();
@@ -315,30 +380,39 @@ function answerRun(attempt: Attempt, outcome: RunOutcome): Eventually<ExecutionO
       );
     case 'aborted':
       return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
-    case 'threw': {
-      const detail = describeError(outcome.error);
-      return finish(attempt, { kind: 'failed', message: detail }, failedText(call.name, detail), { detail });
-    }
-    case 'returned': {
-      const normalised = normaliseToolOutput(outcome.output);
-      if (!normalised.ok) {
-        const detail = `tool "${call.name}" returned an unusable value: ${normalised.message}`;
-        return finish(attempt, { kind: 'failed', message: detail }, failedText(call.name, normalised.message), {
-          detail,
-        });
-      }
-      return finish(attempt, { kind: 'executed', isError: normalised.isError }, normalised.content, {
-        isError: normalised.isError,
-      });
-    }
+    case 'threw':
+      return answerThrown(attempt, outcome.error);
+    case 'returned':
+      return answerReturned(attempt, outcome.output);
   }
+}
+
+function answerThrown(attempt: Attempt, error: unknown): Eventually<ExecutionOutcome> {
+  const detail = describeError(error);
+  return finish(attempt, { kind: 'failed', message: detail }, failedText(attempt.call.name, detail), { detail });
+}
+
+const EXECUTED: Verdict = Object.freeze({ kind: 'executed', isError: false });
+const EXECUTED_AS_ERROR: Verdict = Object.freeze({ kind: 'executed', isError: true });
+
+function answerReturned(attempt: Attempt, output: ToolOutput): Eventually<ExecutionOutcome> {
+  const normalised = normaliseToolOutput(output);
+  if (!normalised.ok) {
+    const detail = `tool "${attempt.call.name}" returned an unusable value: ${normalised.message}`;
+    return finish(attempt, { kind: 'failed', message: detail }, failedText(attempt.call.name, normalised.message), {
+      detail,
+    });
+  }
+  const { isError } = normalised;
+  return finish(attempt, isError ? EXECUTED_AS_ERROR : EXECUTED, normalised.content, isError ? AS_ERROR : NO_EXTRA);
 }
 
 function refuse(attempt: Attempt, reason: RefusalReason, message: string): Eventually<ExecutionOutcome> {
   return finish(attempt, { kind: 'refused', reason, message }, message);
 }
 
-const NO_EXTRA: { readonly isError?: boolean; readonly detail?: string } = {};
+const NO_EXTRA: { readonly isError?: boolean; readonly detail?: string } = Object.freeze({});
+const AS_ERROR: { readonly isError?: boolean; readonly detail?: string } = Object.freeze({ isError: true });
 
 function finish(
   attempt: Attempt,
@@ -346,21 +420,13 @@ function finish(
   content: ToolResultContent,
   extra: { readonly isError?: boolean; readonly detail?: string } = NO_EXTRA,
 ): Eventually<ExecutionOutcome> {
-  const { call, context, prepared } = attempt;
+  const { call, context } = attempt;
   const durationMs = performance.now() - attempt.startedAt;
   const isError = verdict.kind === 'executed' ? (extra.isError ?? false) : true;
   const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
-  const outcome: ExecutionOutcome = {
-    result,
-    verdict,
-    durationMs,
-    // A getter, so that a run nobody asks the digest of never hashes (same value, computed once).
-    get inputDigest(): string | null {
-      return digestOf(prepared);
-    },
-  };
+  const outcome = new AnsweredCall(attempt, result, verdict, durationMs);
   if (context.journal === undefined) return outcome;
-  const canonical = canonicalOf(prepared);
+  const canonical = canonicalOf(attempt);
   const entry: JournalEntry = {
     at: attempt.at ?? new Date().toISOString(),
     runId: attempt.runId,
@@ -371,7 +437,7 @@ function finish(
     toolName: call.name,
     // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
     input: canonical === null ? null : (JSON.parse(canonical) as JsonValue),
-    inputDigest: digestOf(prepared),
+    inputDigest: digestOf(attempt),
     verdict: verdict.kind,
     durationMs,
     ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),

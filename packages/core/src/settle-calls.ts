@@ -1,3 +1,4 @@
+import { callEventOf } from './call-events.js';
 import type { CallTask } from './call-tasks.js';
 import { andThen, type Eventually } from './eventually.js';
 import type { ExecutionOutcome } from './executor.js';
@@ -13,7 +14,8 @@ export interface SettledCall {
 /**
  * Answers the calls with the run's concurrency bound and hands each one to `deliver` as soon as it settles,
  * after the `onCall` hook has seen it: hooks fire one at a time, in settle order, while slower calls still
- * run. Synchronous when every call, hook and delivery answers at once (see `settleEach`).
+ * run; `record` sees each outcome the moment it settles, delivered or not. Synchronous when every call, hook
+ * and delivery answers at once (see `settleEach`).
  */
 export function settleCalls(
   tasks: readonly CallTask[],
@@ -22,13 +24,15 @@ export function settleCalls(
   options: Omit<LoopOptions, 'messages'>,
   deliver: ((settled: SettledCall) => Eventually<void>) | undefined,
   abandon?: () => void,
+  record?: (index: number, outcome: ExecutionOutcome) => void,
 ): Eventually<void> {
   const onCall = options.hooks?.onCall;
   const runs = tasks.map((task) => task.run);
-  return settleEach(
-    runs,
-    options.concurrency ?? DEFAULT_CONCURRENCY,
-    ({ index, value: outcome }) => {
+  return settleEach(runs, options.concurrency ?? DEFAULT_CONCURRENCY, {
+    abandon,
+    // Recorded under the call's position in its turn.
+    record: record === undefined ? undefined : (index, outcome) => record(tasks[index]?.index ?? index, outcome),
+    deliver: (index, outcome) => {
       const task = tasks[index];
       // Nobody to tell: no event is made.
       if (task === undefined || (onCall === undefined && deliver === undefined)) return;
@@ -36,22 +40,5 @@ export function settleCalls(
       if (onCall === undefined) return deliver?.({ outcome, event });
       return andThen(onCall(event), () => deliver?.({ outcome, event }));
     },
-    abandon,
-  );
-}
-
-function callEventOf(task: CallTask, turn: number, runId: string, outcome: ExecutionOutcome): CallEvent {
-  return {
-    runId,
-    turn,
-    index: task.index,
-    call: task.call,
-    verdict: outcome.verdict,
-    result: outcome.result,
-    durationMs: outcome.durationMs,
-    // Read through, not copied: the digest is hashed only if someone reads it (see `ExecutionOutcome`).
-    get inputDigest(): string | null {
-      return outcome.inputDigest;
-    },
-  };
+  });
 }

@@ -6,6 +6,15 @@ export interface Settled<T> {
   readonly value: T;
 }
 
+/** What to do with each result: `record` as soon as its task settles, `deliver` one at a time after. */
+export interface SettleHandlers<T> {
+  /** Called at once when a task settles (before it is delivered, also if it is never delivered). */
+  readonly record?: ((index: number, value: T) => void) | undefined;
+  readonly deliver: (index: number, value: T) => Eventually<void>;
+  /** Called before waiting for the running tasks when a delivery throws (to abort their signal). */
+  readonly abandon?: (() => void) | undefined;
+}
+
 /**
  * Runs tasks with at most `bound` of them waiting at a time and hands each result to `deliver` as soon as
  * its task settles (in settle order, with its index), one delivery at a time, while slower tasks still run.
@@ -20,10 +29,9 @@ export interface Settled<T> {
 export function settleEach<T>(
   tasks: readonly (() => Eventually<T>)[],
   bound: number,
-  deliver: (settled: Settled<T>) => Eventually<void>,
-  abandon?: () => void,
+  handlers: SettleHandlers<T>,
 ): Eventually<void> {
-  return settleFrom(0, tasks, bound, deliver, abandon);
+  return settleFrom(0, tasks, bound, handlers);
 }
 
 /** The synchronous path, from `from` on, until a task or a delivery has to wait. */
@@ -31,23 +39,24 @@ function settleFrom<T>(
   from: number,
   tasks: readonly (() => Eventually<T>)[],
   bound: number,
-  deliver: (settled: Settled<T>) => Eventually<void>,
-  abandon: (() => void) | undefined,
+  handlers: SettleHandlers<T>,
 ): Eventually<void> {
+  const { record, deliver, abandon } = handlers;
   for (let index = from; index < tasks.length; index += 1) {
     // Nothing else is running here, so a task's throw simply propagates.
     const value = (tasks[index] as () => Eventually<T>)();
-    if (isPromiseLike(value)) return settleConcurrently(index, value, tasks, bound, deliver, abandon);
+    if (isPromiseLike(value)) return settleConcurrently(index, value, tasks, bound, handlers);
+    record?.(index, value);
     let delivered: Eventually<void>;
     try {
-      delivered = deliver({ index, value });
+      delivered = deliver(index, value);
     } catch (error) {
       abandon?.();
       throw error;
     }
     if (isPromiseLike(delivered)) {
       return Promise.resolve(delivered).then(
-        () => settleFrom(index + 1, tasks, bound, deliver, abandon),
+        () => settleFrom(index + 1, tasks, bound, handlers),
         (error: unknown) => {
           abandon?.();
           throw error;
@@ -63,9 +72,9 @@ async function settleConcurrently<T>(
   firstValue: PromiseLike<T>,
   tasks: readonly (() => Eventually<T>)[],
   bound: number,
-  deliver: (settled: Settled<T>) => Eventually<void>,
-  abandon: (() => void) | undefined,
+  handlers: SettleHandlers<T>,
 ): Promise<void> {
+  const { record, deliver, abandon } = handlers;
   const ready: Settled<T>[] = [];
   const waiting = new Set<Promise<void>>();
   let failure: { readonly error: unknown } | undefined;
@@ -77,6 +86,7 @@ async function settleConcurrently<T>(
     const settled: Promise<void> = Promise.resolve(pending)
       .then(
         (value) => {
+          record?.(index, value);
           ready.push({ index, value });
         },
         (error: unknown) => {
@@ -103,7 +113,10 @@ async function settleConcurrently<T>(
         return;
       }
       if (isPromiseLike(value)) track(index, value);
-      else ready.push({ index, value });
+      else {
+        record?.(index, value);
+        ready.push({ index, value });
+      }
     }
   };
 
@@ -121,7 +134,7 @@ async function settleConcurrently<T>(
         continue;
       }
       delivered += 1;
-      const pending = deliver(item);
+      const pending = deliver(item.index, item.value);
       if (isPromiseLike(pending)) await pending;
     }
   } catch (error) {

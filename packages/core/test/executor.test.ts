@@ -422,3 +422,24 @@ describe('answering without a promise', () => {
     expect(journal.entries[0]?.input).toEqual({ a: 2, b: [1] });
   });
 });
+
+describe('what the tool and the caller are handed', () => {
+  it('keeps the lazy signal and input digest through a spread (they are own enumerable getters)', async () => {
+    let spreadSignal: unknown;
+    const passing = defineTool({
+      name: 'passing',
+      description: 'Hands its context on, spread.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      right: everySession,
+      run: (_input, context) => {
+        spreadSignal = { ...context }.signal;
+        return 'ok';
+      },
+    });
+    const session = createSession({ id: 's', humanId: 'h', rights: [] });
+    const outcome = await executeCall(call('c1', 'passing', {}), { catalogue: createCatalogue([passing]), session });
+    expect(spreadSignal).toBeInstanceOf(AbortSignal);
+    expect({ ...outcome }.inputDigest).toBe(argumentDigest({}));
+    expect(Object.keys(outcome)).toEqual(expect.arrayContaining(['result', 'verdict', 'durationMs', 'inputDigest']));
+  });
+});

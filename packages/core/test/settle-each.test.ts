@@ -9,8 +9,10 @@ describe('settleEach', () => {
     const result = settleEach(
       ['a', 'b', 'c'].map((value) => () => value),
       2,
-      (settled) => {
-        seen.push(settled);
+      {
+        deliver: (index, value) => {
+          seen.push({ index, value });
+        },
       },
     );
     expect(isPromiseLike(result)).toBe(false);
@@ -31,8 +33,10 @@ describe('settleEach', () => {
         return gate.promise;
       }),
       2,
-      ({ index }) => {
-        seen.push(index);
+      {
+        deliver: (index) => {
+          seen.push(index);
+        },
       },
     );
     expect(started).toEqual([0, 1]);
@@ -67,13 +71,16 @@ describe('settleEach', () => {
         return 'never';
       },
     ];
-    const done = settleEach(tasks, 2, () => {});
+    const recorded: number[] = [];
+    const done = settleEach(tasks, 2, { deliver: () => {}, record: (index) => recorded.push(index) });
     await settle();
     expect(slowFinished).toBe(false);
     slow.resolve('late');
     await expect(done).rejects.toThrow('journal down');
     expect(slowFinished).toBe(true);
     expect(started).toEqual([0, 1]);
+    // The failed task is not recorded; the one that finished late is, though nobody delivers it.
+    expect(recorded).toEqual([0]);
   });
 
   it('a delivery that throws: abandon first, nothing more starts, running tasks are awaited, then the throw', async () => {
@@ -99,18 +106,16 @@ describe('settleEach', () => {
         return 'never';
       },
     ];
-    const done = settleEach(
-      tasks,
-      2,
-      ({ index }) => {
+    const done = settleEach(tasks, 2, {
+      deliver: (index) => {
         events.push(`deliver ${index}`);
         throw new Error('reader stopped');
       },
-      () => {
+      abandon: () => {
         events.push('abandon');
         for (const gate of slow) gate.resolve('aborted');
       },
-    );
+    });
     await expect(done).rejects.toThrow('reader stopped');
     expect(events).toEqual(['start 0', 'start 1', 'start 2', 'deliver 1', 'abandon', 'settled 0', 'settled 2']);
   });
@@ -125,11 +130,13 @@ describe('settleEach', () => {
           return index;
         }),
         4,
-        () => {
-          throw new Error('hook failed');
-        },
-        () => {
-          abandoned += 1;
+        {
+          deliver: () => {
+            throw new Error('hook failed');
+          },
+          abandon: () => {
+            abandoned += 1;
+          },
         },
       ),
     ).toThrow('hook failed');
