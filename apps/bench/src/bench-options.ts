@@ -1,4 +1,5 @@
 import type { Scenario } from './scenario/scenario.js';
+import type { StepTiming } from './wire/time-steps.js';
 
 export type Phase = 'timing' | 'rss' | 'imports' | 'translation' | 'wire';
 export const PHASES: readonly Phase[] = ['timing', 'rss', 'imports', 'translation', 'wire'];
@@ -21,7 +22,9 @@ export interface BenchOptions {
   /** Also translate a real catalogue from the shared corpus (skipped by --quick). */
   readonly realCatalogue: boolean;
   readonly wireSteps: number;
-  readonly builderHistory: readonly number[];
+  /** History lengths (steps) at which one step's request cost is timed. */
+  readonly stepHistory: readonly number[];
+  readonly stepTiming: StepTiming;
 }
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -63,6 +66,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     translationSamples: quick ? 1 : 5,
     realCatalogue: !quick,
     wireSteps: quick ? 30 : 300,
-    builderHistory: quick ? [10, 30] : [10, 100, 300],
+    stepHistory: quick ? [10, 30] : [10, 100, 300],
+    stepTiming: { minSamples: quick ? 5 : 9, maxSamples: 200, budgetMs: quick ? 100 : 400 },
   };
 }

@@ -16,6 +16,7 @@ import { measurePeakRss } from './measure/measure-peak-rss.js';
 import { profileToolcircuit } from './measure/profile-toolcircuit-child.js';
 import { type MatrixCell, runMatrix } from './measure/run-matrix.js';
 import { formatProfile } from './report/format-profile.js';
+import { formatWire } from './report/format-wire.js';
 import { judgeGoals } from './report/goals.js';
 import {
   formatGoals,
@@ -26,7 +27,6 @@ import {
   formatTranslation,
   formatValidation,
   formatVariants,
-  formatWire,
   type RssMeasurement,
 } from './report/print-report.js';
 import { scenarioLabel } from './scenario/scenario.js';
@@ -109,7 +109,7 @@ if (options.phases.has('translation')) {
 let wire: WireCostReport | undefined;
 if (options.phases.has('wire')) {
   log(`wire cost (${elapsed()})`);
-  wire = await measureWireCost(options.wireSteps, 8, options.builderHistory, options.quick ? 1 : 2);
+  wire = await measureWireCost(options.wireSteps, 8, options.stepHistory, options.quick ? 1 : 2, options.stepTiming);
   print(formatWire(wire));
 }
 

@@ -76,9 +76,12 @@ describe('the bench harness (structure only, no timing asserted)', () => {
   it('answers each provider path with the requested number of tool calls', () => {
     expect(protocolOf('/v1/messages')).toBe('anthropic');
     expect(protocolOf('/v1/chat/completions')).toBe('openai-chat');
+    expect(protocolOf('/v1/responses')).toBe('openai-responses');
     expect(protocolOf('/v1beta/models/gemini-bench:generateContent')).toBe('google');
     const anthropic = instantResponse('anthropic', 'look_up_orders', 3, 1) as { content: unknown[] };
     expect(anthropic.content).toHaveLength(3);
+    const responses = instantResponse('openai-responses', 'look_up_orders', 3, 2) as { output: { call_id: string }[] };
+    expect(new Set(responses.output.map((item) => item.call_id)).size).toBe(3);
   });
 
   it('computes medians and step gaps', () => {

@@ -6,7 +6,6 @@ import type { MatrixCell } from '../measure/run-matrix.js';
 import type { RssChildReport } from '../rss-child.js';
 import { type Scenario, scenarioLabel } from '../scenario/scenario.js';
 import type { BenchSystem } from '../systems/bench-system.js';
-import type { WireCostReport } from '../wire/measure-wire-cost.js';
 import { formatNumber, formatRatio, formatTable } from './format-table.js';
 import { type GoalVerdict, resultOf } from './goals.js';
 
@@ -168,46 +167,5 @@ export function formatTranslation(rows: readonly TranslationRow[]): string {
       ['catalogue', 'tools', 'step', 'paid', 'ms'],
       rows.map((row) => [row.catalogue, String(row.tools), row.step, row.when, formatNumber(row.ms)]),
     ),
-  ].join('\n');
-}
-
-export function formatWire(report: WireCostReport): string {
-  const adapters = report.adapters.map((row) => [
-    row.adapter,
-    `K=${row.calls} S=${row.steps}`,
-    formatNumber(row.first10Us),
-    formatNumber(row.last10Us),
-    formatNumber(row.last10Us / row.first10Us),
-    formatNumber(row.firstBodyBytes / 1024),
-    formatNumber(row.lastBodyBytes / 1024),
-    formatNumber(row.usPerKb),
-  ]);
-  const builders = report.builders.map((row) => [
-    row.builder,
-    String(row.historySteps),
-    formatNumber(row.bodyBytes / 1024),
-    formatNumber(row.buildUs),
-    formatNumber(row.buildUs / (row.bodyBytes / 1024)),
-  ]);
-  return [
-    '## Wire cost: real adapters and SDKs against an instant server on 127.0.0.1 (µs per step)',
-    '',
-    formatTable(
-      ['adapter', 'run', 'first 10', 'last 10', 'last/first', 'first body KB', 'last body KB', 'µs per extra KB'],
-      adapters,
-    ),
-    '',
-    ...report.adapters.map((row) => {
-      const growth = row.last10Us / row.first10Us;
-      const size = `${formatNumber(row.firstBodyBytes / 1024)} KB → ${formatNumber(row.lastBodyBytes / 1024)} KB`;
-      return growth >= 1.3
-        ? `- ${row.adapter}: the step cost grows ${formatRatio(growth)} as the body grows ${size} ` +
-            `(≈ ${formatNumber(row.usPerKb)} µs per KB): every step rebuilds and re-serialises the whole history.`
-        : `- ${row.adapter}: flat within noise (${formatRatio(growth)}) while the body grows ${size}.`;
-    }),
-    '',
-    'Request builders alone (build the body from the whole history + JSON.stringify, as the SDK does):',
-    '',
-    formatTable(['builder', 'history steps', 'body KB', 'µs', 'µs per KB'], builders),
   ].join('\n');
 }

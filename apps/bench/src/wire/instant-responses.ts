@@ -1,11 +1,12 @@
 import { orderInput } from '../scenario/order-tool.js';
 
 /** Which provider API a request path belongs to. */
-export type WireProtocol = 'anthropic' | 'openai-chat' | 'google';
+export type WireProtocol = 'anthropic' | 'openai-chat' | 'openai-responses' | 'google';
 
 export function protocolOf(path: string): WireProtocol | undefined {
   if (path.startsWith('/v1/messages')) return 'anthropic';
   if (path.startsWith('/v1/chat/completions')) return 'openai-chat';
+  if (path.startsWith('/v1/responses')) return 'openai-responses';
   if (path.includes(':generateContent')) return 'google';
   return undefined;
 }
@@ -58,6 +59,34 @@ export function instantResponse(protocol: WireProtocol, toolName: string, calls:
           },
         ],
         usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      };
+    case 'openai-responses':
+      return {
+        id: `resp_bench_${serial}`,
+        object: 'response',
+        created_at: 1_767_225_600,
+        status: 'completed',
+        error: null,
+        incomplete_details: null,
+        model: 'gpt-bench',
+        output: inputs.map((input, index) => ({
+          type: 'function_call',
+          id: `fc_${serial}_${index}`,
+          call_id: `call_${serial}_${index}`,
+          name: toolName,
+          arguments: JSON.stringify(input),
+          status: 'completed',
+        })),
+        parallel_tool_calls: true,
+        tool_choice: 'auto',
+        tools: [],
+        usage: {
+          input_tokens: 10,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 10,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 20,
+        },
       };
     case 'google':
       return {

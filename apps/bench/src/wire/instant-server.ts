@@ -1,7 +1,7 @@
 /**
- * Child process entry: an HTTP server on 127.0.0.1 that answers every Anthropic, OpenAI Chat or Gemini
- * request at once with `calls` tool calls, reading (not parsing) the body. It runs in its own process so
- * its work lands on the other core, not on the adapter being measured.
+ * Child process entry: an HTTP server on 127.0.0.1 that answers every Anthropic, OpenAI Chat, OpenAI
+ * Responses or Gemini request at once with `calls` tool calls, reading (not parsing) the body. It runs in
+ * its own process so its work lands on the other core, not on the adapter being measured.
  *
  * `node dist/wire/instant-server.js <toolName> <calls>`; prints `{"url": …}` once listening.
  * `GET /stats` returns the body size of every request since the last `/stats`, then forgets them.

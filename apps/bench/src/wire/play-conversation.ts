@@ -1,0 +1,60 @@
+import {
+  createCatalogue,
+  createSession,
+  defineTool,
+  type JsonSchemaObject,
+  type Message,
+  type Model,
+  runLoop,
+  type ToolDeclaration,
+} from '@toolcircuit/core';
+import {
+  lookUpOrders,
+  ORDER_TOOL_DESCRIPTION,
+  type OrderLookupInput,
+  orderJsonSchema,
+} from '../scenario/order-tool.js';
+
+export const WIRE_TOOL = 'look_up_orders';
+
+export interface PlayedConversation {
+  /** `performance.now()` as each model call started: one per step. */
+  readonly stamps: readonly number[];
+  /** The whole history the loop built: the user message, then per step an assistant turn and its tool reply. */
+  readonly messages: readonly Message[];
+  /** The catalogue's declarations, the same frozen array the loop passed on every step. */
+  readonly tools: readonly ToolDeclaration[];
+}
+
+/** The real loop against `model` for exactly `steps` steps (the instant answers always ask for more calls). */
+export async function playConversation(model: Model, steps: number): Promise<PlayedConversation> {
+  const catalogue = createCatalogue([
+    defineTool({
+      name: WIRE_TOOL,
+      description: ORDER_TOOL_DESCRIPTION,
+      inputSchema: orderJsonSchema() as JsonSchemaObject,
+      right: 'orders:read',
+      run: (input) => lookUpOrders(input as unknown as OrderLookupInput),
+    }),
+  ]);
+  const stamps: number[] = [];
+  const timed: Model = {
+    provider: model.provider,
+    modelId: model.modelId,
+    generate: (request) => {
+      stamps.push(performance.now());
+      return model.generate(request);
+    },
+  };
+  const result = await runLoop({
+    model: timed,
+    catalogue,
+    session: createSession({ id: 'wire', humanId: 'wire', rights: ['orders:read'] }),
+    messages: [{ role: 'user', content: 'Which of my orders are still open?' }],
+    maxTurns: steps,
+  });
+  if (result.status !== 'max_turns' || result.turns.length !== steps) {
+    throw new Error(`wire run stopped early: ${result.status} after ${result.turns.length} turns`);
+  }
+  return { stamps, messages: result.messages, tools: catalogue.declarations };
+}
