@@ -42,7 +42,13 @@ class SettledCallEvent implements CallEvent {
   readonly durationMs: number;
   declare readonly inputDigest: string | null;
 
-  constructor(runId: string, turn: number, index: number, call: ToolCallPart, outcome: ExecutionOutcome) {
+  constructor(
+    runId: string,
+    turn: number,
+    index: number,
+    call: ToolCallPart,
+    outcome: Pick<ExecutionOutcome, 'verdict' | 'result' | 'durationMs' | 'inputDigest'>,
+  ) {
     this.runId = runId;
     this.turn = turn;
     this.index = index;
@@ -54,25 +60,11 @@ class SettledCallEvent implements CallEvent {
   }
 }
 
-class CallVerdictEvent implements LoopCallVerdictEvent {
+/** The same fields, plus the stream's `type`; the call event itself serves as the digest's source. */
+class CallVerdictEvent extends SettledCallEvent implements LoopCallVerdictEvent {
   readonly type = 'call-verdict';
-  readonly runId: string;
-  readonly turn: number;
-  readonly index: number;
-  readonly call: ToolCallPart;
-  readonly verdict: Verdict;
-  readonly result: ToolResultPart;
-  readonly durationMs: number;
-  declare readonly inputDigest: string | null;
 
   constructor(event: CallEvent) {
-    this.runId = event.runId;
-    this.turn = event.turn;
-    this.index = event.index;
-    this.call = event.call;
-    this.verdict = event.verdict;
-    this.result = event.result;
-    this.durationMs = event.durationMs;
-    readDigestThrough(this, event);
+    super(event.runId, event.turn, event.index, event.call, event);
   }
 }
