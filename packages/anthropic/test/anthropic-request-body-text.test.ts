@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { Anthropic, type ClientOptions } from '@anthropic-ai/sdk';
 import type { AssistantMessage, JsonObject, Message, ModelRequest } from '@toolcircuit/core';
+import type { RecordedWireRequest, ReplyScript } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { buildAnthropicRequest, createAnthropicModel } from '../src/index.js';
 import { jsonReply, type Mode, runScript, SCRIPT, sseReply } from './multi-step-run.js';
-import { type RecordedRequest, type ScriptedReply, startRecordingServer } from './recording-server.js';
+import { startTestRecordingServer } from './recording-server.js';
 import { MODEL_ID, message } from './replay.js';
 import { CASE_FILE_REQUEST } from './scenario.js';
 
@@ -16,7 +17,7 @@ function clientOf(url: string, extra: ClientOptions = {}): Anthropic {
 }
 
 /** A server that answers the script's turns in order (again from the start after the last), as JSON or SSE. */
-function scripted(mode: Mode): (request: RecordedRequest, index: number) => ScriptedReply {
+function scripted(mode: Mode): ReplyScript {
   return (_request, index) => {
     const turn = SCRIPT[index % SCRIPT.length];
     if (turn === undefined) throw new Error('empty script');
@@ -24,15 +25,15 @@ function scripted(mode: Mode): (request: RecordedRequest, index: number) => Scri
   };
 }
 
-function bodyOf(request: RecordedRequest | undefined): JsonObject {
+function bodyOf(request: RecordedWireRequest | undefined): JsonObject {
   if (request === undefined) throw new Error('no request recorded');
-  return JSON.parse(request.bytes.toString('utf8')) as JsonObject;
+  return JSON.parse(request.text) as JsonObject;
 }
 
 // What the SDK sends when it serialises the body itself: the same request converted from fresh copies (no
 // cached conversion, no cached text), given to `messages.create` without a body option.
-async function sdkOwnBytes(requests: readonly ModelRequest[], mode: Mode): Promise<readonly RecordedRequest[]> {
-  const server = await startRecordingServer((request) =>
+async function sdkOwnBytes(requests: readonly ModelRequest[], mode: Mode): Promise<readonly RecordedWireRequest[]> {
+  const server = await startTestRecordingServer((request) =>
     bodyOf(request)['stream'] === true
       ? sseReply({ content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' }, 'msg_ref')
       : { contentType: 'application/json', text: JSON.stringify(message([{ type: 'text', text: 'ok' }], 'end_turn')) },
@@ -53,7 +54,7 @@ function withoutHost(headers: Readonly<Record<string, string>>): Record<string, 
 
 describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (mode) => {
   it('is byte for byte what the SDK would send itself, at every step of a multi-step run', async () => {
-    const server = await startRecordingServer(scripted(mode));
+    const server = await startTestRecordingServer(scripted(mode));
     const model = createAnthropicModel({ model: MODEL_ID, client: clientOf(server.url) });
     const requests = await runScript(model, mode);
     const reference = await sdkOwnBytes(requests, mode);
@@ -62,7 +63,7 @@ describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (m
     expect(reference).toHaveLength(SCRIPT.length);
     server.requests.forEach((sent, step) => {
       const own = reference[step];
-      expect(sent.bytes.toString('utf8')).toBe(own?.bytes.toString('utf8'));
+      expect(sent.text).toBe(own?.text);
       expect(sent.bytes.equals(own?.bytes ?? Buffer.alloc(0))).toBe(true);
       // Every header the SDK would have sent, no more: content-type, the client's default headers, and the
       // two header params (taken out of the body by the SDK, and so out of the text).
@@ -71,7 +72,7 @@ describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (m
       expect(sent.headers['x-team']).toBe('circuit');
       expect(sent.headers['anthropic-workspace-id']).toBe('wrkspc_test');
       expect(sent.headers['anthropic-user-profile-id']).toBe('prof_test');
-      expect(sent.bytes.toString('utf8')).not.toContain('wrkspc_test');
+      expect(sent.text).not.toContain('wrkspc_test');
     });
 
     // The run did exercise what it is meant to: thinking sent back, JSON results, a merged user text.
@@ -99,7 +100,7 @@ describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (m
 
   it('serialises each history message once over the whole run, not once per step', async () => {
     const { counts, history, keep } = countingMessages();
-    const server = await startRecordingServer(scripted(mode));
+    const server = await startTestRecordingServer(scripted(mode));
     const model = createAnthropicModel({ model: MODEL_ID, client: clientOf(server.url) });
     await runScript(model, mode, { history, keep });
 
@@ -108,13 +109,13 @@ describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (m
     // without the cached text these would be 3, 2 and 1.
     expect(counts).toEqual({ toolu_0: 1, toolu_1: 1, toolu_2: 1, toolu_3: 1 });
     // And the count does count serialisations: each request did carry the counted call.
-    for (const sent of server.requests) expect(sent.bytes.toString('utf8')).toContain('"counted":"toolu_0"');
+    for (const sent of server.requests) expect(sent.text).toContain('"counted":"toolu_0"');
   });
 
   it('leaves the body to the SDK for a subclass of the client, which may read the body object', async () => {
     class TeamAnthropic extends Anthropic {}
     const { counts, history, keep } = countingMessages();
-    const server = await startRecordingServer(scripted(mode));
+    const server = await startTestRecordingServer(scripted(mode));
     const client = new TeamAnthropic({ apiKey: API_KEY, baseURL: server.url, maxRetries: 0 });
     await runScript(createAnthropicModel({ model: MODEL_ID, client }), mode, { history, keep });
 
@@ -126,7 +127,7 @@ describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (m
   it('leaves the body to the SDK for a client with its own tracer, so the call span keeps its attributes', async () => {
     const tracing = recordingTracerProvider();
     const { counts, history, keep } = countingMessages();
-    const server = await startRecordingServer(scripted(mode));
+    const server = await startTestRecordingServer(scripted(mode));
     const client = clientOf(server.url, { openTelemetry: { tracerProvider: tracing.provider } });
     await runScript(createAnthropicModel({ model: MODEL_ID, client }), mode, { history, keep });
 
@@ -143,7 +144,7 @@ describe.each<Mode>(['generate', 'stream'])('request body sent as text (%s)', (m
     const { trace } = openTelemetryApi();
     const tracing = recordingTracerProvider();
     const traced = countingMessages();
-    const server = await startRecordingServer(scripted(mode));
+    const server = await startTestRecordingServer(scripted(mode));
     // As an application does: OpenTelemetry set up first, then the clients.
     expect(trace.setGlobalTracerProvider(tracing.provider)).toBe(true);
     try {

@@ -12,7 +12,7 @@ import type {
   ToolResultPart,
 } from '@toolcircuit/core';
 import { toolCallsOf } from '@toolcircuit/core';
-import type { ScriptedReply } from './recording-server.js';
+import type { ScriptedReply } from '@toolcircuit/testing';
 import { message } from './replay.js';
 import { CASE_FILE_TOOLS } from './scenario.js';
 import {

@@ -1,10 +1,15 @@
 import type { Model, ModelRequest } from '@toolcircuit/core';
+import {
+  type RecordedWireRequest,
+  type ReplyScript,
+  type ScriptedReply,
+  startRecordingServer,
+} from '@toolcircuit/testing';
 import { AzureOpenAI, OpenAI } from 'openai';
 import { describe, expect, it, vi } from 'vitest';
 import { createOpenAIChatModel, createOpenAIResponsesModel } from '../src/index.js';
 import { chatReplies, responsesReplies, SCRIPTED_STEPS } from './support/multi-step-replies.js';
 import { runSteps, type Send, viaGenerate, viaStream } from './support/multi-step-run.js';
-import { type RecordedRequest, type ScriptedReply, startRecordingServer } from './support/recording-server.js';
 import { CASE_FILE_SYSTEM, CASE_FILE_TOOLS } from './support/scenario.js';
 
 /**
@@ -60,8 +65,13 @@ function createModel(api: Api, connection: { readonly baseURL: string } | { read
   return api === 'chat' ? createOpenAIChatModel(options) : createOpenAIResponsesModel(options);
 }
 
+/** The n-th request gets `replies[n]`; one past the end gets the server's 500 (`undefined`). */
+function inOrder(replies: readonly ScriptedReply[]): ReplyScript {
+  return (_request, index) => replies[index];
+}
+
 interface Played {
-  readonly requests: readonly RecordedRequest[];
+  readonly requests: readonly RecordedWireRequest[];
   readonly sent: readonly ModelRequest[];
 }
 
@@ -72,7 +82,7 @@ async function play(
   client?: (baseURL: string) => OpenAI,
   steps = SCRIPTED_STEPS,
 ): Promise<Played> {
-  const server = await startRecordingServer(variant.replies());
+  const server = await startRecordingServer(inOrder(variant.replies()));
   try {
     const baseURL = `${server.url}/v1`;
     const model = createModel(variant.api, client === undefined ? { baseURL } : { client: client(baseURL) });
@@ -103,12 +113,10 @@ describe.each(VARIANTS)('$name sends the body as text', (variant) => {
     // The reference run really went through the SDK's own JSON.stringify of the params object.
     expect(clients[0]?.bodyKinds).toEqual(Array(SCRIPTED_STEPS).fill('object'));
     expect(own.requests).toHaveLength(SCRIPTED_STEPS);
-    expect(own.requests.map((request) => request.bodyText)).toEqual(
-      reference.requests.map((request) => request.bodyText),
-    );
+    expect(own.requests.map((request) => request.text)).toEqual(reference.requests.map((request) => request.text));
 
     // The run holds what it is meant to exercise.
-    const last = own.requests.at(-1)?.bodyText ?? '';
+    const last = own.requests.at(-1)?.text ?? '';
     expect(last).toContain(JSON.stringify(CASE_FILE_SYSTEM));
     expect(last).toContain('"service_tier":"default"');
     expect(last).toContain('montant\\":41.2');
@@ -126,7 +134,7 @@ describe.each(VARIANTS)('$name sends the body as text', (variant) => {
     const { requests } = await play(variant);
     for (const request of requests) {
       expect(request.headers['content-type']).toBe('application/json');
-      expect(Number(request.headers['content-length'])).toBe(Buffer.byteLength(request.bodyText));
+      expect(Number(request.headers['content-length'])).toBe(request.bytes.length);
     }
   });
 
@@ -142,7 +150,7 @@ describe.each(VARIANTS)('$name sends the body as text', (variant) => {
       stringified.push(new Set(objects.map((value) => stringify(value))));
       return turn;
     };
-    let requests: readonly RecordedRequest[];
+    let requests: readonly RecordedWireRequest[];
     try {
       ({ requests } = await play(variant, observed));
     } finally {
@@ -151,12 +159,12 @@ describe.each(VARIANTS)('$name sends the body as text', (variant) => {
     expect(stringified).toHaveLength(SCRIPTED_STEPS);
     let previousLength = 0;
     for (const [step, request] of requests.entries()) {
-      const list = historyList(variant.api, request.bodyText);
+      const list = historyList(variant.api, request.text);
       const texts = stringified[step] ?? new Set<string>();
       // Chat's system message is made per request from `request.system`, so it is new every step.
       const isNew = list.map((_, index) => index >= previousLength || (variant.api === 'chat' && index === 0));
       expect(list.map((item) => texts.has(stringify(item)))).toEqual(isNew);
-      const tools = (JSON.parse(request.bodyText) as { tools: unknown }).tools;
+      const tools = (JSON.parse(request.text) as { tools: unknown }).tools;
       expect(texts.has(stringify(tools))).toBe(step === 0);
       previousLength = list.length;
     }
@@ -168,7 +176,7 @@ describe('the body object stays where a client reads it', () => {
   it('gives AzureOpenAI (which routes by body.model) the object, and the same bytes reach the server', async () => {
     const chat = VARIANTS[0] as Variant;
     const plain = await play(chat, viaGenerate, undefined, 1);
-    const server = await startRecordingServer(chat.replies());
+    const server = await startRecordingServer(inOrder(chat.replies()));
     try {
       const client = new AzureOpenAI({
         apiKey: API_KEY,
@@ -178,7 +186,7 @@ describe('the body object stays where a client reads it', () => {
       });
       await runSteps(createModel('chat', { client }), viaGenerate, BASE.chat, 1);
       expect(server.requests[0]?.path).toBe('/openai/deployments/gpt-4o/chat/completions');
-      expect(server.requests[0]?.bodyText).toBe(plain.requests[0]?.bodyText);
+      expect(server.requests[0]?.text).toBe(plain.requests[0]?.text);
     } finally {
       await server.close();
     }

@@ -59,6 +59,13 @@ export {
 export { type ParsedSseEvent, parseSse } from './parse-sse.js';
 export { type Recorder, type RecorderOptions, startRecorder } from './recorder.js';
 export {
+  type RecordedWireRequest,
+  type RecordingServer,
+  type ReplyScript,
+  type ScriptedReply,
+  startRecordingServer,
+} from './recording-server.js';
+export {
   defaultMatch,
   REPLAY_MISMATCH_STATUS,
   type ReceivedRequest,

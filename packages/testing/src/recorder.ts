@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { JsonValue } from '@toolcircuit/core';
 import type { Cassette, CassetteProtocol, Interaction, RecordedBody, RecordedRequest } from './cassette.js';
+import { flattenHeaders } from './flatten-headers.js';
 import { eraseSecrets, scrubHeaders, scrubQuery } from './scrub-secrets.js';
 import { validateCassette } from './validate-cassette.js';
 
@@ -124,9 +125,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     upstreamRes: IncomingMessage,
     responseBytes: Buffer,
   ): Interaction => {
-    const requestHeaders = scrubHeaders(flatten(req.headers), options.scrubHeaders);
+    const requestHeaders = scrubHeaders(flattenHeaders(req.headers), options.scrubHeaders);
     const query = scrubQuery(Object.fromEntries(incoming.searchParams));
-    const responseHeaders = scrubHeaders(flatten(upstreamRes.headers), options.scrubHeaders);
+    const responseHeaders = scrubHeaders(flattenHeaders(upstreamRes.headers), options.scrubHeaders);
     secrets.push(...requestHeaders.secrets, ...query.secrets, ...responseHeaders.secrets);
     const requestText = decode(requestBytes, req.headers['content-encoding']).toString('utf8');
     const request: RecordedRequest = {
@@ -201,14 +202,6 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string | stri
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'host') out[name] = value;
-  }
-  return out;
-}
-
-function flatten(headers: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }

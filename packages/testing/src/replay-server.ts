@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '@toolcircuit/core';
 import type { Cassette, Interaction, RecordedBody } from './cassette.js';
+import { requestHead } from './request-head.js';
 
 /** What the replay server saw for one request, for assertions on outgoing bodies. */
 export interface ReceivedRequest {
@@ -108,16 +109,8 @@ async function readRequest(req: IncomingMessage): Promise<ReceivedRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
-  }
   return {
-    method: req.method ?? 'GET',
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    headers,
+    ...requestHead(req),
     body: text === '' ? undefined : parseJsonOrText(text),
   };
 }

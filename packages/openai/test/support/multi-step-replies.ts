@@ -1,4 +1,5 @@
 import type { JsonValue } from '@toolcircuit/core';
+import type { ScriptedReply } from '@toolcircuit/testing';
 import {
   type ChatCallFixture,
   chatCompletion,
@@ -7,7 +8,7 @@ import {
   reasoningItem,
   responsesResponse,
 } from './cassettes.js';
-import { chatSse, jsonReply, type ScriptedReply, typedSse } from './recording-server.js';
+import { chatSse, jsonReply, typedSse } from './scripted-replies.js';
 
 /** One scripted model turn: optional text, then parallel calls (none on the last turn). */
 interface ScriptedTurn {
