@@ -15,6 +15,7 @@ import { IMPORTED_PACKAGES, type ImportTime, measureImportTimes } from './measur
 import { measurePeakRss } from './measure/measure-peak-rss.js';
 import { profileToolcircuit } from './measure/profile-toolcircuit-child.js';
 import { type MatrixCell, runMatrix } from './measure/run-matrix.js';
+import { warmUpSystems } from './measure/warm-up-systems.js';
 import { formatProfile } from './report/format-profile.js';
 import { formatWire } from './report/format-wire.js';
 import { judgeGoals } from './report/goals.js';
@@ -51,6 +52,12 @@ print(formatValidation(systems));
 let cells: MatrixCell[] = [];
 let variants: MatrixCell[] = [];
 if (options.phases.has('timing')) {
+  log('warm-up (untimed):');
+  await warmUpSystems(
+    systems,
+    options.quick ? { calls: 2_000, budgetMs: 1_000 } : { calls: 5_000, budgetMs: 3_000 },
+    log,
+  );
   log('timing (one process, systems alternating):');
   cells = await runMatrix(systems, matrixPlan(options), log);
   const variantSystems = [

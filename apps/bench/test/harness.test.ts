@@ -3,6 +3,7 @@ import { parseBenchOptions } from '../src/bench-options.js';
 import { matrixPlan } from '../src/measure/matrix-plan.js';
 import { runMatrix } from '../src/measure/run-matrix.js';
 import { intervals, median } from '../src/measure/stats.js';
+import { warmUpSystems } from '../src/measure/warm-up-systems.js';
 import { judgeGoals } from '../src/report/goals.js';
 import { formatMatrix } from '../src/report/print-report.js';
 import { createScript } from '../src/scenario/scenario.js';
@@ -88,5 +89,15 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
     expect(intervals([1, 3, 6])).toEqual([2, 3]);
+  });
+
+  it('warms every system up on whole, checked conversations until the call budget is spent', async () => {
+    const lines: string[] = [];
+    await warmUpSystems([toolcircuitSystem(), handWrittenSystem()], { calls: 160, budgetMs: 60_000 }, (line) =>
+      lines.push(line),
+    );
+    // Two warm-up conversations (1 and 100 tools) per system, each played whole (80 calls a run) to the budget.
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toMatch(/ 160 calls in \d+ ms$/);
   });
 });
