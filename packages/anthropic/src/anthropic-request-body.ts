@@ -5,14 +5,14 @@ import { type JsonTextCache, stringifyRequestBody } from '@toolcircuit/core';
 /** What `messages.create` is given: the built body plus `stream` (and `temperature`, see AnthropicRequestBody). */
 export type AnthropicCreateParams = MessageCreateParams & { temperature?: number };
 
-// One cache for every model: the text of a frozen converted message or tool list depends on nothing else, and
+// One cache for every model: the text of a sealed converted message or tool list depends on nothing else, and
 // the conversions it is keyed by are themselves shared by all models (module-level caches). A cache per model
 // would only make the same text again for a second model over the same history (a fallback, a router).
 const texts: JsonTextCache = new WeakMap();
 
 /**
  * The exact text `messages.create` would send for `params` (SDK 1.14.0: `JSON.stringify` of `params` without
- * its header params), reusing the text of every frozen converted message and tool list already sent, so a
+ * its header params), reusing the text of every sealed converted message and tool list already sent, so a
  * step serialises only its new turns. `params` must still go to the SDK whole: it reads `model`, `stream`,
  * `max_tokens` (the non-streaming timeout), `tools`/`messages` (a telemetry header) and the header params
  * from there.

@@ -6,7 +6,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
-import { frozenElements } from './openai-shared-request-body.js';
+import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
@@ -45,17 +45,17 @@ function convertMessage(message: Message, options: ChatConversionOptions): reado
   switch (message.role) {
     case 'system':
       return cachedConversion(conversions, message, options.systemRole, undefined, () =>
-        frozenElements([{ role: options.systemRole, content: message.content }]),
+        sealedElements([{ role: options.systemRole, content: message.content }]),
       );
     case 'user':
-      return cachedConversion(conversions, message, '', undefined, () => frozenElements([convertUser(message)]));
+      return cachedConversion(conversions, message, '', undefined, () => sealedElements([convertUser(message)]));
     case 'assistant':
       return cachedConversion(conversions, message, callNamesKey(message, options), undefined, () =>
-        frozenElements([convertAssistant(message, options)]),
+        sealedElements([convertAssistant(message, options)]),
       );
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () =>
-        frozenElements(
+        sealedElements(
           message.content.map(
             (result): ChatCompletionMessageParam => ({
               role: 'tool',

@@ -14,7 +14,7 @@ import type {
   ResponseOutputMessage,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { frozenElements } from './openai-shared-request-body.js';
+import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
@@ -57,17 +57,17 @@ function convertMessage(message: Message, options: ResponsesConversionOptions): 
   switch (message.role) {
     case 'system':
       return cachedConversion(conversions, message, '', undefined, () =>
-        frozenElements([{ role: 'system', content: message.content }]),
+        sealedElements([{ role: 'system', content: message.content }]),
       );
     case 'user':
-      return cachedConversion(conversions, message, '', undefined, () => frozenElements([convertUser(message)]));
+      return cachedConversion(conversions, message, '', undefined, () => sealedElements([convertUser(message)]));
     case 'assistant':
       return cachedConversion(conversions, message, assistantKey(message, options), undefined, () =>
-        frozenElements(convertAssistant(message, options)),
+        sealedElements(convertAssistant(message, options)),
       );
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () =>
-        frozenElements(
+        sealedElements(
           message.content.map(
             (result): ResponseInputItem => ({
               type: 'function_call_output',

@@ -1,7 +1,7 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
 import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import { frozenElements } from './openai-shared-request-body.js';
+import { sealedElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for Chat Completions. */
@@ -28,7 +28,7 @@ export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[],
       },
     }),
   );
-  return { toolSet, tools: sealForReuse(frozenElements(tools)) };
+  return { toolSet, tools: sealForReuse(sealedElements(tools)) };
 }
 
 type ChatToolFields = Pick<ChatCompletionCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;

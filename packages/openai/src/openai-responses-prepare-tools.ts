@@ -1,7 +1,7 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
 import type { FunctionTool, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
-import { frozenElements } from './openai-shared-request-body.js';
+import { sealedElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for the Responses API. */
@@ -30,7 +30,7 @@ export function prepareOpenAIResponsesTools(
       strict,
     }),
   );
-  return { toolSet, tools: sealForReuse(frozenElements(tools)) };
+  return { toolSet, tools: sealForReuse(sealedElements(tools)) };
 }
 
 type ResponsesToolFields = Pick<ResponseCreateParamsBase, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;

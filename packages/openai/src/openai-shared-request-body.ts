@@ -16,7 +16,7 @@ export function requestBodyText(client: OpenAI, body: object): string | undefine
 }
 
 /** Seals each element (frozen shallowly) so that its text is reused: see {@link requestBodyText}. */
-export function frozenElements<T extends object>(elements: T[]): T[] {
+export function sealedElements<T extends object>(elements: T[]): T[] {
   return sealEachForReuse(elements);
 }
 
