@@ -61,6 +61,19 @@ function inputOf(call: ToolCallPart): {
   }
 }
 
+/**
+ * The journal's own copy of the input: whatever the tool did to its copy, the journal keeps what the model
+ * sent, in canonical key order. Made with the canonical text in one step when that was not made yet.
+ */
+export function journalInputOf(attempt: Attempt): JsonValue | null {
+  if (attempt.canonical === undefined) {
+    const { canonical, copy } = canonicalCopy(attempt.call.input);
+    attempt.canonical = canonical;
+    return copy;
+  }
+  return attempt.canonical === null ? null : (JSON.parse(attempt.canonical) as JsonValue);
+}
+
 export function canonicalOf(attempt: Attempt): string | null {
   if (attempt.canonical === undefined) attempt.canonical = canonicalJson(attempt.call.input);
   return attempt.canonical;

@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical-json.js';
 import type { JsonValue } from './json.js';
+import { sortedPlainJsonCopy } from './json-copy.js';
 import { quoteJsonString } from './quote-json-string.js';
 
 /** A call input's canonical JSON text and a private copy of it. */
@@ -25,6 +26,9 @@ interface Walk {
  * exactly those two steps. Throws what `canonicalJson` throws.
  */
 export function canonicalCopy(value: unknown): CanonicalCopy {
+  // Plain data: the sorted copy is the copy, and the engine's JSON.stringify of it the canonical text.
+  const sorted = sortedPlainJsonCopy(value);
+  if (sorted !== undefined) return { canonical: JSON.stringify(sorted), copy: sorted };
   const walk: Walk = { text: '', open: [] };
   const copy = copyValue(value, 0, walk);
   if (copy !== TOO_DEEP) return { canonical: walk.text, copy };

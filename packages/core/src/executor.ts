@@ -1,5 +1,5 @@
 import { AnsweredCall } from './answered-call.js';
-import { type Attempt, canonicalOf, digestOf, startAttempt } from './attempt.js';
+import { type Attempt, digestOf, journalInputOf, startAttempt } from './attempt.js';
 import { isAuthorized } from './authorize.js';
 import { CallToolContext } from './call-tool-context.js';
 import { jsonDigest } from './canonical-json.js';
@@ -8,7 +8,6 @@ import { JournalWriteError } from './errors/journal-write-error.js';
 import { type Eventually, isPromiseLike } from './eventually.js';
 import { isAborted } from './is-aborted.js';
 import type { Journal, JournalEntry } from './journal.js';
-import type { JsonValue } from './json.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from './messages.js';
 import {
   abortedText,
@@ -257,7 +256,6 @@ function finish(
   const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
   const outcome = new AnsweredCall(attempt, result, verdict, durationMs);
   if (context.journal === undefined) return outcome;
-  const canonical = canonicalOf(attempt);
   const entry: JournalEntry = {
     at: attempt.at ?? new Date().toISOString(),
     runId: attempt.runId,
@@ -267,7 +265,7 @@ function finish(
     callId: call.id,
     toolName: call.name,
     // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
-    input: canonical === null ? null : (JSON.parse(canonical) as JsonValue),
+    input: journalInputOf(attempt),
     inputDigest: digestOf(attempt),
     verdict: verdict.kind,
     durationMs,

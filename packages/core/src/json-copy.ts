@@ -12,7 +12,7 @@ const COPY_DEPTH = 64;
  * round trip, so the result is always exactly what it would give.
  */
 export function jsonCopy(value: unknown): JsonValue | undefined {
-  const plain = plainCopy(value, 0);
+  const plain = plainCopy(value, 0, false);
   if (plain !== NOT_PLAIN) return plain;
   try {
     const text = JSON.stringify(value);
@@ -28,11 +28,23 @@ export function jsonCopy(value: unknown): JsonValue | undefined {
  * `undefined` for anything else, which the caller then handles the careful way.
  */
 export function plainJsonCopy(value: unknown): JsonValue | undefined {
-  const plain = plainCopy(value, 0);
+  const plain = plainCopy(value, 0, false);
   return plain === NOT_PLAIN ? undefined : plain;
 }
 
-function plainCopy(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
+/**
+ * {@link plainJsonCopy} with every object's keys inserted in sorted order (UTF-16 code units), so that
+ * `JSON.stringify` of it is the canonical text. `undefined` also when a key looks like an array index:
+ * V8 orders those numerically ahead of the others whatever the insertion order.
+ */
+export function sortedPlainJsonCopy(value: unknown): JsonValue | undefined {
+  const plain = plainCopy(value, 0, true);
+  return plain === NOT_PLAIN ? undefined : plain;
+}
+
+const INDEX_LIKE = /^[0-9]+$/;
+
+function plainCopy(value: unknown, depth: number, sorted: boolean): JsonValue | typeof NOT_PLAIN {
   if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
   if (typeof value !== 'object' || depth >= COPY_DEPTH) return NOT_PLAIN;
@@ -41,7 +53,7 @@ function plainCopy(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN 
     for (let index = 0; index < value.length; index += 1) {
       const element: unknown = value[index];
       if (element === undefined) return NOT_PLAIN;
-      const copied = plainCopy(element, depth + 1);
+      const copied = plainCopy(element, depth + 1, sorted);
       if (copied === NOT_PLAIN) return NOT_PLAIN;
       copy.push(copied);
     }
@@ -53,9 +65,14 @@ function plainCopy(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN 
   // A `toJSON` member (own or not) changes what JSON carries; `__proto__` cannot be assigned as data.
   if ('toJSON' in record) return NOT_PLAIN;
   const copy: Record<string, JsonValue> = {};
-  for (const key of Object.keys(record)) {
+  const keys = Object.keys(record);
+  if (sorted) {
+    keys.sort();
+    for (const key of keys) if (INDEX_LIKE.test(key)) return NOT_PLAIN;
+  }
+  for (const key of keys) {
     if (key === '__proto__') return NOT_PLAIN;
-    const copied = plainCopy(record[key], depth + 1);
+    const copied = plainCopy(record[key], depth + 1, sorted);
     if (copied === NOT_PLAIN) return NOT_PLAIN;
     copy[key] = copied;
   }

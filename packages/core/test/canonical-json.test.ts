@@ -3,7 +3,38 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { argumentDigest, canonicalJson } from '../src/index.js';
 
+/** An independent oracle: recursive, keys sorted by UTF-16 code units, scalars as JSON.stringify writes them. */
+function reference(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 describe('canonicalJson', () => {
+  it('writes exactly the reference canonical text, index-like and "__proto__" keys included (property)', () => {
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom('0', '1', '10', '9', '01', '4294967295', '-1', '1.5', '__proto__'),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (input) => {
+        expect(canonicalJson(input)).toBe(reference(input));
+      }),
+    );
+  });
+
   it('sorts keys at every level and writes no whitespace', () => {
     expect(canonicalJson({ b: [3, { z: 1, a: 2 }], a: 'é', c: null })).toBe('{"a":"é","b":[3,{"a":2,"z":1}],"c":null}');
   });
