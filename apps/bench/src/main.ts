@@ -65,6 +65,7 @@ if (options.phases.has('timing')) {
     toolcircuitSystem({ journal: true }),
     toolcircuitSystem({ schema: 'zod' }),
     toolcircuitSystem({ schema: 'zod', journal: true }),
+    toolcircuitSystem({ loop: 'stream' }),
     handWrittenSystem(),
   ];
   variants = await runMatrix(

@@ -9,6 +9,7 @@ import { toolcircuitSystem } from '../src/systems/toolcircuit-system.js';
 const systems: BenchSystem[] = [
   toolcircuitSystem(),
   toolcircuitSystem({ schema: 'zod', journal: true }),
+  toolcircuitSystem({ loop: 'stream' }),
   handWrittenSystem(),
   aiSystem(),
   openAIAgentsSystem(),

@@ -5,9 +5,12 @@ import {
   defineTool,
   InMemoryJournal,
   type JsonSchemaObject,
+  type LoopResult,
+  type LoopStream,
   type Model,
   type ModelTurn,
   runLoop,
+  streamLoop,
   type ToolCallPart,
 } from '@toolcircuit/core';
 import {
@@ -25,6 +28,8 @@ export interface ToolcircuitVariant {
   readonly schema?: 'json' | 'zod';
   /** Journal every attempt in an {@link InMemoryJournal}. */
   readonly journal?: boolean;
+  /** `stream`: the same loop through `streamLoop`, every event read (the model has no `stream`: replayed). */
+  readonly loop?: 'run' | 'stream';
 }
 
 const RIGHT = 'orders:read';
@@ -36,7 +41,10 @@ const RIGHT = 'orders:read';
 export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem {
   const schema = variant.schema ?? 'json';
   const journal = variant.journal ?? false;
-  const suffix = [schema === 'zod' ? 'zod' : '', journal ? 'journal' : ''].filter((part) => part !== '').join('+');
+  const loop = variant.loop ?? 'run';
+  const suffix = [schema === 'zod' ? 'zod' : '', journal ? 'journal' : '', loop === 'stream' ? 'streamLoop' : '']
+    .filter((part) => part !== '')
+    .join('+');
   return {
     id: 'toolcircuit',
     label: suffix === '' ? 'toolcircuit' : `toolcircuit (${suffix})`,
@@ -78,21 +86,30 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
           clock.reset();
           counter.runs = 0;
           const started = performance.now();
-          const result = await runLoop({
+          const options = {
             model,
             catalogue,
             session,
-            messages: [{ role: 'user', content: script.userText }],
+            messages: [{ role: 'user' as const, content: script.userText }],
             maxTurns: script.turns.length + 1,
             runId: 'bench-run',
             ...(journal ? { journal: new InMemoryJournal() } : {}),
-          });
+          };
+          const result = loop === 'run' ? await runLoop(options) : await drained(streamLoop(options));
           const totalMs = performance.now() - started;
           return { totalMs, stepStarts: [...clock.stamps], toolRuns: counter.runs, finalText: result.text };
         },
       };
     },
   };
+}
+
+/** Reads every event, as a streaming application does, then takes the result. */
+async function drained(stream: LoopStream): Promise<LoopResult> {
+  for await (const _event of stream) {
+    // Each event is handed over; the bench only needs the run to advance.
+  }
+  return stream.result;
 }
 
 const usage = { inputTokens: 10, outputTokens: 10, totalTokens: 20 };
