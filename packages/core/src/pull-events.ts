@@ -1,9 +1,6 @@
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 
-type Handoff<T> =
-  | { readonly kind: 'event'; readonly event: T }
-  | { readonly kind: 'done' }
-  | { readonly kind: 'error'; readonly error: unknown };
+type Deferred<T> = { readonly resolve: (value: T) => void; readonly reject: (error: unknown) => void };
 
 /**
  * A producer that pushes events (`emit`), read as a pull-based async iterator: `emit` resolves only when the
@@ -14,72 +11,108 @@ type Handoff<T> =
  * {@link LoopStreamStopped} (as must every later one), and `return()` resolves once the producer has
  * unwound; an error it ends with other than that stop is thrown from `return()`. A producer's own error is
  * thrown from `next()` after the events it emitted before it.
+ *
+ * Hand-written rather than an async generator: each event is one promise handed over, not a generator's
+ * queue and resumption on top of it (the loop stream hands over several events per tool call).
  */
-export async function* pullEvents<T>(
+export function pullEvents<T>(
   produce: (emit: (event: T) => Promise<void>) => Promise<unknown>,
   onStop: () => void,
-): AsyncGenerator<T, void, undefined> {
-  let offered: Handoff<T> | undefined;
-  let take: ((handoff: Handoff<T>) => void) | undefined;
-  let resume: { readonly resolve: () => void; readonly reject: (error: unknown) => void } | undefined;
-  let stopped = false;
-  const offer = (handoff: Handoff<T>): void => {
-    if (take === undefined) {
-      offered = handoff;
-      return;
-    }
-    const taker = take;
-    take = undefined;
-    taker(handoff);
-  };
-  const emit = (event: T): Promise<void> => {
-    if (stopped) return Promise.reject(new LoopStreamStopped());
-    return new Promise<void>((resolve, reject) => {
-      resume = { resolve, reject };
-      offer({ kind: 'event', event });
-    });
-  };
-  let ending: { readonly error: unknown } | undefined;
-  const finished = produce(emit).then(
-    () => offer({ kind: 'done' }),
-    (error: unknown) => {
-      ending = { error };
-      offer({ kind: 'error', error });
-    },
-  );
+): AsyncIterableIterator<T> {
+  return new PulledEvents(produce, onStop);
+}
 
-  let over = false;
-  try {
-    for (;;) {
-      const handoff =
-        offered ??
-        (await new Promise<Handoff<T>>((resolve) => {
-          take = resolve;
-        }));
-      offered = undefined;
-      if (handoff.kind === 'done') break;
-      if (handoff.kind === 'error') {
-        over = true;
-        throw handoff.error;
+class PulledEvents<T> implements AsyncIterableIterator<T> {
+  readonly #produce: (emit: (event: T) => Promise<void>) => Promise<unknown>;
+  readonly #onStop: () => void;
+  /** The reader's pending `next()`, waiting for an event or the end. */
+  #reader: Deferred<IteratorResult<T, undefined>> | undefined;
+  /** The producer's pending `emit`, waiting for the reader to ask again. */
+  #producer: Deferred<void> | undefined;
+  #finished: Promise<void> | undefined;
+  #ending: { readonly error: unknown } | undefined;
+  #done = false;
+  #stopped = false;
+  /** Calls of `next()` / `return()` run one after the other, as a generator's would. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(produce: (emit: (event: T) => Promise<void>) => Promise<unknown>, onStop: () => void) {
+    this.#produce = produce;
+    this.#onStop = onStop;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    return this.#serialised(() => this.#next());
+  }
+
+  return(): Promise<IteratorResult<T, undefined>> {
+    return this.#serialised(() => this.#return());
+  }
+
+  #serialised<R>(step: () => Promise<R>): Promise<R> {
+    const result = this.#queue.then(step);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  #next(): Promise<IteratorResult<T, undefined>> {
+    if (this.#done) return Promise.resolve({ done: true, value: undefined });
+    return new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
+      this.#reader = { resolve, reject };
+      if (this.#finished === undefined) {
+        this.#finished = this.#produce((event) => this.#emit(event)).then(
+          () => this.#end({ done: true, value: undefined }),
+          (error: unknown) => {
+            this.#ending = { error };
+            this.#end(undefined, error);
+          },
+        );
+        return;
       }
-      yield handoff.event;
-      const waiting = resume;
-      resume = undefined;
-      waiting?.resolve();
+      // The producer waits in `emit` for this very call: let it go on.
+      const producer = this.#producer;
+      this.#producer = undefined;
+      producer?.resolve();
+    });
+  }
+
+  #emit(event: T): Promise<void> {
+    if (this.#stopped) return Promise.reject(new LoopStreamStopped());
+    return new Promise<void>((resolve, reject) => {
+      this.#producer = { resolve, reject };
+      const reader = this.#reader;
+      this.#reader = undefined;
+      reader?.resolve({ done: false, value: event });
+    });
+  }
+
+  #end(result: IteratorResult<T, undefined> | undefined, error?: unknown): void {
+    const reader = this.#reader;
+    this.#reader = undefined;
+    if (this.#stopped) return;
+    this.#done = true;
+    if (result !== undefined) reader?.resolve(result);
+    else reader?.reject(error);
+  }
+
+  async #return(): Promise<IteratorResult<T, undefined>> {
+    if (this.#done || this.#finished === undefined) {
+      this.#done = true;
+      return { done: true, value: undefined };
     }
-    over = true;
-  } finally {
-    if (!over) {
-      stopped = true;
-      onStop();
-      const waiting = resume;
-      resume = undefined;
-      waiting?.reject(new LoopStreamStopped());
-      await finished;
-      // Reached only through a `return()` at the yield (nothing is thrown inside the try), so this throw
-      // overrides no other error: it is how `return()` reports a producer that failed while unwinding.
-      // biome-ignore lint/correctness/noUnsafeFinally: see above.
-      if (ending !== undefined && !(ending.error instanceof LoopStreamStopped)) throw ending.error;
-    }
+    this.#stopped = true;
+    this.#done = true;
+    this.#onStop();
+    const producer = this.#producer;
+    this.#producer = undefined;
+    producer?.reject(new LoopStreamStopped());
+    await this.#finished;
+    const ending = this.#ending;
+    if (ending !== undefined && !(ending.error instanceof LoopStreamStopped)) throw ending.error;
+    return { done: true, value: undefined };
   }
 }

@@ -3,6 +3,7 @@ import { runCircuit } from './circuit.js';
 import { finishLoop } from './finish-loop.js';
 import { type LoopOptions, type LoopResult, startLoopState } from './loop.js';
 import type { LoopStreamEvent } from './loop-stream-event.js';
+import { LoopStreamStopped } from './loop-stream-stopped.js';
 import { pullEvents } from './pull-events.js';
 import { streamedTurns } from './turn-source.js';
 
@@ -49,33 +50,34 @@ export function streamLoop(options: LoopOptions): LoopStream {
   // A consumer that catches the iterator's throw need not also await `result`: no unhandled rejection.
   result.catch(() => {});
 
-  async function* events(): AsyncGenerator<LoopStreamEvent, void, undefined> {
+  let settled = false;
+  // Runs on the first `next()`: nothing is linked or started for a stream that is never read.
+  const produce = async (emit: (event: LoopStreamEvent) => Promise<void>): Promise<void> => {
     const outer = options.signal;
     const follow = (): void => controller.abort(outer?.reason);
-    // Linked only once reading starts, and unlinked at the end: a stream never read holds no listener.
     if (outer?.aborted === true) follow();
     else outer?.addEventListener('abort', follow, { once: true });
-    let settled = false;
     try {
       const run = { ...options, signal: controller.signal };
-      const circuit = pullEvents<LoopStreamEvent>(
-        (emit) => runCircuit(state, run, streamedTurns(options.model), emit, stop),
-        // A reader that stops at `loop-end` stops nothing: the run is over.
-        () => {
-          if (!settled) stop();
+      await runCircuit(
+        state,
+        run,
+        streamedTurns(options.model),
+        (event) => {
+          // Settled before the event is handed over: a reader that stops at `loop-end` still gets this result.
+          if (event.type === 'loop-end') {
+            settled = true;
+            resolveResult(event.result);
+          }
+          return emit(event);
         },
+        stop,
       );
-      for await (const event of circuit) {
-        // Settled before the event is handed over: a consumer that stops at `loop-end` still gets this result.
-        if (event.type === 'loop-end') {
-          settled = true;
-          resolveResult(event.result);
-        }
-        yield event;
-      }
     } catch (error) {
-      settled = true;
-      rejectResult(error);
+      if (!(error instanceof LoopStreamStopped)) {
+        settled = true;
+        rejectResult(error);
+      }
       throw error;
     } finally {
       outer?.removeEventListener('abort', follow);
@@ -84,8 +86,10 @@ export function streamLoop(options: LoopOptions): LoopStream {
         resolveResult(finishLoop(state, 'aborted'));
       }
     }
-  }
-
-  const iterator = events();
+  };
+  // A reader that stops at `loop-end` stops nothing: the run is over.
+  const iterator = pullEvents(produce, () => {
+    if (!settled) stop();
+  });
   return { result, [Symbol.asyncIterator]: () => iterator };
 }

@@ -60,7 +60,7 @@ describe('pullEvents', () => {
       () => log.push('onStop'),
     );
     expect(await events.next()).toEqual({ done: false, value: 1 });
-    expect(await events.return()).toEqual({ done: true, value: undefined });
+    expect(await events.return?.()).toEqual({ done: true, value: undefined });
     expect(log).toEqual(['onStop', 'stopped', 'unwound', 'refused']);
   });
 
@@ -76,6 +76,35 @@ describe('pullEvents', () => {
       () => {},
     );
     await events.next();
-    await expect(events.return()).rejects.toThrow('journal down');
+    await expect(events.return?.()).rejects.toThrow('journal down');
+  });
+
+  it('answers next() calls made without waiting one after the other, as a generator does', async () => {
+    const events = pullEvents<number>(
+      async (emit) => {
+        await emit(1);
+        await emit(2);
+      },
+      () => {},
+    );
+    const [first, second, third] = await Promise.all([events.next(), events.next(), events.next()]);
+    expect([first, second, third]).toEqual([
+      { done: false, value: 1 },
+      { done: false, value: 2 },
+      { done: true, value: undefined },
+    ]);
+  });
+
+  it('return() before the first next() starts nothing', async () => {
+    let started = false;
+    const events = pullEvents<number>(
+      async () => {
+        started = true;
+      },
+      () => {},
+    );
+    expect(await events.return?.()).toEqual({ done: true, value: undefined });
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+    expect(started).toBe(false);
   });
 });
