@@ -6,21 +6,16 @@ import type { ToolCallPart, ToolResultPart } from './messages.js';
 import type { Verdict } from './verdict.js';
 
 // The events of a settled call read the input digest through, never copy it: it is hashed only if someone
-// reads it. The getter is an own enumerable property (a spread keeps it), defined from one shared
-// descriptor: an object literal with a getter costs about a microsecond to make, several times this.
+// reads it. As on the outcome itself (`AnsweredCall`): an own enumerable getter (a spread keeps it) from one
+// shared descriptor, since an object literal with a getter costs about a microsecond to make.
 const INPUT_DIGEST: PropertyDescriptor = {
   enumerable: true,
-  get(this: object): string | null {
-    return digestSources.get(this)?.inputDigest ?? null;
+  get(this: SettledCallEvent): string | null {
+    return SettledCallEvent.digestOf(this);
   },
 };
 
-const digestSources = new WeakMap<object, { readonly inputDigest: string | null }>();
-
-function readDigestThrough(event: object, source: { readonly inputDigest: string | null }): void {
-  digestSources.set(event, source);
-  Object.defineProperty(event, 'inputDigest', INPUT_DIGEST);
-}
+type DigestSource = { readonly inputDigest: string | null };
 
 /** What `onCall` sees when a call has settled. */
 export function callEventOf(task: CallTask, turn: number, runId: string, outcome: ExecutionOutcome): CallEvent {
@@ -41,6 +36,7 @@ class SettledCallEvent implements CallEvent {
   readonly result: ToolResultPart;
   readonly durationMs: number;
   declare readonly inputDigest: string | null;
+  readonly #source: DigestSource;
 
   constructor(
     runId: string,
@@ -56,7 +52,12 @@ class SettledCallEvent implements CallEvent {
     this.verdict = outcome.verdict;
     this.result = outcome.result;
     this.durationMs = outcome.durationMs;
-    readDigestThrough(this, outcome);
+    this.#source = outcome;
+    Object.defineProperty(this, 'inputDigest', INPUT_DIGEST);
+  }
+
+  static digestOf(event: SettledCallEvent): string | null {
+    return event.#source.inputDigest;
   }
 }
 

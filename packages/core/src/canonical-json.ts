@@ -26,6 +26,11 @@ export function canonicalJson(value: unknown): string {
   // JSON.stringify, an order of magnitude cheaper than writing it here; anything else takes the walks below.
   const sorted = sortedPlainJsonCopy(value);
   if (sorted !== undefined) return JSON.stringify(sorted);
+  return walkedCanonicalJson(value);
+}
+
+/** `canonicalJson` for a value already known not to be plain data: the walks, without trying the copy. */
+export function walkedCanonicalJson(value: unknown): string {
   // Real inputs are shallow: the recursive writer is several times cheaper than the work stack below. Past
   // FAST_DEPTH it gives up (before the JS stack could overflow) and the iterative walk starts over.
   const fast = fastCanonical(value, 0, []);
