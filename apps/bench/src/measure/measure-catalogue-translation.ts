@@ -13,13 +13,8 @@ import {
 import { prepareGoogleDeclarations } from '@toolcircuit/google';
 import { createOpenAIChatModel } from '@toolcircuit/openai';
 import { asSchema } from 'ai';
-import {
-  lookUpOrders,
-  ORDER_TOOL_DESCRIPTION,
-  type OrderLookupInput,
-  orderJsonSchema,
-  orderZodSchema,
-} from '../scenario/order-tool.js';
+import { ORDER_TOOL_DESCRIPTION, orderZodSchema } from '../scenario/order-tool.js';
+import { orderToolDefinition } from '../scenario/order-tool-definition.js';
 import { toolNamesFor } from '../scenario/scenario.js';
 import { median } from './stats.js';
 
@@ -45,15 +40,7 @@ export const REAL_CATALOGUE =
  */
 export async function measureCatalogueTranslation(samples: number, withReal: boolean): Promise<TranslationRow[]> {
   const rows: TranslationRow[] = [];
-  const synthetic = toolNamesFor(100).map((name) =>
-    defineTool({
-      name,
-      description: ORDER_TOOL_DESCRIPTION,
-      inputSchema: orderJsonSchema() as JsonSchemaObject,
-      right: 'orders:read',
-      run: (input) => lookUpOrders(input as unknown as OrderLookupInput),
-    }),
-  );
+  const synthetic = toolNamesFor(100).map((name) => orderToolDefinition(name));
   const catalogues: [string, AnyToolDefinition[]][] = [['orders ×100 (synthetic)', synthetic]];
   const real = withReal ? loadRealCatalogue() : undefined;
   if (real !== undefined) catalogues.push(real);

@@ -4,7 +4,6 @@ import {
   createSession,
   defineTool,
   InMemoryJournal,
-  type JsonSchemaObject,
   type LoopResult,
   type LoopStream,
   type Model,
@@ -13,13 +12,8 @@ import {
   streamLoop,
   type ToolCallPart,
 } from '@toolcircuit/core';
-import {
-  lookUpOrders,
-  ORDER_TOOL_DESCRIPTION,
-  type OrderLookupInput,
-  orderJsonSchema,
-  orderZodSchema,
-} from '../scenario/order-tool.js';
+import { lookUpOrders, ORDER_TOOL_DESCRIPTION, orderZodSchema } from '../scenario/order-tool.js';
+import { ORDERS_RIGHT, orderToolDefinition } from '../scenario/order-tool-definition.js';
 import type { Script } from '../scenario/scenario.js';
 import { type BenchSystem, type PreparedRun, StepClock } from './bench-system.js';
 
@@ -31,8 +25,6 @@ export interface ToolcircuitVariant {
   /** `stream`: the same loop through `streamLoop`, every event read (the model has no `stream`: replayed). */
   readonly loop?: 'run' | 'stream';
 }
-
-const RIGHT = 'orders:read';
 
 /**
  * toolcircuit's `runLoop` with its four checks on every call. The fake model parses each call's JSON
@@ -56,21 +48,14 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
       const counter = { runs: 0 };
       const tools: AnyToolDefinition[] = script.toolNames.map((name) =>
         schema === 'json'
-          ? defineTool({
-              name,
-              description: ORDER_TOOL_DESCRIPTION,
-              inputSchema: orderJsonSchema() as JsonSchemaObject,
-              right: RIGHT,
-              run: (input) => {
-                counter.runs += 1;
-                return lookUpOrders(input as unknown as OrderLookupInput);
-              },
+          ? orderToolDefinition(name, () => {
+              counter.runs += 1;
             })
           : defineTool({
               name,
               description: ORDER_TOOL_DESCRIPTION,
               inputSchema: orderZodSchema(),
-              right: RIGHT,
+              right: ORDERS_RIGHT,
               run: (input) => {
                 counter.runs += 1;
                 return lookUpOrders(input);
@@ -78,7 +63,7 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
             }),
       );
       const catalogue = createCatalogue(tools);
-      const session = createSession({ id: 'bench-session', humanId: 'bench-user', rights: [RIGHT] });
+      const session = createSession({ id: 'bench-session', humanId: 'bench-user', rights: [ORDERS_RIGHT] });
       const clock = new StepClock();
       const model = scriptedModel(script, clock);
       return {

@@ -1,19 +1,12 @@
 import {
   createCatalogue,
   createSession,
-  defineTool,
-  type JsonSchemaObject,
   type Message,
   type Model,
   runLoop,
   type ToolDeclaration,
 } from '@toolcircuit/core';
-import {
-  lookUpOrders,
-  ORDER_TOOL_DESCRIPTION,
-  type OrderLookupInput,
-  orderJsonSchema,
-} from '../scenario/order-tool.js';
+import { ORDERS_RIGHT, orderToolDefinition } from '../scenario/order-tool-definition.js';
 
 export const WIRE_TOOL = 'look_up_orders';
 
@@ -28,15 +21,7 @@ export interface PlayedConversation {
 
 /** The real loop against `model` for exactly `steps` steps (the instant answers always ask for more calls). */
 export async function playConversation(model: Model, steps: number): Promise<PlayedConversation> {
-  const catalogue = createCatalogue([
-    defineTool({
-      name: WIRE_TOOL,
-      description: ORDER_TOOL_DESCRIPTION,
-      inputSchema: orderJsonSchema() as JsonSchemaObject,
-      right: 'orders:read',
-      run: (input) => lookUpOrders(input as unknown as OrderLookupInput),
-    }),
-  ]);
+  const catalogue = createCatalogue([orderToolDefinition(WIRE_TOOL)]);
   const stamps: number[] = [];
   const timed: Model = {
     provider: model.provider,
@@ -49,7 +34,7 @@ export async function playConversation(model: Model, steps: number): Promise<Pla
   const result = await runLoop({
     model: timed,
     catalogue,
-    session: createSession({ id: 'wire', humanId: 'wire', rights: ['orders:read'] }),
+    session: createSession({ id: 'wire', humanId: 'wire', rights: [ORDERS_RIGHT] }),
     messages: [{ role: 'user', content: 'Which of my orders are still open?' }],
     maxTurns: steps,
   });
