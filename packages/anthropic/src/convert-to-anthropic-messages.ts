@@ -82,20 +82,12 @@ function convertMessage(
     case 'user':
       return cachedConversion(conversions, message, '', undefined, () => userBlocks(message.content));
     case 'assistant':
-      return cachedConversion(conversions, message, callNamesKey(message, names), undefined, () =>
-        assistantBlocks(message, names),
-      );
+      // The only thing outside the message an assistant turn's conversion reads: the provider names of its
+      // calls, which `names.key` identifies for every name at once.
+      return cachedConversion(conversions, message, names.key, undefined, () => assistantBlocks(message, names));
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () => message.content.map(toolResultBlock));
   }
-}
-
-// The only thing outside the message an assistant turn's conversion reads: the provider names of its calls.
-function callNamesKey(message: AssistantMessage, names: ToolNameMap): string {
-  let key = '';
-  for (const part of message.content)
-    if (part.type === 'tool_call') key += `${providerToolName(names, part.name)}\u0000`;
-  return key;
 }
 
 function userBlocks(content: string | readonly { readonly text: string }[]): TextBlockParam[] {

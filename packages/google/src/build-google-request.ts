@@ -27,7 +27,7 @@ export function buildGoogleRequest(
     functionResponseRole: binding.functionResponseRole,
     toProviderName: (name) => mapName(prepared.nameMap, 'toProvider', name),
     // The history's earlier messages are then reused without mapping their calls' names again.
-    namingKey: prepared.namingKey,
+    namingKey: prepared.nameMap.key,
   });
   const body: GeminiRequest = { contents: messages.contents };
   if (messages.systemInstruction !== undefined) body.systemInstruction = messages.systemInstruction;

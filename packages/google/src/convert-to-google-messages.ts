@@ -23,7 +23,7 @@ export interface GoogleMessagesInput {
   readonly toProviderName: (name: string) => string;
   /**
    * Identifies what `toProviderName` does: the same key must mean that every name maps the same way (the
-   * adapter passes its name map's `namingKeyOf`). Given, a message converted before is reused on this key
+   * adapter passes its name map's `key`). Given, a message converted before is reused on this key
    * alone; without it, on the provider names of the message's own calls, which maps every call of the
    * history again on every request.
    */

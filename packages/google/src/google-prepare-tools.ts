@@ -8,7 +8,6 @@ import {
 } from '@toolcircuit/schema';
 import type { GeminiFunctionDeclaration, GeminiTool, GeminiToolConfig } from './google-api.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
-import { namingKeyOf } from './google-naming-key.js';
 
 /** `gemini`: `parameters` (OpenAPI 3.0 subset, both SDKs). `gemini-json-schema`: `parametersJsonSchema` (genai). */
 export type GoogleSchemaTarget = 'gemini' | 'gemini-json-schema';
@@ -17,8 +16,6 @@ export type GoogleSchemaTarget = 'gemini' | 'gemini-json-schema';
 export interface PreparedGoogleDeclarations {
   readonly tools: GeminiTool[] | undefined;
   readonly nameMap: ToolNameMap;
-  /** Identifies what `nameMap` does to any name (see namingKeyOf): the key of the cached message conversions. */
-  readonly namingKey: string;
   /** Schema and name changes, for diagnostics (a keyword moved into a description, a renamed tool…). */
   readonly changes: readonly SchemaChange[];
   /**
@@ -32,7 +29,6 @@ export interface PreparedGoogleTools {
   readonly tools: GeminiTool[] | undefined;
   readonly toolConfig: GeminiToolConfig | undefined;
   readonly nameMap: ToolNameMap;
-  readonly namingKey: string;
   readonly restoreInput: (name: string, input: unknown) => unknown;
 }
 
@@ -68,7 +64,6 @@ export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleTool
         tools: prepared.tools,
         toolConfig: prepared.tools === undefined ? undefined : toToolConfig(toolChoice, prepared.nameMap, tools),
         nameMap: prepared.nameMap,
-        namingKey: prepared.namingKey,
         restoreInput: prepared.restoreInput,
       };
     },
@@ -102,7 +97,6 @@ export function prepareGoogleDeclarations(
   return {
     tools: functionDeclarations.length === 0 ? undefined : [{ functionDeclarations }],
     nameMap,
-    namingKey: namingKeyOf(nameMap),
     changes,
     restoreInput: (name, input) => {
       const original = needsRestore.get(name);

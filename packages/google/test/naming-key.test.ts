@@ -17,7 +17,7 @@ const RENAMING = Object.freeze([tool('9lookup'), tool('list')]);
 const RENAMING_OTHERWISE = Object.freeze([tool('9lookup'), tool('_9lookup')]);
 
 function keyOf(tools: readonly ToolDeclaration[]): string {
-  return prepareGoogleDeclarations(tools, 'gemini').namingKey;
+  return prepareGoogleDeclarations(tools, 'gemini').nameMap.key;
 }
 
 /** Step `count` of a conversation: each step one turn of two calls (`9lookup`, `list`) and their results. */

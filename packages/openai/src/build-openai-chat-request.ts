@@ -19,6 +19,7 @@ export function buildOpenAIChatRequest(
     messages: convertToOpenAIChatMessages(request, {
       systemRole: settings.systemRole,
       toProviderName: tools.toolSet.toProviderName,
+      namingKey: tools.toolSet.namingKey,
     }),
     ...openAIChatToolFields(request, tools, settings.provider),
   };

@@ -17,6 +17,7 @@ export function buildOpenAIResponsesRequest(
   const { instructions, input } = convertToOpenAIResponsesMessages(request, {
     provider: settings.provider,
     toProviderName: tools.toolSet.toProviderName,
+    namingKey: tools.toolSet.namingKey,
   });
   const body: ResponseCreateParamsNonStreaming = {
     model: settings.model,

@@ -13,6 +13,8 @@ import { toolResultOutput } from './openai-shared-tool-result-output.js';
 export interface ChatConversionOptions {
   readonly systemRole: 'system' | 'developer';
   readonly toProviderName: (name: string) => string;
+  /** Identifies what `toProviderName` does to any name: the assistant messages' conversions key on it. */
+  readonly namingKey: string;
 }
 
 /**
@@ -50,7 +52,7 @@ function convertMessage(message: Message, options: ChatConversionOptions): reado
     case 'user':
       return cachedConversion(conversions, message, '', undefined, () => sealedElements([convertUser(message)]));
     case 'assistant':
-      return cachedConversion(conversions, message, callNamesKey(message, options), undefined, () =>
+      return cachedConversion(conversions, message, options.namingKey, undefined, () =>
         sealedElements([convertAssistant(message, options)]),
       );
     case 'tool':
@@ -66,14 +68,6 @@ function convertMessage(message: Message, options: ChatConversionOptions): reado
         ),
       );
   }
-}
-
-// The only thing outside an assistant message its conversion reads: the provider names of its calls.
-function callNamesKey(message: AssistantMessage, options: ChatConversionOptions): string {
-  let key = '';
-  for (const part of message.content)
-    if (part.type === 'tool_call') key += `${options.toProviderName(part.name)}\u0000`;
-  return key;
 }
 
 function convertUser(message: UserMessage): ChatCompletionUserMessageParam {

@@ -21,6 +21,8 @@ import { toolResultOutput } from './openai-shared-tool-result-output.js';
 export interface ResponsesConversionOptions {
   readonly provider: string;
   readonly toProviderName: (name: string) => string;
+  /** Identifies what `toProviderName` does to any name: the assistant messages' conversions key on it. */
+  readonly namingKey: string;
 }
 
 export interface ConvertedResponsesInput {
@@ -62,7 +64,7 @@ function convertMessage(message: Message, options: ResponsesConversionOptions): 
     case 'user':
       return cachedConversion(conversions, message, '', undefined, () => sealedElements([convertUser(message)]));
     case 'assistant':
-      return cachedConversion(conversions, message, assistantKey(message, options), undefined, () =>
+      return cachedConversion(conversions, message, assistantKey(options), undefined, () =>
         sealedElements(convertAssistant(message, options)),
       );
     case 'tool':
@@ -81,11 +83,8 @@ function convertMessage(message: Message, options: ResponsesConversionOptions): 
 }
 
 // What an assistant message's conversion reads besides the message: the metadata key and its calls' names.
-function assistantKey(message: AssistantMessage, options: ResponsesConversionOptions): string {
-  let key = `${options.provider}\u0000`;
-  for (const part of message.content)
-    if (part.type === 'tool_call') key += `${options.toProviderName(part.name)}\u0000`;
-  return key;
+function assistantKey(options: ResponsesConversionOptions): string {
+  return `${options.provider}\u0000${options.namingKey}`;
 }
 
 function convertUser(message: UserMessage): EasyInputMessage {

@@ -14,6 +14,8 @@ export interface OpenAIToolDefinition {
 export interface OpenAIToolSet extends ToolCallContext {
   readonly definitions: readonly OpenAIToolDefinition[];
   readonly toProviderName: (name: string) => string;
+  /** Identifies what `toProviderName` does to any name (the name map's `key`): what cached conversions key on. */
+  readonly namingKey: string;
   /** Every change the schema translator made (strict nullability, dropped keywords, renamed tools), for audits. */
   readonly changes: readonly SchemaChange[];
 }
@@ -42,6 +44,7 @@ export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: b
     changes,
     strict,
     toProviderName: (name) => nameMap.toProvider(name),
+    namingKey: nameMap.key,
     // A name the model invented is kept as is: the executor refuses unknown tools with an error result.
     fromProviderName: (providerName) => {
       try {

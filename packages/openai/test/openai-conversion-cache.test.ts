@@ -22,8 +22,14 @@ function fresh(request: ModelRequest): ModelRequest {
   return { ...request, messages: structuredClone(request.messages) };
 }
 
-const CHAT: ChatConversionOptions = { systemRole: 'system', toProviderName: (name) => name };
-const RESPONSES: ResponsesConversionOptions = { provider: 'openai', toProviderName: (name) => name };
+// `namingKey` identifies the name mapping (a tool name map's `key`): the identity here, `x_` + name below.
+const CHAT: ChatConversionOptions = { systemRole: 'system', toProviderName: (name) => name, namingKey: '[]' };
+const RESPONSES: ResponsesConversionOptions = {
+  provider: 'openai',
+  toProviderName: (name) => name,
+  namingKey: '[]',
+};
+const PREFIXED = { toProviderName: (name: string) => `x_${name}`, namingKey: 'x_ prefix' };
 
 describe('Chat Completions per-message conversion cache', () => {
   it('reuses the converted messages of earlier turns in the next request', () => {
@@ -44,7 +50,7 @@ describe('Chat Completions per-message conversion cache', () => {
     convertToOpenAIChatMessages(request, CHAT);
     const developer = convertToOpenAIChatMessages(request, { ...CHAT, systemRole: 'developer' });
     expect(developer[5]).toEqual({ role: 'developer', content: 'Be brief.' });
-    const renamed = convertToOpenAIChatMessages(request, { ...CHAT, toProviderName: (name) => `x_${name}` });
+    const renamed = convertToOpenAIChatMessages(request, { ...CHAT, ...PREFIXED });
     expect(renamed[2]).toMatchObject({ tool_calls: [{ function: { name: 'x_chercher_dossier' } }, {}] });
     expect(convertToOpenAIChatMessages(request, CHAT)).toEqual(convertToOpenAIChatMessages(fresh(request), CHAT));
   });
@@ -64,7 +70,7 @@ describe('Responses per-message conversion cache', () => {
     expect(convertToOpenAIResponsesMessages(request, RESPONSES)).toEqual(
       convertToOpenAIResponsesMessages(fresh(request), RESPONSES),
     );
-    const renamed = convertToOpenAIResponsesMessages(request, { ...RESPONSES, toProviderName: (name) => `x_${name}` });
+    const renamed = convertToOpenAIResponsesMessages(request, { ...RESPONSES, ...PREFIXED });
     expect(renamed.input[2]).toMatchObject({ type: 'function_call', name: 'x_chercher_dossier' });
   });
 });

@@ -1,5 +1,31 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createToolNameMap, SCHEMA_TARGETS, TOOL_NAME_RULES, ToolNameError } from '../src/index.js';
+
+describe('ToolNameMap.key', () => {
+  it('is equal for two maps only when they give every name the same provider name (property)', () => {
+    const name = fc.oneof(fc.constantFrom('list', '9lookup', '_9lookup', 'math.factorial', 'read file'), fc.string());
+    const catalogue = fc.uniqueArray(
+      name.filter((value) => value !== ''),
+      { maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(catalogue, catalogue, fc.constantFrom(...SCHEMA_TARGETS), (first, second, target) => {
+        const a = createToolNameMap(first, target);
+        const b = createToolNameMap(second, target);
+        const everyName = [...first, ...second, 'unknown to both'];
+        const same = everyName.every((each) => a.toProvider(each) === b.toProvider(each));
+        expect(a.key === b.key).toBe(same);
+      }),
+    );
+  });
+
+  it('does not depend on the catalogue order', () => {
+    expect(createToolNameMap(['9lookup', 'list'], 'gemini').key).toBe(
+      createToolNameMap(['list', '9lookup'], 'gemini').key,
+    );
+  });
+});
 
 describe('createToolNameMap', () => {
   const names = ['math.factorial', 'Coffee Shop Locator', '3d_render', 'x'.repeat(70), 'plain_name', 'read-file'];

@@ -115,14 +115,14 @@ async function adapterRows(
 
 // As the adapter calls it: the catalogue translated once, converted messages reused on its naming key.
 function googleConversion(tools: readonly ToolDeclaration[]) {
-  const { nameMap, namingKey } = prepareGoogleDeclarations(tools, 'gemini');
+  const { nameMap } = prepareGoogleDeclarations(tools, 'gemini');
   return (messages: readonly Message[]) =>
     convertToGoogleMessages({
       system: undefined,
       messages,
       functionResponseRole: 'user',
       toProviderName: (name) => nameMap.toProvider(name),
-      namingKey,
+      namingKey: nameMap.key,
     }).contents;
 }
 

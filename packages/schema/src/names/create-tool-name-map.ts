@@ -12,6 +12,14 @@ export interface ToolNameMap {
   readonly changes: readonly SchemaChange[];
   /** Original name → provider name, for every tool (renamed or not). */
   readonly names: ReadonlyMap<string, string>;
+  /**
+   * Identifies what this map does to ANY name: two maps with the same key give every name the same provider
+   * name. Valid names are kept and unknown names pass through, so the renamed pairs are the whole mapping
+   * (sorted JSON text: a tool name may hold any character, and the mapping does not depend on order).
+   * Adapters key their cached conversions of history messages on it instead of mapping every call's name
+   * of the history again on every request.
+   */
+  readonly key: string;
 }
 
 /**
@@ -59,7 +67,10 @@ export function createToolNameMap(names: readonly string[], target: SchemaTarget
   }
   const fromProvider = new Map([...toProvider].map(([original, mapped]) => [mapped, original]));
   const ordered = new Map(names.map((name) => [name, toProvider.get(name) ?? name]));
+  const renamed = [...toProvider].filter(([original, mapped]) => mapped !== original);
+  renamed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
+    key: JSON.stringify(renamed),
     toProvider: (name) => toProvider.get(name) ?? name,
     fromProvider: (name) => fromProvider.get(name) ?? name,
     changes: Object.freeze(changes),
