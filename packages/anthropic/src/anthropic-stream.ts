@@ -1,6 +1,6 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { ProviderError, type StreamEvent } from '@toolcircuit/core';
+import { abortedProviderError, ProviderError, type StreamEvent } from '@toolcircuit/core';
 import { anthropicCallOptions } from './anthropic-request-options.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { anthropicStreamInterruptedError, mapAnthropicStreamReadError } from './anthropic-stream-interrupted.js';
@@ -41,7 +41,7 @@ export async function* streamAnthropic(
       yield* assembler.push(event);
       // Leaving the loop makes the SDK abort the request; checked per event because the body may be buffered.
       if (signal?.aborted === true) {
-        yield { type: 'error', error: abortError(signal.reason) };
+        yield { type: 'error', error: abortedProviderError('anthropic', 'stream', signal.reason) };
         return;
       }
     }
@@ -49,12 +49,15 @@ export async function* streamAnthropic(
     const incompleteCalls = assembler.finish().incompleteToolCallIds.length;
     yield {
       type: 'error',
-      error: signal?.aborted === true ? abortError(error) : mapAnthropicStreamReadError(error, incompleteCalls),
+      error:
+        signal?.aborted === true
+          ? abortedProviderError('anthropic', 'stream', error)
+          : mapAnthropicStreamReadError(error, incompleteCalls),
     };
     return;
   }
   if (signal?.aborted === true && !assembler.complete) {
-    yield { type: 'error', error: abortError(signal.reason) };
+    yield { type: 'error', error: abortedProviderError('anthropic', 'stream', signal.reason) };
     return;
   }
   const { turn, incompleteToolCallIds, lateEvents } = assembler.finish();
@@ -66,14 +69,4 @@ export async function* streamAnthropic(
   }
   yield* lateEvents;
   yield { type: 'turn-end', turn, incompleteToolCallIds };
-}
-
-function abortError(cause: unknown): ProviderError {
-  return new ProviderError({
-    provider: 'anthropic',
-    code: 'aborted',
-    message: 'stream aborted',
-    retryable: false,
-    cause,
-  });
 }

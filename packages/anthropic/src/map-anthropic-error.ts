@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError, type ProviderErrorCode, retryAfterMs } from '@toolcircuit/core';
+import { abortedProviderError, ProviderError, type ProviderErrorCode, retryAfterMs } from '@toolcircuit/core';
 
 const PROVIDER = 'anthropic';
 
@@ -46,13 +46,7 @@ const CONTEXT_WINDOW = /prompt is too long|exceeds? (the )?context (limit|window
 export function mapAnthropicError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof APIUserAbortError || isAbortError(error)) {
-    return new ProviderError({
-      provider: PROVIDER,
-      code: 'aborted',
-      message: 'request aborted',
-      retryable: false,
-      cause: error,
-    });
+    return abortedProviderError(PROVIDER, 'request', error);
   }
   if (error instanceof APIConnectionError) {
     const timedOut = error instanceof APIConnectionTimeoutError;

@@ -10,6 +10,7 @@ export {
   confirmationFor,
   InMemoryConfirmations,
 } from './confirm.js';
+export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
 export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';

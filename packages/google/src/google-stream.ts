@@ -1,4 +1,4 @@
-import { ProviderError, type StreamEvent } from '@toolcircuit/core';
+import { abortedProviderError, type StreamEvent } from '@toolcircuit/core';
 import type { BuiltGoogleRequest } from './build-google-request.js';
 import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
@@ -24,7 +24,7 @@ export async function* streamGoogle(
       yield* assembler.push(chunk);
       // Checked per chunk: the SDK may already hold the rest of the body, so it would not notice.
       if (signal?.aborted === true) {
-        yield { type: 'error', error: aborted(signal.reason) };
+        yield { type: 'error', error: abortedProviderError(GOOGLE_PROVIDER, 'stream', signal.reason) };
         return;
       }
     }
@@ -34,14 +34,4 @@ export async function* streamGoogle(
   }
   const { turn, incompleteToolCallIds } = assembler.finish();
   yield { type: 'turn-end', turn, incompleteToolCallIds };
-}
-
-function aborted(cause: unknown): ProviderError {
-  return new ProviderError({
-    provider: GOOGLE_PROVIDER,
-    code: 'aborted',
-    message: 'stream aborted',
-    retryable: false,
-    cause,
-  });
 }

@@ -6,7 +6,7 @@ import {
   GoogleGenerativeAIRequestInputError,
   GoogleGenerativeAIResponseError,
 } from '@google/generative-ai';
-import { ProviderError, type ProviderErrorCode } from '@toolcircuit/core';
+import { abortedProviderError, ProviderError, type ProviderErrorCode } from '@toolcircuit/core';
 
 const PROVIDER = 'google';
 
@@ -34,13 +34,7 @@ interface GoogleErrorBody {
 export function mapGoogleError(error: unknown, signal: AbortSignal | undefined): ProviderError {
   if (error instanceof ProviderError) return error;
   if (signal?.aborted === true || isAbort(error)) {
-    return new ProviderError({
-      provider: PROVIDER,
-      code: 'aborted',
-      message: 'request aborted',
-      retryable: false,
-      cause: error,
-    });
+    return abortedProviderError(PROVIDER, 'request', error);
   }
   if (error instanceof ApiError) {
     const body = parseGenaiMessage(error.message);

@@ -1,14 +1,10 @@
-import type { ModelRequest, StreamEvent } from '@toolcircuit/core';
+import { abortedProviderError, type ModelRequest, type StreamEvent } from '@toolcircuit/core';
 import type { OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
-import {
-  mapOpenAIStreamReadError,
-  streamAbortedError,
-  streamInterruptedError,
-} from './openai-shared-stream-interrupted.js';
+import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
 import { uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIChatTurn, chatResponseMetadata } from './parse-openai-chat-response.js';
@@ -51,7 +47,7 @@ export async function* streamOpenAIChat(input: OpenAIChatStreamInput): AsyncGene
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (request.signal?.aborted) {
-    yield { type: 'error', error: streamAbortedError(context.provider) };
+    yield { type: 'error', error: abortedProviderError(context.provider, 'stream') };
     return;
   }
   yield* state.finish();

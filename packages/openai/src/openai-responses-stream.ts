@@ -1,4 +1,4 @@
-import type { ModelRequest, ProviderError, StreamEvent } from '@toolcircuit/core';
+import { abortedProviderError, type ModelRequest, type ProviderError, type StreamEvent } from '@toolcircuit/core';
 import type { OpenAI } from 'openai';
 import type {
   Response,
@@ -8,11 +8,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesError, mapOpenAIResponsesStreamFailure } from './map-openai-responses-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
-import {
-  mapOpenAIStreamReadError,
-  streamAbortedError,
-  streamInterruptedError,
-} from './openai-shared-stream-interrupted.js';
+import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIResponsesTurn, responsesSnapshot } from './parse-openai-responses-response.js';
@@ -61,7 +57,7 @@ export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput):
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (request.signal?.aborted) {
-    yield { type: 'error', error: streamAbortedError(context.provider) };
+    yield { type: 'error', error: abortedProviderError(context.provider, 'stream') };
     return;
   }
   yield state.finish();

@@ -1,4 +1,10 @@
-import { ProviderError, type ProviderErrorCode, retryAfterMs, ToolcircuitError } from '@toolcircuit/core';
+import {
+  abortedProviderError,
+  ProviderError,
+  type ProviderErrorCode,
+  retryAfterMs,
+  ToolcircuitError,
+} from '@toolcircuit/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 /**
@@ -14,14 +20,14 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 export function mapOpenAIError(error: unknown, provider: string): ToolcircuitError {
   if (error instanceof ToolcircuitError) return error;
   if (error instanceof APIUserAbortError) {
-    return new ProviderError({ provider, code: 'aborted', message: 'request aborted', retryable: false, cause: error });
+    return abortedProviderError(provider, 'request', error);
   }
   if (error instanceof APIConnectionTimeoutError || error instanceof APIConnectionError) {
     return new ProviderError({ provider, code: 'connection', message: error.message, retryable: true, cause: error });
   }
   if (error instanceof APIError) return fromApiError(error, provider);
   if (isAbortError(error)) {
-    return new ProviderError({ provider, code: 'aborted', message: 'request aborted', retryable: false, cause: error });
+    return abortedProviderError(provider, 'request', error);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError({ provider, code: 'unknown', message, retryable: false, cause: error });

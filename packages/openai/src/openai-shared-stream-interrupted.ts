@@ -1,4 +1,4 @@
-import { ProviderError, type ToolcircuitError } from '@toolcircuit/core';
+import { abortedProviderError, ProviderError, type ToolcircuitError } from '@toolcircuit/core';
 import { mapOpenAIError } from './openai-shared-map-error.js';
 
 /**
@@ -24,17 +24,6 @@ export function streamInterruptedError(
   });
 }
 
-/** The caller's signal stopped the stream: not retryable, the caller asked for it. */
-export function streamAbortedError(provider: string, cause?: unknown): ProviderError {
-  return new ProviderError({
-    provider,
-    code: 'aborted',
-    message: 'stream aborted',
-    retryable: false,
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
-
 /**
  * An error thrown while reading an open stream. The SDK's own errors keep their mapping (an error event in
  * the stream, an abort); anything else (undici's `TypeError: terminated`, a socket reset) is the
@@ -49,7 +38,7 @@ export function mapOpenAIStreamReadError(
   const mapped = mapOpenAIError(error, provider);
   if (!(mapped instanceof ProviderError) || mapped.code !== 'unknown') return mapped;
   if (signal?.aborted === true) {
-    return streamAbortedError(provider, error);
+    return abortedProviderError(provider, 'stream', error);
   }
   const detail = error instanceof Error ? error.message : String(error);
   return streamInterruptedError(provider, `connection lost: ${detail}`, incompleteCalls, error);
