@@ -3,10 +3,10 @@ import type { Session } from './session.js';
 import type { ToolContext } from './tool.js';
 
 /**
- * What the tool is handed. Its signal's controller is made only when the tool reads it (an AbortSignal costs
- * microseconds and a kilobyte), unless a timeout or the loop's signal needs one anyway: one per call, so
- * listeners a tool leaves on it die with the call. `signal` is an own enumerable getter, so a tool that
- * passes `{ ...context }` on keeps it.
+ * What the tool is handed. Its signal's controller is made only when the tool reads it or the call is
+ * aborted (an AbortSignal costs microseconds and a kilobyte): one per call, so listeners a tool leaves on it
+ * die with the call, and a tool that reads its signal only after a timeout still finds it aborted. `signal`
+ * is an own enumerable getter, so a tool that passes `{ ...context }` on keeps it.
  */
 export class CallToolContext implements ToolContext {
   readonly session: Session;
@@ -17,18 +17,17 @@ export class CallToolContext implements ToolContext {
   declare readonly signal: AbortSignal;
   #controller: AbortController | undefined;
 
-  constructor(attempt: Attempt, needsController: boolean) {
+  constructor(attempt: Attempt) {
     this.session = attempt.context.session;
     this.callId = attempt.call.id;
     this.runId = attempt.runId;
     this.toolName = attempt.call.name;
     this.turn = attempt.context.turn ?? 1;
-    this.#controller = needsController ? new AbortController() : undefined;
     Object.defineProperty(this, 'signal', TOOL_SIGNAL);
   }
 
-  static controllerOf(context: CallToolContext, create: boolean): AbortController | undefined {
-    if (create) context.#controller ??= new AbortController();
+  static controllerOf(context: CallToolContext): AbortController {
+    context.#controller ??= new AbortController();
     return context.#controller;
   }
 }
@@ -36,6 +35,6 @@ export class CallToolContext implements ToolContext {
 const TOOL_SIGNAL: PropertyDescriptor = {
   enumerable: true,
   get(this: CallToolContext): AbortSignal {
-    return (CallToolContext.controllerOf(this, true) as AbortController).signal;
+    return CallToolContext.controllerOf(this).signal;
   },
 };

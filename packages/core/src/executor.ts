@@ -186,7 +186,7 @@ async function announceThenStart(
 function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
   const { call, context } = attempt;
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
-  const toolContext = new CallToolContext(attempt, timeoutMs !== undefined || context.signal !== undefined);
+  const toolContext = new CallToolContext(attempt);
   let output: ToolOutput | PromiseLike<ToolOutput>;
   try {
     output = entry.definition.run(input as never, toolContext);

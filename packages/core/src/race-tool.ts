@@ -22,7 +22,7 @@ export async function raceTool(
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         resolve({ kind: 'timed_out', timeoutMs });
-        CallToolContext.controllerOf(toolContext, false)?.abort(
+        CallToolContext.controllerOf(toolContext).abort(
           new Error(`Tool "${toolName}" timed out after ${timeoutMs} ms`),
         );
       }, timeoutMs);
@@ -30,7 +30,7 @@ export async function raceTool(
     if (signal !== undefined) {
       onAbort = () => {
         resolve({ kind: 'aborted' });
-        CallToolContext.controllerOf(toolContext, false)?.abort(signal.reason);
+        CallToolContext.controllerOf(toolContext).abort(signal.reason);
       };
       // The tool's synchronous part may have fired the signal: a listener added now would never be called.
       if (signal.aborted) onAbort();

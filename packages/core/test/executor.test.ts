@@ -443,3 +443,28 @@ describe('what the tool and the caller are handed', () => {
     expect(Object.keys(outcome)).toEqual(expect.arrayContaining(['result', 'verdict', 'durationMs', 'inputDigest']));
   });
 });
+
+describe('a tool that reads its signal late', () => {
+  it('finds it aborted when it first reads it after its timeout', async () => {
+    let readLate: (aborted: boolean) => void = () => {};
+    const lateRead = new Promise<boolean>((resolve) => {
+      readLate = resolve;
+    });
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Reads its signal only after a while.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      right: everySession,
+      timeoutMs: 5,
+      run: async (_input, context) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        readLate(context.signal.aborted);
+        return 'too late';
+      },
+    });
+    const session = createSession({ id: 's', humanId: 'h', rights: [] });
+    const outcome = await executeCall(call('c1', 'slow', {}), { catalogue: createCatalogue([slow]), session });
+    expect(outcome.verdict).toEqual({ kind: 'timed_out', timeoutMs: 5 });
+    expect(await lateRead).toBe(true);
+  });
+});
