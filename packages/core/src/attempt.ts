@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalCopy } from './canonical-copy.js';
+import { canonicalCopy, walkedCanonicalCopy } from './canonical-copy.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import type { ExecutionContext } from './executor.js';
 import type { JsonValue } from './json.js';
@@ -54,8 +54,9 @@ function inputOf(call: ToolCallPart): {
   const plain = plainJsonCopy(call.input);
   if (plain !== undefined) return { copy: plain, canonical: undefined };
   try {
-    // Anything else (toJSON, -0, undefined members, deep nesting) exactly as canonical JSON reads it.
-    return canonicalCopy(call.input);
+    // Anything else (toJSON, -0, undefined members, deep nesting) exactly as canonical JSON reads it: not
+    // plain, so not plain with sorted keys either, and straight to the walk.
+    return walkedCanonicalCopy(call.input);
   } catch {
     return NO_INPUT;
   }

@@ -18,6 +18,11 @@ export interface CanonicalCopy {
 export function canonicalCopy(value: unknown): CanonicalCopy {
   const sorted = sortedPlainJsonCopy(value);
   if (sorted !== undefined) return { canonical: JSON.stringify(sorted), copy: sorted };
+  return walkedCanonicalCopy(value);
+}
+
+/** {@link canonicalCopy} for a value already known not to be plain data (see `plainJsonCopy`). */
+export function walkedCanonicalCopy(value: unknown): CanonicalCopy {
   const canonical = walkedCanonicalJson(value);
   return { canonical, copy: JSON.parse(canonical) as JsonValue };
 }
