@@ -1,47 +1,38 @@
-// `toolcircuit journal verify`, run through the CLI's own flag parsing and error reporting, with the
-// stores opened from their sources (the CLI loads the built package at run time).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `toolcircuit journal verify` as its users run it: the built CLI binary (scripts/test.sh builds every package
+// first), spawned on stores this test writes from the stores' sources. Spawned rather than imported: no package
+// imports an application (scripts/check-boundaries.mjs).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../apps/cli/src/cli-io.js';
-import { createJournalVerifyCommand } from '../../../apps/cli/src/commands/journal-verify-command.js';
-import { parseCommandArgs } from '../../../apps/cli/src/parsed-args.js';
-import { reportError } from '../../../apps/cli/src/report-error.js';
-import { openPostgresJournal, openPostgresStore } from '../src/postgres/index.js';
-import { openSqliteJournal, openSqliteStore } from '../src/sqlite/index.js';
+import { openPostgresStore } from '../src/postgres/index.js';
+import { openSqliteStore } from '../src/sqlite/index.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from './support/postgres-url.js';
 import { approveAll, done, marie, startPaused, world } from './support/world.js';
+
+const BIN = fileURLToPath(new URL('../../../apps/cli/dist/bin.js', import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-verify-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const command = createJournalVerifyCommand({
-  sqlite: (file) => openSqliteJournal({ file }),
-  postgres: (connectionString, schema) =>
-    openPostgresJournal({ connectionString, ...(schema === undefined ? {} : { schema }) }),
-});
-
-async function cli(argv: readonly string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: process.stdin,
-    env,
-    cwd: root,
-    signal: new AbortController().signal,
-  };
-  let code: number;
-  try {
-    code = await command.run(parseCommandArgs(command, argv), io);
-  } catch (error) {
-    code = reportError(error, io, command.name);
-  }
-  return { code, stdout, stderr };
+/** Runs `toolcircuit journal verify ARGV` in the test's folder with only PATH and `env` in its environment. */
+function cli(argv: readonly string[], env: Record<string, string> = {}) {
+  if (!existsSync(BIN)) throw new Error(`apps/cli is not built (${BIN} is missing): run pnpm build first`);
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, 'journal', 'verify', ...argv],
+      { cwd: root, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 async function sqliteJournal(name: string): Promise<string> {
@@ -106,8 +97,10 @@ describe('toolcircuit journal verify', () => {
       [['--postgres', 'env'], /TOOLCIRCUIT_POSTGRES_URL is not set/],
       [['--sqlite'], /argument missing|requires an argument|Option '--sqlite <value>'/i],
     ];
-    for (const [argv, message] of cases) {
-      const result = await cli(argv);
+    // Each case is its own process: run them side by side.
+    const results = await Promise.all(cases.map(([argv]) => cli(argv)));
+    for (const [index, [argv, message]] of cases.entries()) {
+      const result = results[index] as { code: number; stderr: string };
       expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
       expect(result.stderr).toMatch(message);
     }
