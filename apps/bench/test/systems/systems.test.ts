@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createScript, FINAL_TEXT } from '../src/scenario/scenario.js';
-import { aiSystem } from '../src/systems/ai-system.js';
-import type { BenchSystem } from '../src/systems/bench-system.js';
-import { handWrittenSystem } from '../src/systems/hand-written-system.js';
-import { openAIAgentsSystem } from '../src/systems/openai-agents-system.js';
-import { toolcircuitSystem } from '../src/systems/toolcircuit-system.js';
+import { createScript, FINAL_TEXT } from '../../src/scenario/scenario.js';
+import { aiSystem } from '../../src/systems/ai-system.js';
+import type { BenchSystem } from '../../src/systems/bench-system.js';
+import { handWrittenSystem } from '../../src/systems/hand-written-system.js';
+import { openAIAgentsSystem } from '../../src/systems/openai-agents-system.js';
+import { toolcircuitSystem } from '../../src/systems/toolcircuit-system.js';
 
 const systems: BenchSystem[] = [
   toolcircuitSystem(),

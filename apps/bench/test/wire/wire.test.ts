@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatWire } from '../src/report/format-wire.js';
-import { createInstantFetch } from '../src/wire/instant-fetch.js';
-import { measureStepCosts } from '../src/wire/measure-step-costs.js';
-import type { AdapterWireCost } from '../src/wire/measure-wire-cost.js';
-import { BODY_HANDLING, WIRE_ADAPTERS } from '../src/wire/wire-adapters.js';
+import { formatWire } from '../../src/report/format-wire.js';
+import { createInstantFetch } from '../../src/wire/instant-fetch.js';
+import { measureStepCosts } from '../../src/wire/measure-step-costs.js';
+import type { AdapterWireCost } from '../../src/wire/measure-wire-cost.js';
+import { BODY_HANDLING, WIRE_ADAPTERS } from '../../src/wire/wire-adapters.js';
 
 // Structure only: which rows exist, what they sent, what the report says of each. No timing is asserted.
 describe('the wire phase without a socket', () => {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parseBenchOptions } from '../src/bench-options.js';
-import { matrixPlan } from '../src/measure/matrix-plan.js';
-import { runMatrix } from '../src/measure/run-matrix.js';
-import { intervals, median } from '../src/measure/stats.js';
-import { warmUpSystems } from '../src/measure/warm-up-systems.js';
-import { judgeGoals } from '../src/report/goals.js';
-import { formatMatrix } from '../src/report/print-report.js';
-import { createScript } from '../src/scenario/scenario.js';
-import { aiSystem } from '../src/systems/ai-system.js';
-import { handWrittenSystem } from '../src/systems/hand-written-system.js';
-import { toolcircuitSystem } from '../src/systems/toolcircuit-system.js';
-import { instantResponse, protocolOf } from '../src/wire/instant-responses.js';
+import { parseBenchOptions } from '../../src/bench-options.js';
+import { matrixPlan } from '../../src/measure/matrix-plan.js';
+import { runMatrix } from '../../src/measure/run-matrix.js';
+import { intervals, median } from '../../src/measure/stats.js';
+import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
+import { judgeGoals } from '../../src/report/goals.js';
+import { formatMatrix } from '../../src/report/print-report.js';
+import { createScript } from '../../src/scenario/scenario.js';
+import { aiSystem } from '../../src/systems/ai-system.js';
+import { handWrittenSystem } from '../../src/systems/hand-written-system.js';
+import { toolcircuitSystem } from '../../src/systems/toolcircuit-system.js';
+import { instantResponse, protocolOf } from '../../src/wire/instant-responses.js';
 
 const tiny = {
   cells: [
