@@ -1,9 +1,9 @@
-import { BackedStore } from '../backed-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
-import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { checkedSchemaName, ownPool } from './open-postgres-store.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';

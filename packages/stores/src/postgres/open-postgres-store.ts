@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { BackedStore } from '../backed-store.js';
-import type { DurableStore } from '../durable-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
-import type { JournalPolicy } from '../journal-policy.js';
+import type { JournalPolicy } from '../journal/journal-policy.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
 import { migrate } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import type { DurableStore } from '../store/durable-store.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';
 

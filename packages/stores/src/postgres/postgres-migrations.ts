@@ -1,4 +1,4 @@
-import { GENESIS_HASH } from '../journal-chain.js';
+import { GENESIS_HASH } from '../journal/journal-chain.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
 import type { Migration } from '../sql/sql-migrations.js';
 

@@ -1,5 +1,6 @@
-import type { CallState, RunStatus } from '../durable-store.js';
-import type { JournalHead } from '../journal-record.js';
+import type { JournalHead } from '../journal/journal-record.js';
+import type { RawJournalRow } from '../journal/verify-journal.js';
+import type { CallState, RunStatus } from '../store/durable-store.js';
 import type {
   CallRow,
   ReadTransaction,
@@ -7,8 +8,7 @@ import type {
   StoreBackend,
   StoredJournalRow,
   WriteTransaction,
-} from '../store-backend.js';
-import type { RawJournalRow } from '../verify-journal.js';
+} from '../store/store-backend.js';
 import type { SqlConnection, SqlSession } from './sql-connection.js';
 import { appliedVersion } from './sql-migrations.js';
 

@@ -1,11 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { BackedStore } from '../backed-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
-import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 

@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BackedStore } from '../backed-store.js';
-import type { DurableStore } from '../durable-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
-import type { JournalPolicy } from '../journal-policy.js';
+import type { JournalPolicy } from '../journal/journal-policy.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { migrate } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import type { DurableStore } from '../store/durable-store.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 

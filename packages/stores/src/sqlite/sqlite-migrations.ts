@@ -1,4 +1,4 @@
-import { GENESIS_HASH } from '../journal-chain.js';
+import { GENESIS_HASH } from '../journal/journal-chain.js';
 import type { Migration } from '../sql/sql-migrations.js';
 
 /** Versioned schema of the SQLite store. Append new versions; never edit an applied one. */

@@ -26,8 +26,8 @@ import {
   RunNotFoundError,
   RunNotResumableError,
   redactInputFields,
-} from '../src/index.js';
-import { chainHash } from '../src/journal-chain.js';
+} from '../../src/index.js';
+import { chainHash } from '../../src/journal/journal-chain.js';
 import {
   approveAll,
   done,
@@ -38,7 +38,7 @@ import {
   transferTool,
   user,
   world,
-} from './support/world.js';
+} from '../support/world.js';
 
 /** Direct writes to the storage, bypassing the store (and its append-only triggers). */
 export interface StorageTamper {

@@ -1,6 +1,6 @@
+import type { JournalHead } from '../journal/journal-record.js';
+import type { RawJournalRow } from '../journal/verify-journal.js';
 import type { CallState, RunStatus } from './durable-store.js';
-import type { JournalHead } from './journal-record.js';
-import type { RawJournalRow } from './verify-journal.js';
 
 /** A run as a backend stores it: flat, JSON as text. */
 export interface RunRow {

@@ -7,6 +7,14 @@ import {
   type PausedRun,
   type ToolResultPart,
 } from '@toolcircuit/core';
+import { ClaimLostError } from '../errors/claim-lost-error.js';
+import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
+import { RunClaimConflictError } from '../errors/run-claim-conflict-error.js';
+import { RunNotFoundError } from '../errors/run-not-found-error.js';
+import { chainHash } from '../journal/journal-chain.js';
+import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
+import type { JournalHead, JournalRecord, JournalRow } from '../journal/journal-record.js';
+import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from '../journal/verify-journal.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 import type {
   CallStartRequest,
@@ -19,13 +27,6 @@ import type {
   RunRecord,
   UnknownOutcomeRequest,
 } from './durable-store.js';
-import { ClaimLostError } from './errors/claim-lost-error.js';
-import { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
-import { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
-import { RunNotFoundError } from './errors/run-not-found-error.js';
-import { chainHash } from './journal-chain.js';
-import { applyPolicy, callRecordOf, type JournalPolicy } from './journal-policy.js';
-import type { JournalHead, JournalRecord, JournalRow } from './journal-record.js';
 import type {
   CallRow,
   ReadTransaction,
@@ -35,7 +36,6 @@ import type {
   WriteTransaction,
 } from './store-backend.js';
 import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutcomeRecord } from './store-records.js';
-import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from './verify-journal.js';
 
 const PAGE = 500;
 

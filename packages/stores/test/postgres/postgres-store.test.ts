@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, type JournalEntry, type PausedRun } from '@toolcircuit/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../src/index.js';
-import { openPostgresStore, type PostgresStore } from '../src/postgres/index.js';
-import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
-import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from './support/postgres-url.js';
-import { indexColumns } from './support/raw-rows.js';
-import { approveAll, done, marie, startPaused, world } from './support/world.js';
+import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../../src/index.js';
+import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
+import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
+import { indexColumns } from '../support/raw-rows.js';
+import { approveAll, done, marie, startPaused, world } from '../support/world.js';
 
 const url = postgresTestUrl();
 requirePostgresInCi(url);

@@ -1,7 +1,7 @@
 import type { Journal, LoopResult, PausedRun, ToolResultPart } from '@toolcircuit/core';
+import type { JournalHead, JournalRow } from '../journal/journal-record.js';
+import type { JournalVerification, VerifyJournalOptions } from '../journal/verify-journal.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
-import type { JournalHead, JournalRow } from './journal-record.js';
-import type { JournalVerification, VerifyJournalOptions } from './verify-journal.js';
 
 /**
  * - `paused`: irreversible calls await the human; `resume` may claim it.

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { canonicalJson } from '@toolcircuit/core';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InvalidStoreOptionsError } from '../src/errors/invalid-store-options-error.js';
-import type { JournalPolicy, RawJournalRow } from '../src/index.js';
-import { openSqliteStore, SQLITE_STORE_FILE, sqliteMigrations } from '../src/sqlite/index.js';
-import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
-import { indexColumns } from './support/raw-rows.js';
-import { marie, startPaused, world } from './support/world.js';
+import { InvalidStoreOptionsError } from '../../src/errors/invalid-store-options-error.js';
+import type { JournalPolicy, RawJournalRow } from '../../src/index.js';
+import { openSqliteStore, SQLITE_STORE_FILE, sqliteMigrations } from '../../src/sqlite/index.js';
+import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { indexColumns } from '../support/raw-rows.js';
+import { marie, startPaused, world } from '../support/world.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-sqlite-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

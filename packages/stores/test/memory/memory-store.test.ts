@@ -1,8 +1,8 @@
 import { canonicalJson, type PausedRun } from '@toolcircuit/core';
-import { BackedStore, type JournalPolicy } from '../src/index.js';
-import { MemoryBackend } from '../src/memory-backend.js';
-import type { StoredJournalRow } from '../src/store-backend.js';
-import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
+import { BackedStore, type JournalPolicy } from '../../src/index.js';
+import { MemoryBackend } from '../../src/memory/memory-backend.js';
+import type { StoredJournalRow } from '../../src/store/store-backend.js';
+import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
 
 async function memoryHarness(options: { readonly journal?: JournalPolicy } = {}): Promise<StoreHarness> {
   const backend = new MemoryBackend();
