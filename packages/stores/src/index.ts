@@ -1,12 +1,16 @@
 export { CatalogueChangedError } from './errors/catalogue-changed-error.js';
 export { ClaimLostError } from './errors/claim-lost-error.js';
+export { InvalidJournalAnchorError } from './errors/invalid-journal-anchor-error.js';
 export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
 export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
 export { RunNotFoundError } from './errors/run-not-found-error.js';
 export { RunNotResumableError } from './errors/run-not-resumable-error.js';
 export { UnsupportedSchemaVersionError } from './errors/unsupported-schema-version-error.js';
-export { chainHash, GENESIS_HASH } from './journal/journal-chain.js';
+export { fileAnchorSink, readAnchorFile } from './journal/file-anchor-sink.js';
+export { type JournalAnchor, type JournalAnchorSink, parseJournalAnchor } from './journal/journal-anchor.js';
+export { chainHash, GENESIS_HASH, keyedChainHash } from './journal/journal-chain.js';
+export type { JournalKey, JournalKeys } from './journal/journal-key.js';
 export { DEFAULT_INLINE_OUTPUT_MAX_BYTES, type JournalPolicy } from './journal/journal-policy.js';
 export type {
   CallRecord,
@@ -43,6 +47,7 @@ export {
 export { BackedStore } from './store/backed-store.js';
 export { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './store/catalogue-fingerprint.js';
 export type {
+  AnchorJournalOptions,
   CallStartRequest,
   CallState,
   ClaimRequest,

@@ -46,7 +46,8 @@ export class MemoryBackend implements StoreBackend {
   }
 
   async schemaVersion(): Promise<number> {
-    return 1;
+    // The memory store has no schema; it reports the version whose rows it keeps (keyed entries: 2).
+    return 2;
   }
 
   async close(): Promise<void> {}

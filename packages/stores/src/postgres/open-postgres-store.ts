@@ -69,8 +69,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const ownsPool = options.pool === undefined;
   const pool = options.pool ?? ownPool(options.connectionString as string, options.maxConnections ?? 10);
   const connection = new PostgresConnection(pool, schema, ownsPool);
+  let version: number;
   try {
-    await migrate(connection, {
+    version = await migrate(connection, {
       preamble: [
         { sql: 'SELECT pg_advisory_xact_lock(hashtext(?))', params: [`toolcircuit-stores:${schema}`] },
         { sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}` },
@@ -81,5 +82,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await connection.close();
     throw error;
   }
-  return new PostgresDurableStore(schema, new SqlBackend(connection), options.journal);
+  return new PostgresDurableStore(schema, new SqlBackend(connection, version), options.journal);
 }

@@ -71,5 +71,11 @@ export function postgresMigrations(schema: string): readonly Migration[] {
           FOR EACH STATEMENT EXECUTE FUNCTION ${s}.journal_append_only()`,
       ],
     },
+    {
+      version: 2,
+      name: 'keyed journal entries: the id of the key each entry is chained under',
+      // NULL for every existing entry: they stay on the unkeyed chain and verify as before.
+      statements: [`ALTER TABLE ${s}.journal ADD COLUMN key_id TEXT`],
+    },
   ];
 }

@@ -53,8 +53,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     connection = new SqliteConnection(db, realpathSync(file));
-    await migrate(connection, { migrations: sqliteMigrations });
-    return new SqliteDurableStore(file, new SqlBackend(connection), options.journal);
+    const version = await migrate(connection, { migrations: sqliteMigrations });
+    return new SqliteDurableStore(file, new SqlBackend(connection, version), options.journal);
   } catch (error) {
     if (connection === undefined) db.close();
     else await connection.close();

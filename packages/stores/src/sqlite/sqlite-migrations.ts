@@ -66,4 +66,10 @@ export const sqliteMigrations: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal is append-only'); END`,
     ],
   },
+  {
+    version: 2,
+    name: 'keyed journal entries: the id of the key each entry is chained under',
+    // NULL for every existing entry: they stay on the unkeyed chain and verify as before.
+    statements: ['ALTER TABLE journal ADD COLUMN key_id TEXT'],
+  },
 ];
