@@ -71,7 +71,11 @@ function sqliteUnderTest(file: string): JournalUnderTest {
       db.close();
     }
   };
-  const tables = (sql: string) => sql.replaceAll('{journal}', 'journal').replaceAll('{head}', 'journal_head');
+  const tables = (sql: string) =>
+    sql
+      .replaceAll('{journal}', 'journal')
+      .replaceAll('{head}', 'journal_head')
+      .replaceAll('{migrations}', 'schema_migrations');
   return {
     raw: {
       rows: async () =>
@@ -153,6 +157,7 @@ function postgresUnderTest(url: string, schema: string): JournalUnderTest {
     return sql
       .replaceAll('{journal}', q('journal'))
       .replaceAll('{head}', q('journal_head'))
+      .replaceAll('{migrations}', q('schema_migrations'))
       .replace(/\?/g, () => `$${++index}`);
   };
   return {

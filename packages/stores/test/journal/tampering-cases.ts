@@ -19,7 +19,7 @@ export interface RawJournalDb {
   rows(): Promise<TamperRow[]>;
   /** Replaces every row; sets the head row to `head` (or leaves it when undefined). */
   replace(rows: readonly TamperRow[], head?: JournalHead): Promise<void>;
-  /** One statement; `{journal}` and `{head}` name the tables, `?` are parameters. */
+  /** One statement; `{journal}`, `{head}` and `{migrations}` name the tables, `?` are parameters. */
   sql(statement: string, params?: readonly (string | number | null)[]): Promise<void>;
 }
 
