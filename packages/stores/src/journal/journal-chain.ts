@@ -24,3 +24,18 @@ export function keyedChainHash(key: JournalKey, prevHash: string, record: unknow
     .update(canonicalJson({ keyId: key.id, prevHash, record }), 'utf8')
     .digest('hex');
 }
+
+/**
+ * The hash of a stored row computed from its text: the same value as `chainHash` / `keyedChainHash` of the
+ * parsed record whenever the text is canonical JSON (what the stores write), without parsing and
+ * re-serialising it. The keys are already in canonical order and the prefix is written with
+ * `JSON.stringify`, so no record text can pass for another split of the same bytes. Verification tries this
+ * first and falls back to the parsed record, so a row stored in another JSON layout still checks out.
+ */
+export function storedRowHash(prevHash: string, recordJson: string, key?: JournalKey): string {
+  const link = `"prevHash":${JSON.stringify(prevHash)},"record":${recordJson}}`;
+  if (key === undefined) return createHash('sha256').update(`{${link}`, 'utf8').digest('hex');
+  return createHmac('sha256', key.secret)
+    .update(`{"keyId":${JSON.stringify(key.id)},${link}`, 'utf8')
+    .digest('hex');
+}

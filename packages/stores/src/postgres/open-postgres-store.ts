@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import { checkedJournalKey } from '../journal/journal-key.js';
 import type { JournalPolicy } from '../journal/journal-policy.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
@@ -63,6 +64,8 @@ export function checkedSchemaName(schema: string | undefined): string {
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const schema = checkedSchemaName(options.schema);
+  // Checked before a pool exists, so a bad key leaves nothing open.
+  if (options.journal?.key !== undefined) checkedJournalKey(options.journal.key);
   if ((options.pool === undefined) === (options.connectionString === undefined)) {
     throw new InvalidStoreOptionsError('connectionString', 'give exactly one of `connectionString` and `pool`.');
   }

@@ -12,7 +12,7 @@ import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunClaimConflictError } from '../errors/run-claim-conflict-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { createJournalAnchor, type JournalAnchor } from '../journal/journal-anchor.js';
-import { chainHash, keyedChainHash } from '../journal/journal-chain.js';
+import { storedRowHash } from '../journal/journal-chain.js';
 import { checkedJournalKey } from '../journal/journal-key.js';
 import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
 import type { JournalHead, JournalRecord, JournalRow } from '../journal/journal-record.js';
@@ -86,12 +86,11 @@ export class BackedStore implements DurableStore {
     const head = await tx.head();
     if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
     const { key } = this.#policy;
-    // Hashed from the stored text, so verification (which only has the text) recomputes the same value.
-    const stored = JSON.parse(recordJson);
     const row: StoredJournalRow = {
       seq: head.seq + 1,
       prevHash: head.hash,
-      hash: key === undefined ? chainHash(head.hash, stored) : keyedChainHash(key, head.hash, stored),
+      // Hashed from the stored (canonical) text, which is all verification has.
+      hash: storedRowHash(head.hash, recordJson, key),
       recordJson,
       runId: applied.runId,
       kind: applied.kind,

@@ -145,7 +145,12 @@ describe('verifyJournal', () => {
   }
 
   it('accepts an empty journal and a sound one', async () => {
-    expect(await verifyJournal(source([]))).toEqual({ ok: true, entries: 0, head: { seq: 0, hash: GENESIS_HASH } });
+    expect(await verifyJournal(source([]))).toEqual({
+      ok: true,
+      entries: 0,
+      head: { seq: 0, hash: GENESIS_HASH },
+      unkeyedEntries: 0,
+    });
     expect(await verifyJournal(source(rowsOf([{ a: 1 }, { a: 2 }])))).toMatchObject({ ok: true, entries: 2 });
   });
 
