@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import {
+  ACCEPT_UNKEYED_OPTION,
   anchorOf,
   defaultJournalOpeners,
   describeVerification,
@@ -11,6 +12,7 @@ import {
   type JournalOpeners,
   keysOf,
   openJournal,
+  verifyOptionsOf,
 } from './journal-store.js';
 
 /** `toolcircuit journal anchor`; `openers` is replaceable so tests can open the stores from their sources. */
@@ -31,11 +33,7 @@ export function createJournalAnchorCommand(openers: JournalOpeners = defaultJour
     options: {
       ...JOURNAL_STORE_OPTIONS,
       out: { type: 'string', valueName: 'file', description: 'append the anchor to this file (one JSON line each)' },
-      'accept-unkeyed-up-to': {
-        type: 'string',
-        valueName: 'seq',
-        description: 'with --key: entries up to this one may be unkeyed (written before the key was turned on)',
-      },
+      'accept-unkeyed-up-to': ACCEPT_UNKEYED_OPTION,
     },
     examples: [
       'toolcircuit journal anchor --sqlite app.sqlite --key k1=/etc/myapp/k1.key --out /mnt/audit/anchors.jsonl',
@@ -53,16 +51,12 @@ export function createJournalAnchorCommand(openers: JournalOpeners = defaultJour
         outFile !== undefined && existsSync(outFile) && readFileSync(outFile, 'utf8').trim() !== ''
           ? await anchorOf(openers, outFile, io)
           : undefined;
-      const acceptUnkeyedUpTo = args.integer('accept-unkeyed-up-to', { min: 0 });
+      const options = verifyOptionsOf(args, keys, previous);
       const journal = await openJournal(openers, 'journal anchor', args, io);
       let anchor: JournalAnchor | undefined;
       try {
         // Anchoring a damaged journal would vouch for the damage: it is verified first.
-        const verification = await journal.verifyJournal({
-          ...(keys.length === 0 ? {} : { keys }),
-          ...(previous === undefined ? {} : { anchor: previous }),
-          ...(acceptUnkeyedUpTo === undefined ? {} : { acceptUnkeyedUpTo }),
-        });
+        const verification = await journal.verifyJournal(options);
         if (!verification.ok) {
           io.stdout.write(`${describeVerification(verification)}\nno anchor was taken.\n`);
           return ExitCode.failed;

@@ -124,6 +124,27 @@ export const JOURNAL_STORE_OPTIONS: Readonly<Record<string, CommandOption>> = {
   },
 };
 
+/** `--accept-unkeyed-up-to`, for the commands that verify. */
+export const ACCEPT_UNKEYED_OPTION: CommandOption = {
+  type: 'string',
+  valueName: 'seq',
+  description: 'with --key: entries up to this one may be unkeyed (written before the key was turned on)',
+};
+
+/** What to verify with, from the flags: the keys, the anchor, and how many leading entries may be unkeyed. */
+export function verifyOptionsOf(
+  args: ParsedArgs,
+  keys: readonly JournalKey[],
+  anchor: JournalAnchor | undefined,
+): VerifyOptions {
+  const acceptUnkeyedUpTo = args.integer('accept-unkeyed-up-to', { min: 0 });
+  return {
+    ...(keys.length === 0 ? {} : { keys }),
+    ...(anchor === undefined ? {} : { anchor }),
+    ...(acceptUnkeyedUpTo === undefined ? {} : { acceptUnkeyedUpTo }),
+  };
+}
+
 /** Opens the journal the flags name; anything that stops it opening is the user's to fix (exit 2). */
 export async function openJournal(
   openers: JournalOpeners,

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import {
+  ACCEPT_UNKEYED_OPTION,
   anchorOf,
   defaultJournalOpeners,
   describeVerification,
@@ -9,6 +10,7 @@ import {
   keysOf,
   openJournal,
   type Verification,
+  verifyOptionsOf,
 } from './journal-store.js';
 
 /** `toolcircuit journal verify`; `openers` is replaceable so tests can open the stores from their sources. */
@@ -35,11 +37,7 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
         valueName: 'seq:hash | file',
         description: 'an anchor taken earlier (or a file of anchors: its last line), which must still be in the chain',
       },
-      'accept-unkeyed-up-to': {
-        type: 'string',
-        valueName: 'seq',
-        description: 'with --key: entries up to this one may be unkeyed (written before the key was turned on)',
-      },
+      'accept-unkeyed-up-to': ACCEPT_UNKEYED_OPTION,
       json: { type: 'boolean', description: 'print the verification result as JSON' },
     },
     examples: [
@@ -61,15 +59,11 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
     async run(args, io) {
       const keys = keysOf(args, io);
       const anchor = await anchorOf(openers, args.string('anchor'), io);
-      const acceptUnkeyedUpTo = args.integer('accept-unkeyed-up-to', { min: 0 });
+      const options = verifyOptionsOf(args, keys, anchor);
       const journal = await openJournal(openers, 'journal verify', args, io);
       let verification: Verification;
       try {
-        verification = await journal.verifyJournal({
-          ...(keys.length === 0 ? {} : { keys }),
-          ...(anchor === undefined ? {} : { anchor }),
-          ...(acceptUnkeyedUpTo === undefined ? {} : { acceptUnkeyedUpTo }),
-        });
+        verification = await journal.verifyJournal(options);
       } finally {
         await journal.close();
       }

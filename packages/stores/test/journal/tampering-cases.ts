@@ -89,14 +89,14 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
     name: 'edit an entry and re-hash it in place',
     tamper: async (db) => {
       const rows = await db.rows();
-      const edited = rows.map((row) =>
-        row.seq === 3 ? withRecord(row, (record) => Object.assign(record, { approved: false })) : row,
-      );
-      const target = edited[2] as TamperRow;
       await db.replace(
-        edited.map((row) =>
-          row.seq === 3 ? { ...row, hash: chainHash(row.prevHash, JSON.parse(target.recordJson)) } : row,
-        ),
+        rows.map((row) => {
+          if (row.seq !== 3) return row;
+          const edited = withRecord(row, (record) => {
+            record.approved = false;
+          });
+          return { ...edited, hash: chainHash(row.prevHash, JSON.parse(edited.recordJson)) };
+        }),
       );
     },
     // Unkeyed, entry 4 no longer links to entry 3, and entry 3 is not vouched for; keyed, entry 3's MAC fails.
