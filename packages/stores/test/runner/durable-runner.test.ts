@@ -18,9 +18,18 @@ import {
   scrubSecrets,
   scrubSecretText,
   verifyJournal,
-} from '../src/index.js';
-import { chainHash } from '../src/journal-chain.js';
-import { approveAll, done, lookupTool, marie, startPaused, toolReplies, transferTool, world } from './support/world.js';
+} from '../../src/index.js';
+import { chainHash } from '../../src/journal/journal-chain.js';
+import {
+  approveAll,
+  done,
+  lookupTool,
+  marie,
+  startPaused,
+  toolReplies,
+  transferTool,
+  world,
+} from '../support/world.js';
 
 describe('durable runner', () => {
   it('an approval never outlives its resume: unused, it is not left in the application confirmation store', async () => {
@@ -136,7 +145,12 @@ describe('verifyJournal', () => {
   }
 
   it('accepts an empty journal and a sound one', async () => {
-    expect(await verifyJournal(source([]))).toEqual({ ok: true, entries: 0, head: { seq: 0, hash: GENESIS_HASH } });
+    expect(await verifyJournal(source([]))).toEqual({
+      ok: true,
+      entries: 0,
+      head: { seq: 0, hash: GENESIS_HASH },
+      unkeyedEntries: 0,
+    });
     expect(await verifyJournal(source(rowsOf([{ a: 1 }, { a: 2 }])))).toMatchObject({ ok: true, entries: 2 });
   });
 
