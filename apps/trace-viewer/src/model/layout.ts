@@ -7,6 +7,8 @@ export interface TurnBox {
   readonly turn: TurnView;
   readonly calls: readonly CallView[];
   readonly markers: number;
+  /** Pause, decision and text lines: shown unless the filter narrows to refusals or errors. */
+  readonly showMarkers: boolean;
   readonly top: number;
   readonly height: number;
 }
@@ -19,27 +21,34 @@ export function layoutTurns(
   turns: readonly TurnView[],
   keep: (call: CallView) => boolean,
   keepEmptyTurns: boolean,
+  showMarkers = true,
 ): { boxes: TurnBox[]; height: number } {
   const boxes: TurnBox[] = [];
   let top = 0;
   for (const turn of turns) {
     const calls = turn.calls.filter(keep);
     if (!keepEmptyTurns && calls.length === 0) continue;
-    const markers = markerCount(turn);
+    const markers = showMarkers ? markerCount(turn) : errorMarkers(turn);
     const height =
       ROW.head +
       (turn.modelCall === undefined ? 0 : ROW.model) +
       calls.length * ROW.call +
       markers * ROW.marker +
       ROW.gap;
-    boxes.push({ turn, calls, markers, top, height });
+    boxes.push({ turn, calls, markers, showMarkers, top, height });
     top += height;
   }
   return { boxes, height: top };
 }
 
 export function markerCount(turn: TurnView): number {
-  return turn.pauses.length + turn.decisions.length + (turn.modelCall?.error === undefined ? 0 : 1);
+  const model = turn.modelCall;
+  const text = model?.text !== undefined && model.text.trim() !== '' ? 1 : 0;
+  return turn.pauses.length + turn.decisions.length + (model?.error === undefined ? 0 : 1) + text;
+}
+
+function errorMarkers(turn: TurnView): number {
+  return turn.modelCall?.error === undefined ? 0 : 1;
 }
 
 /** The boxes that intersect [from, to): binary search on the tops. */

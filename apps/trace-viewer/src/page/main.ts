@@ -73,7 +73,8 @@ function relayout(): void {
   }
   const keep = (call: CallView) => matchesFilter(call, state.filter, state.tool);
   const filtering = state.filter !== 'all' || state.tool !== '';
-  const { boxes, height } = layoutTurns(run.turns, keep, !filtering);
+  const markers = state.filter === 'all' || state.filter === 'confirmations';
+  const { boxes, height } = layoutTurns(run.turns, keep, !filtering, markers);
   state.boxes = boxes;
   spacer.style.height = `${height}px`;
   const shownCalls = boxes.reduce((sum, box) => sum + box.calls.length, 0);

@@ -38,7 +38,7 @@ function renderAttempt(attempt: AttemptView, index: number, count: number, run: 
   const title =
     count === 1 ? 'Attempt' : `Attempt ${index + 1} of ${count}${attempt.resumed ? ' (after the decision)' : ''}`;
   const checks = [
-    row('verdict', attempt.verdict === 'refused' ? `refused — ${describeRefusal(attempt)}` : attempt.verdict),
+    row('verdict', verdictInWords(attempt)),
     ...(attempt.reason === undefined ? [] : [row('reason', attempt.reason)]),
     ...(attempt.message === undefined ? [] : [row('message', attempt.message)]),
     row('right checked', attempt.right === undefined ? 'unknown tool' : (attempt.right ?? 'open to every session')),
@@ -52,6 +52,9 @@ function renderAttempt(attempt: AttemptView, index: number, count: number, run: 
   ];
   const digests = [
     row('input', attempt.inputDigest ?? '—'),
+    ...(attempt.irreversible === true && attempt.inputDigest !== null
+      ? [row('confirmation', `${attempt.inputDigest.slice(0, 12)}… (the human confirms these exact arguments)`)]
+      : []),
     ...(attempt.outputDigest === undefined ? [] : [row('output', attempt.outputDigest)]),
     ...(attempt.entryDigest === undefined
       ? []
@@ -79,6 +82,23 @@ function renderAttempt(attempt: AttemptView, index: number, count: number, run: 
         ].join(''),
     '</dl></div>',
   ].join('');
+}
+
+function verdictInWords(attempt: AttemptView): string {
+  switch (attempt.verdict) {
+    case 'refused':
+      return `${describeRefusal(attempt)} (${attempt.verdict})`;
+    case 'awaiting_confirmation':
+      return "held for the human's confirmation (awaiting_confirmation)";
+    case 'executed':
+      return attempt.isError ? 'ran, returned an error (executed)' : 'ran (executed)';
+    case 'failed':
+      return 'the tool threw (failed)';
+    case 'timed_out':
+      return `timed out after ${attempt.timeoutMs ?? '?'} ms (timed_out)`;
+    case 'aborted':
+      return 'aborted';
+  }
 }
 
 function row(name: string, value: string): string {

@@ -20,22 +20,30 @@ export function renderTurn(box: TurnBox, selected: string | undefined): string {
   if (model !== undefined) {
     parts.push(
       `<div class="row model" style="height:${ROW.model}px"><span>model · ${escapeHtml(model.responseModel ?? model.requestModel)}</span>`,
-      `<span class="track"><span class="bar model" style="${position(model.start, model.end)}"></span></span></div>`,
+      `<span class="track"><span class="bar model" style="${position(model.start, model.end)}"></span></span>`,
+      `<span class="what">${escapeHtml(formatMs(model.end - model.start))}</span></div>`,
     );
   }
   for (const call of calls) parts.push(renderCall(call, turn, position, call.key === selected));
-  for (const pause of turn.pauses) {
+  if (box.showMarkers && model?.text !== undefined && model.text.trim() !== '') {
+    parts.push(
+      `<div class="marker text"><span class="tag">SAYS</span> ${escapeHtml(clip(model.text.trim().replace(/\s+/g, ' '), 160))}</div>`,
+    );
+  }
+  for (const pause of box.showMarkers ? turn.pauses : []) {
     const names = pause.pending
       .map((pending) => `${pending.tool} (digest ${pending.inputDigest.slice(0, 12)}…)`)
       .join(', ');
-    parts.push(`<div class="marker pause">⏸ Run paused: ${escapeHtml(names)} waits for the human's confirmation</div>`);
+    parts.push(
+      `<div class="marker pause"><span class="tag">PAUSED</span> Run paused: ${escapeHtml(names)} waits for the human's confirmation</div>`,
+    );
   }
-  for (const decision of turn.decisions) {
+  for (const decision of box.showMarkers ? turn.decisions : []) {
     const ran = turn.calls.find((call) => call.callId === decision.callId);
     const runs = ran?.attempts.filter((attempt) => attempt.verdict === 'executed').length ?? 0;
     const outcome = decision.approved ? `; it then ran ${runs === 1 ? 'once' : `${runs} times`}` : '; it was not run';
     parts.push(
-      `<div class="marker decision">${decision.approved ? '✔' : '✘'} ${escapeHtml(decision.by)} ${decision.approved ? 'approved' : 'denied'} ${escapeHtml(decision.tool)} (digest ${escapeHtml(decision.inputDigest.slice(0, 12))}…)${outcome}</div>`,
+      `<div class="marker decision"><span class="tag">${decision.approved ? 'APPROVED' : 'DENIED'}</span> ${escapeHtml(decision.by)} ${decision.approved ? 'approved' : 'denied'} ${escapeHtml(decision.tool)} (digest ${escapeHtml(decision.inputDigest.slice(0, 12))}…)${outcome}</div>`,
     );
   }
   if (model?.error !== undefined) {
@@ -66,8 +74,8 @@ function renderCall(
   return [
     `<div class="row call${selected ? ' selected' : ''}" role="button" tabindex="0" data-key="${escapeHtml(call.key)}" data-category="${call.category}" data-tool="${escapeHtml(call.tool)}">`,
     `<span class="name">${escapeHtml(call.tool)}${input === '' ? '' : `<code>${escapeHtml(input)}</code>`}</span>`,
-    `<span class="lane-cell"><span class="track" style="display:inline-block;width:38%;vertical-align:middle">${bar}</span>`,
-    `<span class="what cat-${call.category}">${escapeHtml(describeCall(call))}</span>${retries}${parallel}</span>`,
+    `<span class="track">${bar}</span>`,
+    `<span class="what cat-${call.category}">${escapeHtml(describeCall(call))}${retries}${parallel}</span>`,
     '</div>',
   ].join('');
 }
