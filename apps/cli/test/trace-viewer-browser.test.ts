@@ -71,6 +71,7 @@ describe.skipIf(browserMissing)('the trace viewer in Chromium', () => {
       .locator('.row.call')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-category')));
     expect(categories).toEqual(['ok', 'refused', 'refused', 'approved']);
+    // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
     const text = await page.locator('#timeline').innerText();
     expect(text).toContain('refused by the schema (invalid input)');
     expect(text).toContain('refused: missing right “dossiers:delete”');
@@ -96,6 +97,7 @@ describe.skipIf(browserMissing)('the trace viewer in Chromium', () => {
     await page.click('.row.call[data-tool="cloturer_dossier"]');
     const details = page.locator('#details');
     await details.locator('[data-detail-tool="cloturer_dossier"]').waitFor();
+    // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
     const text = await details.innerText();
     // Headings are upper-cased by the style sheet: innerText gives them as shown.
     expect(text).toMatch(/attempt 1 of 2/i);
