@@ -207,3 +207,63 @@ describe('spans of the demo run', () => {
     expect(ids.size).toBe(2);
   });
 });
+
+/** The conventions' provider name for each demo backend: Gemini's API is `gcp.gemini`. */
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  anthropic: 'anthropic',
+  'openai-chat': 'openai',
+  'openai-responses': 'openai',
+  'gemini-genai': 'gcp.gemini',
+  'gemini-generative-ai': 'gcp.gemini',
+};
+
+describe.each(DEMO_BACKENDS.map((backend) => [backend.id, backend] as const))(
+  'spans of the demo run on %s: the same tree on every adapter',
+  (id, backend) => {
+    it('two invocations, three chat spans, five tool spans with the same verdicts, provider and usage set', async () => {
+      const exporter = new InMemorySpanExporter();
+      const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      const tracing = await createLoopTracing({ tracer: provider.getTracer('demo-test') });
+      const cassette = loadCassette(backend.cassette, { directory: demoCassettesDirectory() });
+      const server = await startReplayServer(cassette);
+      let outcome: DemoScenarioOutcome;
+      try {
+        const model = await createModel(backend.config(server.url, cassette.model ?? 'demo-model'), {
+          env: { ANTHROPIC_API_KEY: 'offline', OPENAI_API_KEY: 'offline', GEMINI_API_KEY: 'offline' },
+        });
+        outcome = await runDemoScenario(model, quiet, undefined, tracing);
+      } finally {
+        await server.close();
+      }
+      expect(outcome.missing).toEqual([]);
+      const spans = exporter.getFinishedSpans();
+      const of = (operation: string) => spans.filter((span) => span.attributes['gen_ai.operation.name'] === operation);
+      expect([of('invoke_agent').length, of('chat').length, of('execute_tool').length]).toEqual([2, 3, 5]);
+      for (const span of [...of('invoke_agent'), ...of('chat')]) {
+        expect(span.attributes['gen_ai.provider.name']).toBe(PROVIDER_NAMES[id]);
+        expect(span.attributes['gen_ai.request.model']).toBe(cassette.model ?? 'demo-model');
+      }
+      for (const chat of of('chat')) {
+        expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+        expect((chat.attributes['gen_ai.response.finish_reasons'] as string[]).length).toBe(1);
+      }
+      expect(
+        of('execute_tool').map((span) => [
+          span.attributes['gen_ai.tool.name'],
+          span.attributes['toolcircuit.verdict'],
+          span.attributes['toolcircuit.reason'] ?? null,
+          span.attributes['toolcircuit.journal.entry_digest'],
+        ]),
+      ).toEqual(
+        outcome.journal.map((entry) => [entry.toolName, entry.verdict, entry.reason ?? null, entryDigestOf(entry)]),
+      );
+      expect(of('execute_tool').map((span) => span.attributes['toolcircuit.verdict'])).toEqual([
+        'executed',
+        'refused',
+        'refused',
+        'awaiting_confirmation',
+        'executed',
+      ]);
+    });
+  },
+);

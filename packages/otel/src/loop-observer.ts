@@ -64,8 +64,6 @@ export interface CallSettled {
   readonly definition: AnyToolDefinition | undefined;
   /** The entry the executor appended (only when the loop has a journal). */
   readonly entry: JournalEntry | undefined;
-  /** SHA-256 of the entry's canonical JSON, without `seq`. */
-  readonly entryDigest: string | undefined;
   /** Earlier calls of the same tool in this run whose result was an error. */
   readonly retries: number;
   /** True when the call comes back with the human's decision after a pause. */

@@ -60,7 +60,6 @@ export function observedOptions<O extends ObservableOptions>(options: O, run: Ob
         endedAt,
         definition: options.catalogue.get(tool)?.definition,
         entry,
-        entryDigest: entry === undefined ? undefined : entryDigestOf(entry),
         retries,
         resumed: run.resumedTurn === event.turn && event.verdict.kind !== 'awaiting_confirmation',
         responseId: responseIds.get(event.turn),

@@ -2,8 +2,15 @@ import type { Attributes, AttributeValue, Context, Span, Tracer } from '@opentel
 import { type JsonValue, ProviderError, type ToolResultContent, toolResultText } from '@toolcircuit/core';
 import { GEN_AI, GEN_AI_OPERATION, genAiProviderName } from './gen-ai-attributes.js';
 import type { OpenTelemetryApi } from './load-open-telemetry-api.js';
-import type { CallSettled, InvocationStart, LoopObserver, ModelCallEnd, ModelCallStart } from './loop-observer.js';
-import { responseIdOf, responseModelOf } from './observed-options.js';
+import type {
+  CallSettled,
+  InvocationObserver,
+  InvocationStart,
+  LoopObserver,
+  ModelCallEnd,
+  ModelCallStart,
+} from './loop-observer.js';
+import { entryDigestOf, responseIdOf, responseModelOf } from './observed-options.js';
 import { TOOLCIRCUIT, TOOLCIRCUIT_EVENT } from './toolcircuit-attributes.js';
 
 // The API's enums, by value: these numbers are part of its stable specification.
@@ -29,6 +36,9 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
         { kind: SPAN_KIND_INTERNAL, startTime: invocation.at, attributes: agentAttributes(invocation, options) },
         api.context.active(),
       );
+      // No SDK registered, or sampled out: the chat and tool spans would not be recorded either, so none
+      // of their attributes (digests, content) is computed.
+      if (!agent.isRecording()) return notRecording(agent);
       if (invocation.decisions !== undefined && invocation.paused !== undefined) {
         for (const decision of invocation.decisions) {
           const pending = invocation.paused.pending.find((call) => call.callId === decision.callId);
@@ -37,7 +47,7 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
             {
               [GEN_AI.toolCallId]: decision.callId,
               [GEN_AI.toolName]: pending?.toolName ?? '',
-              'toolcircuit.decision.approved': decision.approved,
+              [TOOLCIRCUIT.decisionApproved]: decision.approved,
               [TOOLCIRCUIT.confirmationDigest]: pending?.inputDigest ?? decision.inputDigest ?? '',
             },
             invocation.at,
@@ -88,9 +98,9 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
                 TOOLCIRCUIT_EVENT.paused,
                 {
                   [TOOLCIRCUIT.turn]: result.paused.turn,
-                  'toolcircuit.paused.call_ids': result.paused.pending.map((call) => call.callId),
-                  'toolcircuit.paused.tool_names': result.paused.pending.map((call) => call.toolName),
-                  'toolcircuit.paused.digests': result.paused.pending.map((call) => call.inputDigest),
+                  [TOOLCIRCUIT.pausedCallIds]: result.paused.pending.map((call) => call.callId),
+                  [TOOLCIRCUIT.pausedToolNames]: result.paused.pending.map((call) => call.toolName),
+                  [TOOLCIRCUIT.pausedDigests]: result.paused.pending.map((call) => call.inputDigest),
                 },
                 end.at,
               );
@@ -107,6 +117,14 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
         },
       };
     },
+  };
+}
+
+function notRecording(agent: Span): InvocationObserver {
+  return {
+    modelCall: () => ({ within: (run) => run(), end: () => {} }),
+    callSettled: () => {},
+    end: (end) => agent.end(end.at),
   };
 }
 
@@ -204,7 +222,7 @@ function toolAttributes(call: CallSettled, options: SpanObserverOptions): Attrib
     [TOOLCIRCUIT.retries]: call.retries,
     [TOOLCIRCUIT.resumed]: call.resumed,
     [TOOLCIRCUIT.timeoutMs]: verdict.kind === 'timed_out' ? verdict.timeoutMs : undefined,
-    [TOOLCIRCUIT.journalEntryDigest]: call.entryDigest,
+    [TOOLCIRCUIT.journalEntryDigest]: call.entry === undefined ? undefined : entryDigestOf(call.entry),
     [TOOLCIRCUIT.provenanceTurn]: event.turn,
     [TOOLCIRCUIT.provenanceResponseId]: call.responseId,
     [GEN_AI.errorType]: errorTypeOf(call),

@@ -36,6 +36,12 @@ export const TOOLCIRCUIT = {
   provenanceResponseId: 'toolcircuit.provenance.response_id',
   provenanceTurn: 'toolcircuit.provenance.turn',
   providerErrorCode: 'toolcircuit.provider_error.code',
+  /** On the `toolcircuit.paused` event: the calls held for the human, in order. */
+  pausedCallIds: 'toolcircuit.paused.call_ids',
+  pausedToolNames: 'toolcircuit.paused.tool_names',
+  pausedDigests: 'toolcircuit.paused.digests',
+  /** On the `toolcircuit.decision` event. */
+  decisionApproved: 'toolcircuit.decision.approved',
   providerErrorRetryable: 'toolcircuit.provider_error.retryable',
 } as const;
 

@@ -1,6 +1,6 @@
 import { type JsonValue, ProviderError, toolCallsOf } from '@toolcircuit/core';
 import type { LoopObserver } from './loop-observer.js';
-import { responseIdOf, responseModelOf } from './observed-options.js';
+import { entryDigestOf, responseIdOf, responseModelOf } from './observed-options.js';
 import type { TraceRecord } from './trace-record.js';
 
 /** Where trace records go, one at a time, in order (e.g. lines appended to a file). */
@@ -105,7 +105,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
                 }),
             inputDigest: event.inputDigest,
             ...(entry?.outputDigest === undefined ? {} : { outputDigest: entry.outputDigest }),
-            ...(call.entryDigest === undefined ? {} : { entryDigest: call.entryDigest }),
+            ...(entry === undefined ? {} : { entryDigest: entryDigestOf(entry) }),
             retries: call.retries,
             resumed: call.resumed,
             ...(verdict.kind === 'timed_out' ? { timeoutMs: verdict.timeoutMs } : {}),

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as semconv from '@opentelemetry/semantic-conventions/incubating';
 import {
@@ -232,6 +233,39 @@ describe('createLoopTracing', () => {
     expect(decision).toMatchObject({ approved: true, by: 'ana', tool: 'close', inputDigest: pending.inputDigest });
     expect(records[0]).toMatchObject({ type: 'invocation', label: 'unit', kind: 'start', provider: 'scripted' });
     expect(records.at(-1)).toMatchObject({ type: 'invocation-end', status: 'completed', turns: 2 });
+  });
+
+  it('without a tracer: the global provider of @opentelemetry/api when one is registered, else nothing recorded', async () => {
+    const run = async () => {
+      const tracing = await createLoopTracing();
+      expect(tracing.enabled).toBe(true);
+      const result = await tracing.runLoop({
+        model: createScriptedModel([toolCallsTurn([{ name: 'lookup', input: { numero: 'A-0001' } }]), textTurn('ok')]),
+        catalogue,
+        session: session(),
+        messages: [{ role: 'user', content: 'go' }],
+      });
+      expect(result.status).toBe('completed');
+    };
+    const exporter = new InMemorySpanExporter();
+    // Nothing registered: the API's no-op tracer; the run is unchanged and nothing is exported anywhere.
+    await run();
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    expect(trace.setGlobalTracerProvider(provider)).toBe(true);
+    try {
+      await run();
+      const names = exporter.getFinishedSpans().map((span) => span.name);
+      expect(names.sort()).toEqual([
+        'chat scripted-model',
+        'chat scripted-model',
+        'execute_tool lookup',
+        'invoke_agent toolcircuit',
+      ]);
+      expect(exporter.getFinishedSpans()[0]?.instrumentationScope.name).toBe('@toolcircuit/otel');
+    } finally {
+      trace.disable();
+    }
   });
 
   it('with nothing to observe, the functions are core’s own', async () => {
