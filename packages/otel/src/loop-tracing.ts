@@ -12,7 +12,7 @@ import {
   streamLoop,
 } from '@toolcircuit/core';
 import { loadOpenTelemetryApi } from './load-open-telemetry-api.js';
-import { fanOut, type InvocationStart, type LoopObserver, now } from './loop-observer.js';
+import { fanOut, type InvocationObserver, type InvocationStart, type LoopObserver, now } from './loop-observer.js';
 import { observedOptions, toolSummaries } from './observed-options.js';
 import { spanObserver } from './span-observer.js';
 import { type TraceSink, traceFileObserver } from './trace-file-observer.js';
@@ -81,22 +81,8 @@ export function tracedLoop(observer: LoopObserver): LoopTracing {
   return {
     enabled: true,
     async runLoop(options) {
-      const runId = options.runId ?? crypto.randomUUID();
-      const invocation = observer.start(invocationStart('start', runId, options, options.messages, false));
-      const observed = observedOptions(options, {
-        invocation,
-        firstTurn: 1,
-        history: options.messages,
-        earlierTurns: [],
-      });
-      try {
-        const result = await runLoop({ ...observed, messages: options.messages, runId });
-        invocation.end({ at: now(), result });
-        return result;
-      } catch (error) {
-        invocation.end({ at: now(), error });
-        throw error;
-      }
+      const { invocation, observed, runId } = startRun(observer, options, false);
+      return ended(invocation, runLoop({ ...observed, messages: options.messages, runId }));
     },
     async resumeLoop(paused, decisions, options) {
       const start = invocationStart('resume', paused.runId, options, paused.messages, false, paused, decisions);
@@ -110,33 +96,36 @@ export function tracedLoop(observer: LoopObserver): LoopTracing {
         earlierTurns: paused.turns,
         resumedTurn: paused.turn,
       });
-      try {
-        const result = await resumeLoop(paused, decisions, observed);
-        invocation.end({ at: now(), result });
-        return result;
-      } catch (error) {
-        invocation.end({ at: now(), error });
-        throw error;
-      }
+      return ended(invocation, resumeLoop(paused, decisions, observed));
     },
     streamLoop(options) {
-      const runId = options.runId ?? crypto.randomUUID();
-      const invocation = observer.start(invocationStart('start', runId, options, options.messages, true));
-      const observed = observedOptions(options, {
-        invocation,
-        firstTurn: 1,
-        history: options.messages,
-        earlierTurns: [],
-      });
+      const { invocation, observed, runId } = startRun(observer, options, true);
       const stream = streamLoop({ ...observed, messages: options.messages, runId });
       // Observed on the side: the application's own handling of `result` (or lack of it) is unchanged.
-      stream.result.then(
-        (result) => invocation.end({ at: now(), result }),
-        (error: unknown) => invocation.end({ at: now(), error }),
-      );
+      ended(invocation, stream.result).catch(() => {});
       return stream;
     },
   };
+}
+
+/** A new run (`runLoop`, `streamLoop`): its id, its invocation observer and its observed options. */
+function startRun(observer: LoopObserver, options: LoopOptions, streaming: boolean) {
+  const runId = options.runId ?? crypto.randomUUID();
+  const invocation = observer.start(invocationStart('start', runId, options, options.messages, streaming));
+  const observed = observedOptions(options, { invocation, firstTurn: 1, history: options.messages, earlierTurns: [] });
+  return { runId, invocation, observed };
+}
+
+/** The invocation ends when the loop does, with its result or its error (rethrown unchanged). */
+async function ended(invocation: InvocationObserver, running: Promise<LoopResult>): Promise<LoopResult> {
+  try {
+    const result = await running;
+    invocation.end({ at: now(), result });
+    return result;
+  } catch (error) {
+    invocation.end({ at: now(), error });
+    throw error;
+  }
 }
 
 function invocationStart(

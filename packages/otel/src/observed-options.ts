@@ -11,6 +11,7 @@ import {
 } from '@toolcircuit/core';
 import { type InvocationObserver, now, type ToolSummary } from './loop-observer.js';
 import { observedModel } from './observed-model.js';
+import { responseIdOf } from './turn-metadata.js';
 
 type ObservableOptions = Omit<LoopOptions, 'messages' | 'runId'>;
 
@@ -95,26 +96,6 @@ export function toolSummaries(catalogue: Catalogue): ToolSummary[] {
 export function entryDigestOf(entry: JournalEntry): string {
   const { seq: _seq, ...appended } = entry;
   return jsonDigest(appended);
-}
-
-/** The response id an adapter keeps in the turn's provider metadata (`id` or `responseId`). */
-export function responseIdOf(turn: ModelTurn): string | undefined {
-  for (const bag of Object.values(turn.providerMetadata ?? {})) {
-    if (bag === null || typeof bag !== 'object' || Array.isArray(bag)) continue;
-    const id = (bag as Record<string, unknown>)['responseId'] ?? (bag as Record<string, unknown>)['id'];
-    if (typeof id === 'string') return id;
-  }
-  return undefined;
-}
-
-/** The model name a provider answered with (`model`, or Gemini's `modelVersion`). */
-export function responseModelOf(turn: ModelTurn): string | undefined {
-  for (const bag of Object.values(turn.providerMetadata ?? {})) {
-    if (bag === null || typeof bag !== 'object' || Array.isArray(bag)) continue;
-    const model = (bag as Record<string, unknown>)['model'] ?? (bag as Record<string, unknown>)['modelVersion'];
-    if (typeof model === 'string') return model;
-  }
-  return undefined;
 }
 
 function observedJournal(inner: Journal, entries: Map<string, JournalEntry[]>): Journal {

@@ -10,8 +10,9 @@ import type {
   ModelCallEnd,
   ModelCallStart,
 } from './loop-observer.js';
-import { entryDigestOf, responseIdOf, responseModelOf } from './observed-options.js';
+import { entryDigestOf } from './observed-options.js';
 import { TOOLCIRCUIT, TOOLCIRCUIT_EVENT } from './toolcircuit-attributes.js';
+import { responseIdOf, responseModelOf } from './turn-metadata.js';
 
 // The API's enums, by value: these numbers are part of its stable specification.
 const SPAN_KIND_INTERNAL = 0;

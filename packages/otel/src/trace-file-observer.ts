@@ -1,7 +1,8 @@
 import { type JsonValue, ProviderError, toolCallsOf } from '@toolcircuit/core';
 import type { LoopObserver } from './loop-observer.js';
-import { entryDigestOf, responseIdOf, responseModelOf } from './observed-options.js';
+import { entryDigestOf } from './observed-options.js';
 import type { TraceRecord } from './trace-record.js';
+import { responseIdOf, responseModelOf } from './turn-metadata.js';
 
 /** Where trace records go, one at a time, in order (e.g. lines appended to a file). */
 export type TraceSink = (record: TraceRecord) => void;

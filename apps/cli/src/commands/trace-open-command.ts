@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
-import { existing, portOf, serveUntilStopped } from '../trace/serve-until-stopped.js';
+import { existing, portOf, SERVE_OPTIONS, serveUntilStopped } from '../trace/serve-until-stopped.js';
 
 export const traceOpenCommand: Command = {
   name: 'trace open',
@@ -13,10 +13,7 @@ export const traceOpenCommand: Command = {
     'JSON lines of journal entries or store rows. The viewer shows the run as a timeline: turns, calls, the',
     'verdict of each with its reason, pauses and approvals, errors and usage. Ctrl-C stops the server.',
   ].join('\n'),
-  options: {
-    port: { type: 'string', valueName: 'n', description: 'port to listen on (default: any free port)' },
-    browser: { type: 'boolean', description: 'also open the address in the desktop browser' },
-  },
+  options: SERVE_OPTIONS,
   examples: ['toolcircuit demo --trace run.jsonl && toolcircuit trace open run.jsonl'],
   exitCodes: [
     [ExitCode.ok, 'stopped with Ctrl-C'],

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
-import { existing, portOf, serveUntilStopped } from '../trace/serve-until-stopped.js';
+import { existing, portOf, SERVE_OPTIONS, serveUntilStopped } from '../trace/serve-until-stopped.js';
 
 export const traceServeCommand: Command = {
   name: 'trace serve',
@@ -11,10 +11,7 @@ export const traceServeCommand: Command = {
     'Serves the trace viewer on 127.0.0.1 with the .jsonl, .ndjson and .json files directly in the folder',
     '(default: the current one) to choose from, read afresh on every request. Ctrl-C stops the server.',
   ].join('\n'),
-  options: {
-    port: { type: 'string', valueName: 'n', description: 'port to listen on (default: any free port)' },
-    browser: { type: 'boolean', description: 'also open the address in the desktop browser' },
-  },
+  options: SERVE_OPTIONS,
   examples: ['toolcircuit trace serve traces/ --port 4318'],
   exitCodes: [
     [ExitCode.ok, 'stopped with Ctrl-C'],

@@ -3,9 +3,16 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ServeTraceViewerOptions, serveTraceViewer } from '@toolcircuit/trace-viewer';
 import type { CliIo } from '../cli-io.js';
+import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { ParsedArgs } from '../parsed-args.js';
+
+/** The options `trace open` and `trace serve` share. */
+export const SERVE_OPTIONS: Command['options'] = {
+  port: { type: 'string', valueName: 'n', description: 'port to listen on (default: any free port)' },
+  browser: { type: 'boolean', description: 'also open the address in the desktop browser' },
+};
 
 /** `--port` as a port number (0, the default, picks a free one). */
 export function portOf(args: ParsedArgs): number {

@@ -1,36 +1,13 @@
-import type {
-  JsonValue,
-  ModelCallRecord,
-  RefusalReason,
-  ToolResultContentView,
-  Usage,
-  VerdictKind,
-} from './trace-types.js';
+import type { CallRecord, ModelCallRecord, Usage } from './trace-types.js';
 
 /** How a call ended up, for colour and filters. */
 export type CallCategory = 'ok' | 'tool-error' | 'refused' | 'paused' | 'approved' | 'denied' | 'aborted';
 
-/** One attempt of a call (a paused call has two: the pause, then the run after the human's decision). */
-export interface AttemptView {
-  readonly verdict: VerdictKind;
-  readonly reason?: RefusalReason;
-  readonly message?: string;
-  readonly detail?: string;
-  readonly start: number;
-  readonly end: number;
-  readonly isError: boolean;
-  readonly resumed: boolean;
-  readonly right?: string | null;
-  readonly irreversible?: boolean;
-  readonly inputDigest: string | null;
-  readonly outputDigest?: string;
-  readonly entryDigest?: string;
-  readonly retries: number;
-  readonly timeoutMs?: number;
-  readonly provenance?: { readonly turn: number; readonly provider: string; readonly responseId?: string };
-  readonly input?: JsonValue;
-  readonly result?: ToolResultContentView;
-}
+/**
+ * One attempt of a call (a paused call has two: the pause, then the run after the human's decision): the
+ * trace's call record without what the call itself carries.
+ */
+export type AttemptView = Omit<CallRecord, 'type' | 'runId' | 'turn' | 'index' | 'callId' | 'tool'>;
 
 export interface CallView {
   /** Unique in the run: `turn:index:callId`. */

@@ -1,9 +1,8 @@
 /**
  * The trace format the viewer reads: `TraceRecord` of `@toolcircuit/otel` (type-only, so nothing of it is
- * bundled), and the journal entry shapes of core and the stores, which the viewer also opens.
+ * bundled). Journal exports are read field by field (see `journal-records.ts`).
  */
-
-export type { JournalEntry, JsonValue, RefusalReason, Usage, VerdictKind } from '@toolcircuit/core';
+export type { Usage } from '@toolcircuit/core';
 export type {
   CallRecord,
   DecisionRecord,
@@ -13,7 +12,3 @@ export type {
   PauseRecord,
   TraceRecord,
 } from '@toolcircuit/otel';
-
-import type { ToolResultContent } from '@toolcircuit/core';
-
-export type ToolResultContentView = ToolResultContent;
