@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,47 @@ describe('toolcircuit trace open / trace serve', () => {
     expect(await (await fetch(new URL('files/journal.json', root))).text()).toBe('[]');
     server.child.kill('SIGTERM');
     expect((await server.done).code).toBe(0);
+  });
+
+  it("demo --trace writes every backend's run as trace records, with the output unchanged", async () => {
+    const { code, stdout, stderr } = await runBin(['demo', '--trace', 'demo.jsonl'], { cwd: folder });
+    expect(code).toBe(0);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('All 5 traces are identical.');
+    expect(stderr).toBe(
+      `trace written to ${join(folder, 'demo.jsonl')}; see it with: toolcircuit trace open ${join(folder, 'demo.jsonl')}\n`,
+    );
+    const records = (await readFile(join(folder, 'demo.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { type: string; label?: string; verdict?: string; reason?: string; runId?: string },
+      );
+    expect(records[0]).toMatchObject({ type: 'trace', version: 1, title: 'toolcircuit demo' });
+    const starts = records.filter((record) => record.type === 'invocation');
+    expect(starts.map((record) => record.label)).toEqual([
+      'anthropic',
+      'anthropic',
+      'openai-chat',
+      'openai-chat',
+      'openai-responses',
+      'openai-responses',
+      'gemini-genai',
+      'gemini-genai',
+      'gemini-generative-ai',
+      'gemini-generative-ai',
+    ]);
+    for (const runId of new Set(starts.map((record) => record.runId))) {
+      const of = (type: string) => records.filter((record) => record.runId === runId && record.type === type);
+      expect(of('call').map((call) => `${call.verdict}${call.reason === undefined ? '' : `:${call.reason}`}`)).toEqual([
+        'executed',
+        'refused:invalid_input',
+        'refused:missing_right',
+        'awaiting_confirmation',
+        'executed',
+      ]);
+      expect([of('model-call').length, of('pause').length, of('decision').length]).toEqual([3, 1, 1]);
+    }
   });
 
   it('a missing file, no file, or a bad port is a usage error that says what to fix', async () => {
