@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type ServeTraceViewerOptions, serveTraceViewer } from '@toolcircuit/trace-viewer';
+import type { ServeTraceViewerOptions, TraceViewerServer } from '@toolcircuit/trace-viewer';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -43,7 +43,9 @@ export async function serveUntilStopped(
   args: ParsedArgs,
   io: CliIo,
 ): Promise<number> {
-  let server: Awaited<ReturnType<typeof serveTraceViewer>>;
+  // Loaded on use: the other commands start without the server.
+  const { serveTraceViewer } = await import('@toolcircuit/trace-viewer');
+  let server: TraceViewerServer;
   try {
     server = await serveTraceViewer(options);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createLoopTracing, type LoopTracing, type TraceRecord, traceRecordLine } from '@toolcircuit/otel';
+import type { LoopTracing, TraceRecord } from '@toolcircuit/otel';
 
 /**
  * The trace file `--trace <file>` asks for: every run's records (JSON lines, `@toolcircuit/otel`'s
@@ -19,7 +19,9 @@ export class TraceFile {
    * The loop's entry points recording into this file, labelled (e.g. with the backend's name). Content is
    * recorded: the demo's data is synthetic and the viewer shows it.
    */
-  loop(label: string): Promise<LoopTracing> {
+  async loop(label: string): Promise<LoopTracing> {
+    // Loaded on use: only `--trace` needs it, and every command starts faster without it.
+    const { createLoopTracing } = await import('@toolcircuit/otel');
     return createLoopTracing({
       spans: false,
       captureContent: true,
@@ -29,6 +31,7 @@ export class TraceFile {
   }
 
   async save(): Promise<void> {
+    const { traceRecordLine } = await import('@toolcircuit/otel');
     await writeFile(this.path, this.#records.map(traceRecordLine).join(''), 'utf8');
   }
 }
