@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ServeTraceViewerOptions, TraceViewerServer } from '@toolcircuit/trace-viewer';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { ParsedArgs } from '../parsed-args.js';
+import type { ServeTraceViewerOptions, TraceViewerServer } from './serve-trace-viewer.js';
 
 /** The options `trace open` and `trace serve` share. */
 export const SERVE_OPTIONS: Command['options'] = {
@@ -44,7 +44,7 @@ export async function serveUntilStopped(
   io: CliIo,
 ): Promise<number> {
   // Loaded on use: the other commands start without the server.
-  const { serveTraceViewer } = await import('@toolcircuit/trace-viewer');
+  const { serveTraceViewer } = await import('./serve-trace-viewer.js');
   let server: TraceViewerServer;
   try {
     server = await serveTraceViewer(options);

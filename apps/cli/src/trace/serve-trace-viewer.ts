@@ -2,10 +2,18 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, extname, join, resolve, sep } from 'node:path';
-import { traceViewerDirectory } from './trace-viewer-directory.js';
+import { fileURLToPath } from 'node:url';
 
 /** Files the viewer may list and open: trace files (JSON lines) and journal exports (JSON or JSON lines). */
 export const TRACE_FILE_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json'];
+
+/**
+ * The viewer's built page, copied next to the CLI's own files by its build (`scripts/copy-trace-viewer.mjs`
+ * from apps/trace-viewer): the CLI ships it, it does not import it.
+ */
+export function traceViewerDirectory(): string {
+  return fileURLToPath(new URL('../trace-viewer/', import.meta.url));
+}
 
 export interface ServeTraceViewerOptions {
   /** One file to serve (`trace open`), or every trace file directly in a folder (`trace serve`). */
