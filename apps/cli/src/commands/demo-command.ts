@@ -20,6 +20,7 @@ import { loadCliConfig } from '../run/load-cli-config.js';
 import { Progress } from '../run/progress.js';
 import { streamingModel } from '../run/streaming-model.js';
 import type { TraceEvent } from '../trace/trace-event.js';
+import { TraceFile } from '../trace/trace-file.js';
 import { HumanTraceWriter, JsonTraceWriter, type TraceWriter } from '../trace/trace-writer.js';
 
 // Offline, the SDKs talk to 127.0.0.1 only; these stand in for keys so a real one is never sent there.
@@ -39,7 +40,7 @@ const LIVE_DEFAULTS: readonly { readonly spec: string; readonly provider: keyof 
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'Run the example catalogue through every provider adapter and SDK, offline, and compare the traces.',
-  usage: 'toolcircuit demo [--live] [--model provider:model] [--json]',
+  usage: 'toolcircuit demo [--live] [--model provider:model] [--json] [--trace file]',
   description: [
     'One catalogue (chercher_dossier, supprimer_dossier, cloturer_dossier), one prompt, five backends:',
     ...DEMO_BACKENDS.map((backend) => `  ${backend.id.padEnd(22)}${backend.label}`),
@@ -67,11 +68,17 @@ export const demoCommand: Command = {
       valueName: 'dir',
       description: 'offline: read the cassettes from this folder instead (same file names, e.g. your own recordings)',
     },
+    trace: {
+      type: 'string',
+      valueName: 'file',
+      description: 'also write the runs as a trace file (JSON lines) for `toolcircuit trace open <file>`',
+    },
   },
   examples: [
     'toolcircuit demo',
     'ANTHROPIC_API_KEY=… toolcircuit demo --live',
     'toolcircuit demo --live --model google:gemini-2.5-flash',
+    'toolcircuit demo --trace run.jsonl && toolcircuit trace open run.jsonl',
   ],
   exitCodes: [
     [ExitCode.ok, 'offline: every backend gave the same trace and showed the whole scenario; live: the run completed'],
@@ -101,6 +108,7 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
   const flag = args.string('cassettes');
   const directory = flag === undefined ? demoCassettesDirectory() : resolve(io.cwd, flag);
   const outcomes: { backend: DemoBackend; trace: readonly TraceEvent[]; problems: string[] }[] = [];
+  const traceFile = traceFileOf(args, io);
   for (const backend of DEMO_BACKENDS) {
     const writer: TraceWriter = json
       ? new JsonTraceWriter(io.stdout, { backend: backend.id })
@@ -117,7 +125,7 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
       const model = await createModel(backend.config(server.url, cassette.model ?? 'demo-model'), {
         env: OFFLINE_KEYS,
       });
-      outcome = await runDemoScenario(model, writer, io.signal);
+      outcome = await runDemoScenario(model, writer, io.signal, await traceFile?.loop(backend.id));
       problems.push(...outcome.missing.map((what) => `did not show ${what}`));
       writer.note(`cloturer_dossier ran ${outcome.closeRuns} time(s); journal: ${outcome.journal.length} entries`);
     } catch (error) {
@@ -134,6 +142,7 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
     outcomes.push({ backend, trace: outcome?.trace ?? [], problems });
   }
 
+  await saveTraceFile(traceFile, io);
   const [reference] = outcomes;
   const differing = outcomes.filter((outcome) => JSON.stringify(outcome.trace) !== JSON.stringify(reference?.trace));
   const failed = outcomes.filter((outcome) => outcome.problems.length > 0);
@@ -187,12 +196,25 @@ async function runLive(args: ParsedArgs, io: CliIo): Promise<number> {
     },
   });
   if (!json) io.stdout.write(`toolcircuit demo (live): ${spec}\nprompt: ${DEMO_PROMPT}\n\n▸ live: ${spec}\n`);
-  const outcome = await runDemoScenario(live, writer, io.signal);
+  const traceFile = traceFileOf(args, io);
+  const outcome = await runDemoScenario(live, writer, io.signal, await traceFile?.loop('live'));
+  await saveTraceFile(traceFile, io);
   writer.note(`cloturer_dossier ran ${outcome.closeRuns} time(s); journal: ${outcome.journal.length} entries`);
   if (outcome.missing.length > 0) {
     writer.note(`A real model chooses for itself: this run did not show ${outcome.missing.join('; ')}.`);
   }
   return outcome.summary.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+}
+
+function traceFileOf(args: ParsedArgs, io: CliIo): TraceFile | undefined {
+  const path = args.string('trace');
+  return path === undefined ? undefined : new TraceFile(path, io.cwd, 'toolcircuit demo');
+}
+
+async function saveTraceFile(traceFile: TraceFile | undefined, io: CliIo): Promise<void> {
+  if (traceFile === undefined) return;
+  await traceFile.save();
+  io.stderr.write(`trace written to ${traceFile.path}; see it with: toolcircuit trace open ${traceFile.path}\n`);
 }
 
 function liveModelConfig(

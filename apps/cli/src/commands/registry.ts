@@ -7,6 +7,8 @@ import { lintCommand } from './lint-command.js';
 import { recordCommand } from './record-command.js';
 import { replayCommand } from './replay-command.js';
 import { runCommand } from './run-command.js';
+import { traceOpenCommand } from './trace-open-command.js';
+import { traceServeCommand } from './trace-serve-command.js';
 
 /**
  * Every `toolcircuit` command, in the order `--help` lists them. A new command is one file in this folder
@@ -21,4 +23,6 @@ export const COMMANDS: readonly Command[] = [
   replayCommand,
   journalVerifyCommand,
   journalAnchorCommand,
+  traceOpenCommand,
+  traceServeCommand,
 ];

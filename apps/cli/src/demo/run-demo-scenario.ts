@@ -1,5 +1,5 @@
 import { InMemoryJournal, type JournalEntry, type Model } from '@toolcircuit/core';
-import { driveRun } from '../run/drive-run.js';
+import { type DriveRunOptions, driveRun } from '../run/drive-run.js';
 import type { RunSummary, TraceEvent } from '../trace/trace-event.js';
 import type { TraceWriter } from '../trace/trace-writer.js';
 import { createDemoCatalogue, createDemoSession, DEMO_HUMAN, DEMO_PROMPT, DEMO_SYSTEM } from './demo-catalogue.js';
@@ -22,6 +22,7 @@ export async function runDemoScenario(
   model: Model,
   writer: TraceWriter,
   signal?: AbortSignal,
+  loop?: DriveRunOptions['loop'],
 ): Promise<DemoScenarioOutcome> {
   const { catalogue, store } = createDemoCatalogue();
   const journal = new InMemoryJournal();
@@ -43,6 +44,7 @@ export async function runDemoScenario(
       writer.event(event);
     },
     ...(signal === undefined ? {} : { signal }),
+    ...(loop === undefined ? {} : { loop }),
   });
   writer.summary(summary);
   const closeRuns = store.runsOf('cloturer_dossier');

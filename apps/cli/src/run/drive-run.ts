@@ -41,6 +41,8 @@ export interface DriveRunOptions extends PassedLoopOptions {
   readonly emit: (event: TraceEvent) => void;
   /** The model answered a turn (before its calls run): for a progress indicator. */
   readonly onTurn?: (turn: number, callCount: number) => void;
+  /** The loop's entry points to use (e.g. traced ones from @toolcircuit/otel); core's by default. */
+  readonly loop?: { readonly runLoop: typeof runLoop; readonly resumeLoop: typeof resumeLoop };
 }
 
 export interface DriveRunResult {
@@ -99,7 +101,8 @@ export async function driveRun(options: DriveRunOptions): Promise<DriveRunResult
     },
   };
 
-  let result = await runLoop({ ...loopOptions, messages: options.messages });
+  const loop = options.loop ?? { runLoop, resumeLoop };
+  let result = await loop.runLoop({ ...loopOptions, messages: options.messages });
   while (result.status === 'paused' && result.paused !== undefined) {
     const paused = result.paused;
     const decisions: ConfirmationDecision[] = [];
@@ -125,7 +128,7 @@ export async function driveRun(options: DriveRunOptions): Promise<DriveRunResult
     }
     if (decisions.length < paused.pending.length) break;
     resumedTurns.add(paused.turn);
-    result = await resumeLoop(paused, decisions, loopOptions);
+    result = await loop.resumeLoop(paused, decisions, loopOptions);
   }
 
   const summary: RunSummary = {

@@ -1,0 +1,98 @@
+import type { AttemptView, CallCategory, CallView } from './run-view.js';
+
+/** What a person reads on a call's row: what happened to it, in words, no JSON needed. */
+export function describeCall(call: CallView): string {
+  const last = call.attempts.at(-1);
+  if (last === undefined) return 'no attempt recorded';
+  switch (call.category) {
+    case 'ok':
+      return 'ran ✓';
+    case 'approved': {
+      const runs = call.attempts.filter((attempt) => attempt.verdict === 'executed').length;
+      return `paused for confirmation → approved → ran ${runs === 1 ? 'once' : `${runs} times`} ✓`;
+    }
+    case 'paused':
+      return "paused: waiting for the human's confirmation";
+    case 'denied':
+      return 'paused → denied by the human, not run';
+    case 'refused':
+      return describeRefusal(last);
+    case 'tool-error':
+      return describeToolError(last);
+    case 'aborted':
+      return 'aborted before it finished';
+  }
+}
+
+export function describeRefusal(attempt: AttemptView): string {
+  switch (attempt.reason) {
+    case 'invalid_input':
+      return 'refused by the schema (invalid input)';
+    case 'missing_right':
+      return attempt.right === undefined || attempt.right === null
+        ? 'refused: missing right'
+        : `refused: missing right “${attempt.right}”`;
+    case 'unknown_tool':
+      return 'refused: no such tool';
+    case 'confirmation_required':
+      return "refused: needs the human's confirmation";
+    case 'confirmation_denied':
+      return 'denied by the human';
+    case 'duplicate_call_id':
+      return 'refused: duplicate call id';
+    case 'incomplete_call':
+      return 'refused: cut off by the token limit';
+    default:
+      return 'refused';
+  }
+}
+
+function describeToolError(attempt: AttemptView): string {
+  if (attempt.verdict === 'timed_out') return `timed out after ${attempt.timeoutMs ?? '?'} ms`;
+  if (attempt.verdict === 'failed')
+    return attempt.message === undefined ? 'the tool failed' : `failed: ${clip(attempt.message, 80)}`;
+  return 'ran, returned an error';
+}
+
+export const CATEGORY_LABELS: Readonly<Record<CallCategory, string>> = {
+  ok: 'ran',
+  approved: 'approved, then ran',
+  paused: 'paused',
+  refused: 'refused',
+  denied: 'denied',
+  'tool-error': 'tool error',
+  aborted: 'aborted',
+};
+
+/** Which calls a filter keeps. */
+export type CallFilter = 'all' | 'refusals' | 'errors' | 'confirmations';
+
+export function matchesFilter(call: CallView, filter: CallFilter, tool: string): boolean {
+  if (tool !== '' && !call.tool.toLowerCase().includes(tool.toLowerCase())) return false;
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'refusals':
+      return call.category === 'refused' || call.category === 'denied';
+    case 'errors':
+      return call.category === 'tool-error' || call.category === 'aborted';
+    case 'confirmations':
+      return call.attempts.some(
+        (attempt) => attempt.verdict === 'awaiting_confirmation' || attempt.irreversible === true,
+      );
+  }
+}
+
+export function clip(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
+
+/** A short, stable preview of a call's input for its row. */
+export function inputPreview(input: unknown): string {
+  if (input === undefined) return '';
+  try {
+    return clip(JSON.stringify(input), 60);
+  } catch {
+    return '';
+  }
+}

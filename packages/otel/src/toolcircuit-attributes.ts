@@ -1,0 +1,52 @@
+/**
+ * toolcircuit's own span attributes: what the four checks decided and why, so a trace answers "why did
+ * this call not run?" without the journal, and the journal entry's digest, so both can be cross-checked.
+ */
+export const TOOLCIRCUIT = {
+  runId: 'toolcircuit.run.id',
+  /** `start` for `runLoop`/`streamLoop`, `resume` for `resumeLoop`. */
+  invocation: 'toolcircuit.invocation',
+  runStatus: 'toolcircuit.run.status',
+  sessionId: 'toolcircuit.session.id',
+  turn: 'toolcircuit.turn',
+  turns: 'toolcircuit.turns',
+  /** The unified stop reason (`gen_ai.response.finish_reasons` keeps the provider's own value). */
+  stopReason: 'toolcircuit.stop_reason',
+  callIndex: 'toolcircuit.call.index',
+  verdict: 'toolcircuit.verdict',
+  reason: 'toolcircuit.reason',
+  /** The model-facing refusal or failure text; content, so only with content capture. */
+  reasonMessage: 'toolcircuit.reason.message',
+  /** The right the third check looked for (`*every-session*` for tools open to every session). */
+  right: 'toolcircuit.right',
+  rightHeld: 'toolcircuit.right.held',
+  irreversible: 'toolcircuit.irreversible',
+  /** SHA-256 of the input's canonical JSON: what a human's confirmation of an irreversible call refers to. */
+  inputDigest: 'toolcircuit.input.digest',
+  confirmationDigest: 'toolcircuit.confirmation.digest',
+  outputDigest: 'toolcircuit.output.digest',
+  /** Earlier calls of the same tool in this run that came back as errors: how often the model retried. */
+  retries: 'toolcircuit.retries',
+  /** The call comes back after a pause, with the human's decision (`resumeLoop`). */
+  resumed: 'toolcircuit.resumed',
+  timeoutMs: 'toolcircuit.timeout_ms',
+  /** SHA-256 of the canonical JSON of the journal entry (without `seq`) the executor appended for this call. */
+  journalEntryDigest: 'toolcircuit.journal.entry_digest',
+  /** Where the call came from: the model response that asked for it. */
+  provenanceResponseId: 'toolcircuit.provenance.response_id',
+  provenanceTurn: 'toolcircuit.provenance.turn',
+  providerErrorCode: 'toolcircuit.provider_error.code',
+  /** On the `toolcircuit.paused` event: the calls held for the human, in order. */
+  pausedCallIds: 'toolcircuit.paused.call_ids',
+  pausedToolNames: 'toolcircuit.paused.tool_names',
+  pausedDigests: 'toolcircuit.paused.digests',
+  /** On the `toolcircuit.decision` event. */
+  decisionApproved: 'toolcircuit.decision.approved',
+  providerErrorRetryable: 'toolcircuit.provider_error.retryable',
+} as const;
+
+/** Span events on the agent span. */
+export const TOOLCIRCUIT_EVENT = {
+  paused: 'toolcircuit.paused',
+  decision: 'toolcircuit.decision',
+} as const;

@@ -1,0 +1,143 @@
+import type { JsonValue, RefusalReason, StopReason, ToolResultContent, Usage, VerdictKind } from '@toolcircuit/core';
+
+/**
+ * One line of a toolcircuit trace file (JSON lines, version 1): what `toolcircuit trace open` and the trace
+ * viewer read. Times are epoch milliseconds. Several runs (and several invocations of one run: a start,
+ * then a resume after a pause) may share a file; `runId` groups them. Fields marked "content" are present
+ * only when the trace was made with content capture on.
+ */
+export type TraceRecord =
+  | TraceHeaderRecord
+  | InvocationRecord
+  | ModelCallRecord
+  | CallRecord
+  | PauseRecord
+  | DecisionRecord
+  | InvocationEndRecord;
+
+export const TRACE_FORMAT_VERSION = 1;
+
+export interface TraceHeaderRecord {
+  readonly type: 'trace';
+  readonly version: typeof TRACE_FORMAT_VERSION;
+  readonly producer: string;
+  readonly at: number;
+  /** Free text shown by the viewer (e.g. "toolcircuit demo"). */
+  readonly title?: string;
+}
+
+export interface InvocationRecord {
+  readonly type: 'invocation';
+  readonly runId: string;
+  readonly kind: 'start' | 'resume';
+  readonly at: number;
+  /** Which backend or configuration the run used, when the application says (the demo: its backend id). */
+  readonly label?: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly sessionId: string;
+  readonly streaming: boolean;
+  readonly tools: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly right: string | null;
+    readonly irreversible: boolean;
+  }[];
+  /** Content: the system text and the messages the invocation started from. */
+  readonly system?: string;
+  readonly messages?: JsonValue;
+}
+
+export interface ModelCallRecord {
+  readonly type: 'model-call';
+  readonly runId: string;
+  readonly turn: number;
+  readonly start: number;
+  readonly end: number;
+  readonly firstChunk?: number;
+  readonly provider: string;
+  readonly requestModel: string;
+  readonly responseModel?: string;
+  readonly responseId?: string;
+  readonly stopReason?: StopReason;
+  readonly usage?: Usage;
+  /** The calls the model asked for, in order. */
+  readonly calls?: readonly { readonly id: string; readonly name: string }[];
+  readonly error?: { readonly type: string; readonly message: string; readonly retryable?: boolean };
+  /** Content: the turn's text. */
+  readonly text?: string;
+}
+
+export interface CallRecord {
+  readonly type: 'call';
+  readonly runId: string;
+  readonly turn: number;
+  readonly index: number;
+  readonly callId: string;
+  readonly tool: string;
+  readonly start: number;
+  readonly end: number;
+  readonly verdict: VerdictKind;
+  readonly reason?: RefusalReason;
+  readonly isError: boolean;
+  /** The right the third check looked for (`null`: open to every session; absent: unknown tool). */
+  readonly right?: string | null;
+  readonly irreversible?: boolean;
+  readonly inputDigest: string | null;
+  readonly outputDigest?: string;
+  /** SHA-256 of the journal entry's canonical JSON (without `seq`), when the run had a journal. */
+  readonly entryDigest?: string;
+  readonly retries: number;
+  readonly resumed: boolean;
+  readonly timeoutMs?: number;
+  /** Where the call came from: the model response that asked for it. */
+  readonly provenance: { readonly turn: number; readonly provider: string; readonly responseId?: string };
+  /** Content: the arguments, the result sent back to the model, the refusal or failure text. */
+  readonly input?: JsonValue;
+  readonly result?: ToolResultContent;
+  readonly message?: string;
+}
+
+export interface PauseRecord {
+  readonly type: 'pause';
+  readonly runId: string;
+  readonly turn: number;
+  readonly at: number;
+  readonly pending: readonly {
+    readonly callId: string;
+    readonly tool: string;
+    readonly inputDigest: string;
+    /** Content. */
+    readonly input?: JsonValue;
+  }[];
+}
+
+export interface DecisionRecord {
+  readonly type: 'decision';
+  readonly runId: string;
+  readonly turn: number;
+  readonly at: number;
+  readonly callId: string;
+  readonly tool: string;
+  readonly approved: boolean;
+  readonly inputDigest: string;
+  /** The human whose decision it is: the session's. */
+  readonly by: string;
+  /** Content. */
+  readonly note?: string;
+}
+
+export interface InvocationEndRecord {
+  readonly type: 'invocation-end';
+  readonly runId: string;
+  readonly at: number;
+  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted' | 'error';
+  readonly turns: number;
+  readonly usage?: Usage;
+  readonly error?: { readonly type: string; readonly message: string };
+}
+
+/** One record as one line of the file. */
+export function traceRecordLine(record: TraceRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
