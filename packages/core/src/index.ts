@@ -85,6 +85,7 @@ export type {
 } from './model.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
 export type { ProviderMetadata, ProviderOptions } from './provider-metadata.js';
+export type { CatalogueMode, CatalogueOptions, LenientCatalogue, RefusedTool } from './refused-tool.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './resume-loop.js';
 export { createSession, type Session, type SessionInit } from './session.js';
 export type { StreamEvent } from './stream-events.js';
