@@ -50,8 +50,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 67,
     'duplicate-name': 0,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 13,
-    'open-object': 67,
+    'open-object': 1,
     'undocumented-property': 0,
     'no-out-of-scope': 66,
   },
@@ -59,8 +60,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 818,
     'duplicate-name': 82,
     'missing-description': 0,
+    'core-refuses': 818,
     'overlapping-descriptions': 1179,
-    'open-object': 853,
+    'open-object': 1,
     'undocumented-property': 3,
     'no-out-of-scope': 803,
   },
@@ -68,8 +70,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 112,
     'duplicate-name': 4,
     'missing-description': 0,
+    'core-refuses': 109,
     'overlapping-descriptions': 12,
-    'open-object': 111,
+    'open-object': 1,
     'undocumented-property': 10,
     'no-out-of-scope': 112,
   },
@@ -77,8 +80,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 117,
     'duplicate-name': 0,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 26,
-    'open-object': 124,
+    'open-object': 1,
     'undocumented-property': 0,
     'no-out-of-scope': 109,
   },
@@ -86,8 +90,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 527,
     'duplicate-name': 13,
     'missing-description': 19,
+    'core-refuses': 1,
     'overlapping-descriptions': 69,
-    'open-object': 436,
+    'open-object': 1,
     'undocumented-property': 790,
     'no-out-of-scope': 456,
   },
@@ -95,8 +100,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 257,
     'duplicate-name': 2,
     'missing-description': 7,
+    'core-refuses': 0,
     'overlapping-descriptions': 111,
-    'open-object': 215,
+    'open-object': 1,
     'undocumented-property': 317,
     'no-out-of-scope': 231,
   },
@@ -104,8 +110,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 24,
     'duplicate-name': 0,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 8,
-    'open-object': 204,
+    'open-object': 1,
     'undocumented-property': 541,
     'no-out-of-scope': 24,
   },
@@ -113,8 +120,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 55,
     'duplicate-name': 0,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 3,
-    'open-object': 61,
+    'open-object': 1,
     'undocumented-property': 45,
     'no-out-of-scope': 42,
   },
@@ -122,8 +130,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 69,
     'duplicate-name': 8,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 13,
-    'open-object': 36,
+    'open-object': 1,
     'undocumented-property': 58,
     'no-out-of-scope': 68,
   },
@@ -131,8 +140,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 300,
     'duplicate-name': 0,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 12,
-    'open-object': 300,
+    'open-object': 1,
     'undocumented-property': 318,
     'no-out-of-scope': 295,
   },
@@ -140,8 +150,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
     tools: 56,
     'duplicate-name': 1,
     'missing-description': 0,
+    'core-refuses': 0,
     'overlapping-descriptions': 13,
-    'open-object': 56,
+    'open-object': 1,
     'undocumented-property': 28,
     'no-out-of-scope': 52,
   },
@@ -173,8 +184,9 @@ describe('toolcircuit lint on every shared catalogue', () => {
     expect(summary).toEqual(EXPECTED);
 
     for (const file of first.report.files) {
-      // Every real catalogue has open objects and descriptions without an out-of-scope phrase.
-      expect(file.counts.byRule['open-object']).toBeGreaterThan(0);
+      // Every real catalogue has open objects (said once per file, with its cost) and descriptions without
+      // an out-of-scope phrase.
+      expect(file.counts.byRule['open-object']).toBe(1);
       expect(file.counts.byRule['no-out-of-scope']).toBeGreaterThan(0);
       // Counts add up: per level = per rule.
       const byRule = Object.values(file.counts.byRule).reduce((a, b) => a + b, 0);
@@ -198,13 +210,14 @@ describe('toolcircuit lint on every shared catalogue', () => {
     // Stable: a second run reports exactly the same findings.
     const second = await lintJson([...paths, '--fail-on', 'none']);
     expect(second.report).toEqual(first.report);
-  });
+  }, 180_000);
 
   it('the default --fail-on error exits 1 on a real catalogue with errors (duplicate names)', async () => {
     const { code, stdout } = await runBin(['lint', join(CATALOGUES, 'bfcl.json')]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/82 error\(s\)/);
-  });
+    // 82 duplicate names, and 818 BFCL roots typed "dict" that createCatalogue refuses as they are.
+    expect(stdout).toMatch(/900 error\(s\)/);
+  }, 60_000);
 });
 
 describe('toolcircuit lint findings', () => {
@@ -258,6 +271,9 @@ describe('toolcircuit lint findings', () => {
     expect(result?.findings.filter((f) => f.rule === 'open-object').map((f) => [f.tool, f.path])).toEqual([
       ['find_flights', '/properties/route'],
     ]);
+    expect(result?.findings.find((f) => f.rule === 'open-object')?.message).toMatch(
+      /^1 object schema\(s\) in 1 of 3 tool\(s\) allow .* Cost: on openai-strict these objects are closed/,
+    );
     expect(result?.findings.filter((f) => f.rule === 'undocumented-property').map((f) => [f.tool, f.path])).toEqual([
       ['search_flights', '/properties/to'],
       ['find_flights', '/properties/route'],
@@ -321,6 +337,7 @@ describe('toolcircuit lint findings', () => {
     const { code, report } = await lintJson([file, '--provider', 'gemini']);
     expect(code).toBe(1);
     expect(report.files[0]?.findings).toEqual([
+      expect.objectContaining({ rule: 'core-refuses', level: 'error', tool: 'weird' }),
       expect.objectContaining({
         rule: 'provider-rejects',
         level: 'error',
@@ -375,6 +392,110 @@ describe('toolcircuit lint findings', () => {
     expect(inside.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(
       'test/fixtures/array-catalogue.mjs',
     );
+  });
+});
+
+describe('one verdict: lint and createCatalogue', () => {
+  /** Schemas createCatalogue refuses that lint used to call clean. */
+  const REFUSED: Record<string, Record<string, unknown>> = {
+    minimum_not_a_number: { type: 'object', properties: { n: { type: 'integer', minimum: 'three' } } },
+    invalid_pattern: { type: 'object', properties: { s: { type: 'string', pattern: '([a-z' } } },
+    empty_enum: { type: 'object', properties: { e: { enum: [] } } },
+    empty_all_of: { type: 'object', allOf: [] },
+    unresolvable_ref: { type: 'object', properties: { r: { $ref: '#/$defs/missing' } } },
+    unknown_draft: { $schema: 'http://json-schema.org/draft-03/schema#', type: 'object' },
+  };
+  const toolsOf = (schemas: Record<string, Record<string, unknown>>) =>
+    Object.entries(schemas).map(([name, schema]) => ({
+      name,
+      description: `Only for tests: ${name}.`,
+      input_schema: schema,
+    }));
+
+  it("every schema createCatalogue refuses is a lint error with core's own message, and lint exits 1", async () => {
+    const { createCatalogue, everySession } = await import('@toolcircuit/core');
+    for (const tool of toolsOf(REFUSED)) {
+      const file = await tempFile(`${tool.name}.json`, [tool]);
+      const { code, report } = await lintJson([file, '--provider', 'anthropic']);
+      expect(code, tool.name).toBe(1);
+      const core = createCatalogue(
+        [
+          {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.input_schema as never,
+            right: everySession,
+            irreversible: false,
+            run: () => undefined,
+          },
+        ],
+        { mode: 'lenient' },
+      ).refused[0]?.error.message;
+      expect(core, tool.name).toBeDefined();
+      expect(report.files[0]?.findings.filter((f) => f.rule === 'core-refuses').map((f) => f.message)).toEqual([core]);
+    }
+  });
+
+  it('a blank description is an error in both, and a broken schema behind it is still reported', async () => {
+    const file = await tempFile('blank.json', [
+      { name: 'blank', description: ' ', input_schema: REFUSED['empty_enum'] },
+    ]);
+    const { code, report } = await lintJson([file, '--provider', 'anthropic']);
+    expect(code).toBe(1);
+    const rules = report.files[0]?.findings.map((f) => f.rule);
+    expect(rules).toContain('missing-description');
+    expect(rules).toContain('core-refuses');
+    expect(report.files[0]?.findings.find((f) => f.rule === 'missing-description')?.message).toMatch(
+      /non-empty string/,
+    );
+  });
+
+  it('--rule and the config file set severities; --quiet keeps errors; a per-rule summary line closes each file', async () => {
+    const file = await tempFile('tools.json', toolsOf({ empty_enum: REFUSED['empty_enum'] ?? {} }));
+    const off = await lintJson([file, '--rule', 'core-refuses=off', '--rule', 'no-out-of-scope=error']);
+    expect(off.report.files[0]?.findings.some((f) => f.rule === 'core-refuses')).toBe(false);
+    expect(off.report.files[0]?.findings.filter((f) => f.level === 'error').map((f) => f.rule)).toEqual([]);
+    const dir = await mkdtemp(join(tmpdir(), 'toolcircuit-lint-config-'));
+    await writeFile(
+      join(dir, 'toolcircuit.config.json'),
+      JSON.stringify({ lint: { rules: { 'core-refuses': 'warn' } } }),
+    );
+    const warned = await runBin(['lint', file, '--config', join(dir, 'toolcircuit.config.json'), '--format', 'json']);
+    expect(warned.code).toBe(0);
+    const flagWins = await runBin([
+      'lint',
+      file,
+      '--config',
+      join(dir, 'toolcircuit.config.json'),
+      '--rule',
+      'core-refuses=error',
+    ]);
+    expect(flagWins.code).toBe(1);
+    const quiet = await runBin(['lint', file, '--quiet']);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toMatch(/1 error\(s\), 0 warning\(s\), 0 note\(s\)/);
+    expect(quiet.stdout).toMatch(/by rule: core-refuses 1\n/);
+    const unknown = await runBin(['lint', file, '--rule', 'no-such-rule=off']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown lint rule "no-such-rule"');
+  });
+
+  it('a root union is no longer narrowed; a provider narrowing is a warning that names the inputs', async () => {
+    const file = await tempFile('union.json', [
+      {
+        name: 'create_record',
+        description: 'Create a DNS record. Only for zones you own.',
+        input_schema: {
+          type: 'object',
+          properties: { host: { description: 'host', properties: { name: { type: 'string', description: 'n' } } } },
+          additionalProperties: false,
+        },
+      },
+    ]);
+    const { report } = await lintJson([file, '--provider', 'gemini']);
+    const narrows = report.files[0]?.findings.find((f) => f.rule === 'provider-narrows');
+    expect(narrows).toMatchObject({ level: 'warning', provider: 'gemini', path: '/properties/host' });
+    expect(narrows?.message).toContain('values at the object at /properties/host that are not object');
   });
 });
 

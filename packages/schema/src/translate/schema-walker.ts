@@ -760,7 +760,9 @@ export class SchemaWalker {
         if (first.plan === second.plan || (first.plan.kind === 'same' && second.plan.kind === 'same')) continue;
         const shared = [...outputTypes(first.schema)].filter((type) => outputTypes(second.schema).has(type));
         if (!shared.includes('object')) continue;
-        if (toldApart(first.source?.value, second.source?.value)) continue;
+        const original = (branch: Emitted): JsonObject | undefined =>
+          branch.source === undefined ? undefined : this.#dereference(branch.source.value, branch.source.pointer);
+        if (toldApart(original(first), second, original(second))) continue;
         this.#log(
           pointer,
           'ambiguous-restore',
@@ -798,7 +800,11 @@ export class SchemaWalker {
       required: ['json'],
     };
     if (this.#profile.strictObjects) wrapper.additionalProperties = false;
-    return { schema: wrapper, plan: { kind: 'json', wrapped: true } };
+    return {
+      schema: wrapper,
+      plan: { kind: 'json', wrapped: true },
+      ...(branch.source === undefined ? {} : { source: branch.source }),
+    };
   }
 
   #nullable(emitted: Emitted): Emitted {
@@ -1118,31 +1124,49 @@ function mergeEnumBranches(schemas: readonly JsonObject[]): JsonObject | undefin
   return merged;
 }
 
-/** Whether two original object branches can never accept the same object (so restoring cannot confuse them). */
-function toldApart(first: JsonValue | undefined, second: JsonValue | undefined): boolean {
-  if (!isJsonObject(first) || !isJsonObject(second)) return false;
-  const properties = (schema: JsonObject): JsonObject => (isJsonObject(schema.properties) ? schema.properties : {});
-  const required = (schema: JsonObject): string[] =>
-    Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+/**
+ * Whether what a model sends for the LATER branch `second` can never be valid under the EARLIER original
+ * branch `first` once restored (restoring tries branches in order, so only that direction can mislead):
+ * `first` requires a key whose allowed values (const/enum) exclude all of `second`'s, or a key `second`
+ * does not declare while refusing undeclared keys (its provider-side schema, or its original, is closed).
+ */
+function toldApart(first: JsonObject | undefined, second: Emitted, original: JsonObject | undefined): boolean {
+  if (first === undefined) return false;
+  const properties = (schema: JsonValue | undefined): JsonObject =>
+    isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
   const values = (schema: JsonValue | undefined): JsonValue[] | undefined => {
     if (!isJsonObject(schema)) return undefined;
     if (schema.const !== undefined) return [schema.const];
     return Array.isArray(schema.enum) ? schema.enum : undefined;
   };
-  for (const name of required(first)) {
-    if (!required(second).includes(name)) {
-      // A key one branch requires and the other (closed) branch does not even allow.
-      if (second.additionalProperties === false && !Object.hasOwn(properties(second), name)) return true;
-      continue;
-    }
-    const a = values(properties(first)[name]);
-    const b = values(properties(second)[name]);
-    if (a !== undefined && b !== undefined && !a.some((value) => b.some((other) => jsonEquals(value, other))))
-      return true;
-  }
-  return required(second).some(
-    (name) => first.additionalProperties === false && !Object.hasOwn(properties(first), name),
-  );
+  // A wrapper for JSON text (`{ "json": "..." }`) carries that one key.
+  const closed =
+    second.schema.additionalProperties === false ||
+    (second.plan.kind === 'json' && second.plan.wrapped) ||
+    original?.additionalProperties === false;
+  const declared = new Set([...Object.keys(properties(second.schema)), ...Object.keys(properties(original))]);
+  const required = Array.isArray(first.required)
+    ? first.required.filter((name): name is string => typeof name === 'string')
+    : [];
+  // The later branch requires a key the earlier (closed) original does not allow.
+  const requiredByOriginal = Array.isArray(original?.required)
+    ? original.required.filter((name): name is string => typeof name === 'string')
+    : [];
+  if (
+    first.additionalProperties === false &&
+    requiredByOriginal.some((name) => !Object.hasOwn(properties(first), name))
+  )
+    return true;
+  return required.some((name) => {
+    if (!declared.has(name)) return closed;
+    const mine = values(properties(first)[name]);
+    const theirs = values(properties(original)[name]);
+    return (
+      mine !== undefined &&
+      theirs !== undefined &&
+      !mine.some((value) => theirs.some((other) => jsonEquals(value, other)))
+    );
+  });
 }
 
 function hasPatterns(node: JsonObject): boolean {
