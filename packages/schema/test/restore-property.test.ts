@@ -13,56 +13,11 @@ import {
 import type { CatalogueFile } from '../src/report/build-portability-report.js';
 import { compile } from './support/ajv.js';
 import { loadAllCatalogues } from './support/catalogues.js';
-import { encodeForProvider } from './support/provider-encoding.js';
+import { checkRoundTrip } from './support/round-trip.js';
 import { toolSchemaArbitrary } from './support/schema-arbitrary.js';
 import { valueArbitrary } from './support/value-arbitrary.js';
 
 const OPEN_TARGETS = SCHEMA_TARGETS.filter((target) => target !== 'openai-strict');
-
-/**
- * The soundness property, for one value valid under the original: the provider-side schema accepts what a
- * model following it sends (for strict: omitted optionals as null, free-form values as JSON text), and
- * restoring gives the original value back.
- */
-function checkRoundTrip(original: JsonObject, value: unknown, target: SchemaTarget): void {
-  let translated: ReturnType<typeof translateSchema>;
-  try {
-    translated = translateSchema(original, target);
-  } catch (error) {
-    // Refusal is a legitimate outcome; it must be the typed one.
-    expect(error).toBeInstanceOf(SchemaTranslationError);
-    return;
-  }
-  const normalized = normalizeSchema(original).schema;
-  const { sent, restored } = encodeForProvider(normalized, value, target);
-  const accepts = compile(target === 'gemini' ? geminiReading(translated.schema) : translated.schema)(sent);
-  if (!accepts) {
-    throw new Error(
-      `${target} rejects ${JSON.stringify(sent)}\noriginal ${JSON.stringify(original)}\ntranslated ${JSON.stringify(translated.schema)}`,
-    );
-  }
-  expect(restoreProviderInput(original, sent, target)).toEqual(restored);
-  if (target === 'openai-strict') expect(restoreStrictInput(original, sent)).toEqual(restored);
-}
-
-/**
- * ajv reads OpenAPI `nullable` strictly (3.0.3: an `enum` beside it must list null too), but Gemini enums
- * are strings only, so Gemini's own reading is "nullable: the value may be null". Validate that reading.
- */
-function geminiReading(schema: JsonValue): JsonObject {
-  const visit = (node: JsonValue): JsonValue => {
-    if (Array.isArray(node)) return node.map(visit);
-    if (typeof node !== 'object' || node === null) return node;
-    const copy: JsonObject = Object.fromEntries(
-      Object.entries(node).map(([key, value]) => [key, key === 'enum' || key === 'default' ? value : visit(value)]),
-    );
-    if (copy.nullable === true && Array.isArray(copy.enum) && !copy.enum.includes(null))
-      copy.enum = [...copy.enum, null];
-    return copy;
-  };
-  const result = visit(schema);
-  return typeof result === 'object' && result !== null && !Array.isArray(result) ? result : {};
-}
 
 function validUnder(original: JsonObject): (value: unknown) => boolean {
   return compile(normalizeSchema(original).schema);
