@@ -2,60 +2,7 @@ import type { JsonObject } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
 import { checkProviderSchema, restoreProviderInput, SCHEMA_TARGETS, translateSchema } from '../src/index.js';
 import { compile } from './support/ajv.js';
-
-/** A "create DNS record" tool as vendor tool lists write it: one root variant per record type. */
-const DNS_RECORD: JsonObject = {
-  type: 'object',
-  oneOf: [
-    {
-      type: 'object',
-      properties: { type: { const: 'A' }, name: { type: 'string' }, content: { type: 'string', format: 'ipv4' } },
-      required: ['type', 'name', 'content'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      properties: {
-        type: { const: 'MX' },
-        name: { type: 'string' },
-        content: { type: 'string' },
-        priority: { type: 'integer', minimum: 0 },
-      },
-      required: ['type', 'name', 'content', 'priority'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      properties: {
-        type: { const: 'BUCKET' },
-        name: { type: 'string' },
-        secret: {
-          type: 'object',
-          properties: { project: { type: 'string' } },
-          required: ['project'],
-          additionalProperties: false,
-        },
-      },
-      required: ['type', 'name', 'secret'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      properties: {
-        type: { const: 'S3' },
-        name: { type: 'string' },
-        secret: {
-          type: 'object',
-          properties: { accessKey: { type: 'string' }, secretKey: { type: 'string' } },
-          required: ['accessKey', 'secretKey'],
-          additionalProperties: false,
-        },
-      },
-      required: ['type', 'name', 'secret'],
-      additionalProperties: false,
-    },
-  ],
-};
+import { DNS_RECORD } from './support/synthetic-unions.js';
 
 const DNS_INPUTS = [
   { type: 'A', name: 'www', content: '192.0.2.1' },

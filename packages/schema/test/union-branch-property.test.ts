@@ -8,6 +8,7 @@ import { loadAllCatalogues } from './support/catalogues.js';
 import { loadExtraCatalogues } from './support/extra-catalogues.js';
 import { forcedBranches } from './support/forced-branches.js';
 import { checkRoundTrip } from './support/round-trip.js';
+import { SYNTHETIC_UNION_TOOLS } from './support/synthetic-unions.js';
 import { valueArbitrary } from './support/value-arbitrary.js';
 
 /** Branches tried per tool (document order) and candidate values generated per branch. */
@@ -31,6 +32,8 @@ beforeAll(async () => {
     }
   }
   tools = tools.sort((a, b) => `${a.source} ${a.name}`.localeCompare(`${b.source} ${b.name}`));
+  // Root unions, which no recorded list has (labelled synthetic in their module).
+  for (const tool of SYNTHETIC_UNION_TOOLS) tools.push({ source: 'synthetic', ...tool });
 });
 
 /**
@@ -43,6 +46,7 @@ beforeAll(async () => {
 describe('every union branch of the corpus survives provider encoding and restore', () => {
   it('covers the unions of both corpora', () => {
     expect(new Set(tools.map((tool) => tool.source.startsWith('extra/'))).size).toBe(2);
+    expect(tools.filter((tool) => tool.source === 'synthetic')).toHaveLength(3);
     expect(tools.length).toBeGreaterThan(100);
   });
 
