@@ -2,6 +2,7 @@ import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createCatalogue, everySession } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
 import { runBin } from './support/cli-process.js';
 
@@ -413,7 +414,6 @@ describe('one verdict: lint and createCatalogue', () => {
     }));
 
   it("every schema createCatalogue refuses is a lint error with core's own message, and lint exits 1", async () => {
-    const { createCatalogue, everySession } = await import('@toolcircuit/core');
     for (const tool of toolsOf(REFUSED)) {
       const file = await tempFile(`${tool.name}.json`, [tool]);
       const { code, report } = await lintJson([file, '--provider', 'anthropic']);

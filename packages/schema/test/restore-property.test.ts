@@ -1,15 +1,7 @@
-import type { JsonObject, JsonValue } from '@toolcircuit/core';
+import type { JsonObject } from '@toolcircuit/core';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  normalizeSchema,
-  restoreProviderInput,
-  restoreStrictInput,
-  SCHEMA_TARGETS,
-  type SchemaTarget,
-  SchemaTranslationError,
-  translateSchema,
-} from '../src/index.js';
+import { normalizeSchema, SCHEMA_TARGETS } from '../src/index.js';
 import type { CatalogueFile } from '../src/report/build-portability-report.js';
 import { compile } from './support/ajv.js';
 import { loadAllCatalogues } from './support/catalogues.js';

@@ -66,7 +66,9 @@ function refusalsOf(definitions: readonly AnyToolDefinition[]): RefusedTool[] {
   definitions.forEach((definition, index) => {
     const round = seen.get(definition.name) ?? 0;
     seen.set(definition.name, round + 1);
-    (rounds[round] ??= []).push({ index, definition });
+    const entries = rounds[round] ?? [];
+    entries.push({ index, definition });
+    rounds[round] = entries;
   });
   return rounds.flatMap((round) =>
     createCatalogue(
