@@ -481,10 +481,27 @@ describe('one verdict: lint and createCatalogue', () => {
   });
 
   it('a root union is no longer narrowed; a provider narrowing is a warning that names the inputs', async () => {
+    const variant = (type: string, extra: Record<string, unknown>) => ({
+      type: 'object',
+      properties: { type: { const: type }, name: { type: 'string', description: 'n' }, ...extra },
+      required: ['type', 'name'],
+      additionalProperties: false,
+    });
     const file = await tempFile('union.json', [
       {
         name: 'create_record',
         description: 'Create a DNS record. Only for zones you own.',
+        input_schema: {
+          type: 'object',
+          oneOf: [
+            variant('A', { content: { type: 'string', description: 'IPv4' } }),
+            variant('MX', { priority: { type: 'integer', description: 'p' } }),
+          ],
+        },
+      },
+      {
+        name: 'tag_host',
+        description: 'Tag a host. Only for hosts you own.',
         input_schema: {
           type: 'object',
           properties: { host: { description: 'host', properties: { name: { type: 'string', description: 'n' } } } },
@@ -492,10 +509,17 @@ describe('one verdict: lint and createCatalogue', () => {
         },
       },
     ]);
-    const { report } = await lintJson([file, '--provider', 'gemini']);
-    const narrows = report.files[0]?.findings.find((f) => f.rule === 'provider-narrows');
-    expect(narrows).toMatchObject({ level: 'warning', provider: 'gemini', path: '/properties/host' });
-    expect(narrows?.message).toContain('values at the object at /properties/host that are not object');
+    const { report } = await lintJson([file, '--provider', 'gemini', '--provider', 'openai-strict']);
+    const narrows = report.files[0]?.findings.filter((f) => f.rule === 'provider-narrows') ?? [];
+    expect(narrows.map((f) => [f.tool, f.provider])).toEqual([
+      ['tag_host', 'gemini'],
+      ['tag_host', 'openai-strict'],
+    ]);
+    expect(narrows[0]).toMatchObject({ level: 'warning', path: '/properties/host' });
+    expect(narrows[0]?.message).toContain('values at the object at /properties/host that are not object');
+    // The root union is a rewrite (looser, the executor checks the variants), never a narrowing.
+    const union = report.files[0]?.findings.filter((f) => f.tool === 'create_record' && f.rule === 'provider-rewrites');
+    expect(union?.map((f) => f.message).join(' ')).toContain('root oneOf merged into one object');
   });
 });
 
