@@ -10,5 +10,5 @@ describe('PORTABILITY.md', () => {
     const committed = readFileSync(fileURLToPath(new URL('../PORTABILITY.md', import.meta.url)), 'utf8');
     const files = [...(await loadAllCatalogues()), ...(await loadExtraCatalogues())];
     expect(buildPortabilityReport(files)).toBe(committed);
-  });
+  }, 120_000);
 });

@@ -32,7 +32,7 @@ describe('generated schemas and values', () => {
       ),
       { numRuns: 120 },
     );
-  });
+  }, 120_000);
 
   it('openai-strict accepts every valid value without undeclared keys, nulls for omitted optionals, and restores it', () => {
     fc.assert(
@@ -50,7 +50,7 @@ describe('generated schemas and values', () => {
       ),
       { numRuns: 200 },
     );
-  });
+  }, 120_000);
 });
 
 describe('real catalogue schemas with generated values', () => {
@@ -75,24 +75,30 @@ describe('real catalogue schemas with generated values', () => {
     expect(sample.length).toBeGreaterThan(400);
   });
 
-  it.each(SCHEMA_TARGETS)('%s accepts and restores values valid under each sampled tool', (target) => {
-    const strict = target === 'openai-strict';
-    let checked = 0;
-    for (const tool of sample) {
-      const normalized = normalizeSchema(tool.schema).schema;
-      const valid = compile(normalized);
-      const noParameters = Object.keys((normalized.properties as JsonObject | undefined) ?? {}).length === 0;
-      // A tool without parameters is called with no arguments.
-      const values = noParameters ? fc.constant({}) : valueArbitrary(normalized, { extraKeys: !strict, refBudget: 4 });
-      fc.assert(
-        fc.property(values, (value) => {
-          fc.pre(valid(value));
-          checked += 1;
-          checkRoundTrip(tool.schema, value, target);
-        }),
-        { numRuns: 5, seed: 4242 },
-      );
-    }
-    expect(checked).toBeGreaterThan(sample.length);
-  });
+  it.each(SCHEMA_TARGETS)(
+    '%s accepts and restores values valid under each sampled tool',
+    (target) => {
+      const strict = target === 'openai-strict';
+      let checked = 0;
+      for (const tool of sample) {
+        const normalized = normalizeSchema(tool.schema).schema;
+        const valid = compile(normalized);
+        const noParameters = Object.keys((normalized.properties as JsonObject | undefined) ?? {}).length === 0;
+        // A tool without parameters is called with no arguments.
+        const values = noParameters
+          ? fc.constant({})
+          : valueArbitrary(normalized, { extraKeys: !strict, refBudget: 4 });
+        fc.assert(
+          fc.property(values, (value) => {
+            fc.pre(valid(value));
+            checked += 1;
+            checkRoundTrip(tool.schema, value, target);
+          }),
+          { numRuns: 5, seed: 4242 },
+        );
+      }
+      expect(checked).toBeGreaterThan(sample.length);
+    },
+    120_000,
+  );
 });

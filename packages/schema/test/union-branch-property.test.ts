@@ -50,40 +50,44 @@ describe('every union branch of the corpus survives provider encoding and restor
     expect(tools.length).toBeGreaterThan(100);
   });
 
-  it.each(SCHEMA_TARGETS)('%s', (target) => {
-    let branches = 0;
-    let exercised = 0;
-    let values = 0;
-    const impossible: string[] = [];
-    const unnamed: string[] = [];
-    for (const tool of tools) {
-      const normalized = normalizeSchema(tool.schema).schema;
-      const valid = compile(normalized);
-      for (const forced of forcedBranches(normalized, BRANCHES_PER_TOOL)) {
-        branches += 1;
-        const candidates = fc.sample(valueArbitrary(forced.schema, { extraKeys: false, refBudget: 3 }), {
-          numRuns: VALUES_PER_BRANCH,
-          seed: 1414,
-        });
-        let hit = false;
-        for (const value of candidates) {
-          if (!valid(value)) continue;
-          hit = true;
-          values += 1;
-          const outcome = checkRoundTrip(tool.schema, value, target);
-          if (outcome === undefined || valid(outcome.restored)) continue;
-          const where = `${tool.source} ${tool.name} ${forced.branch}`;
-          impossible.push(where);
-          if (!outcome.translated.some((change: SchemaChange) => change.narrows !== undefined)) unnamed.push(where);
+  it.each(SCHEMA_TARGETS)(
+    '%s',
+    (target) => {
+      let branches = 0;
+      let exercised = 0;
+      let values = 0;
+      const impossible: string[] = [];
+      const unnamed: string[] = [];
+      for (const tool of tools) {
+        const normalized = normalizeSchema(tool.schema).schema;
+        const valid = compile(normalized);
+        for (const forced of forcedBranches(normalized, BRANCHES_PER_TOOL)) {
+          branches += 1;
+          const candidates = fc.sample(valueArbitrary(forced.schema, { extraKeys: false, refBudget: 3 }), {
+            numRuns: VALUES_PER_BRANCH,
+            seed: 1414,
+          });
+          let hit = false;
+          for (const value of candidates) {
+            if (!valid(value)) continue;
+            hit = true;
+            values += 1;
+            const outcome = checkRoundTrip(tool.schema, value, target);
+            if (outcome === undefined || valid(outcome.restored)) continue;
+            const where = `${tool.source} ${tool.name} ${forced.branch}`;
+            impossible.push(where);
+            if (!outcome.translated.some((change: SchemaChange) => change.narrows !== undefined)) unnamed.push(where);
+          }
+          if (hit) exercised += 1;
         }
-        if (hit) exercised += 1;
       }
-    }
-    console.log(
-      `${target}: ${tools.length} tools, ${branches} union branches, ${exercised} exercised with ${values} valid values; restored invalid: ${impossible.length} (unnamed: ${unnamed.length})`,
-    );
-    expect(unnamed).toEqual([]);
-    expect(impossible.length).toBeLessThanOrEqual(values / 100);
-    expect(exercised / branches).toBeGreaterThan(0.6);
-  });
+      console.log(
+        `${target}: ${tools.length} tools, ${branches} union branches, ${exercised} exercised with ${values} valid values; restored invalid: ${impossible.length} (unnamed: ${unnamed.length})`,
+      );
+      expect(unnamed).toEqual([]);
+      expect(impossible.length).toBeLessThanOrEqual(values / 100);
+      expect(exercised / branches).toBeGreaterThan(0.6);
+    },
+    300_000,
+  );
 });
