@@ -68,7 +68,7 @@ describe('toolcircuit convert', () => {
     expect(gemini.result.changes).toContainEqual(
       expect.objectContaining({ tool: 'chercher_dossier', kind: 'dropped', keyword: 'additionalProperties' }),
     );
-  });
+  }, 90_000); // five CLI processes, one per adapter; slow when the suite shares two cores
 
   it('default output: the tools on stdout (JSON), the changes on stderr', async () => {
     const { code, stdout, stderr } = await runBin(['convert', 'test/fixtures/typed-catalogue.ts', '-p', 'openai']);

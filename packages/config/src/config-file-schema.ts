@@ -32,5 +32,13 @@ export const CONFIG_FILE_SCHEMA = {
     concurrency: { type: 'integer', minimum: 1, maximum: 64 },
     toolTimeoutMs: { type: 'integer', minimum: 1 },
     catalogue: { type: 'string', minLength: 1 },
+    // `toolcircuit lint` rule severities; rule names are checked by the CLI, which knows them.
+    lint: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        rules: { type: 'object', additionalProperties: { enum: ['off', 'note', 'warn', 'warning', 'error'] } },
+      },
+    },
   },
 } as const;

@@ -17,6 +17,8 @@ export interface ToolcircuitConfig {
   readonly toolTimeoutMs?: number;
   /** Path of the catalogue module, relative to the config file. */
   readonly catalogue?: string;
+  /** `toolcircuit lint` settings: a severity per rule name (`off`, `note`, `warn`/`warning`, `error`). */
+  readonly lint?: { readonly rules?: Readonly<Record<string, 'off' | 'note' | 'warn' | 'warning' | 'error'>> };
 }
 
 export interface ConfigProblem {

@@ -13,6 +13,10 @@ const directory =
 const names = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
 const files = [];
 for (const name of names) files.push({ source: name, tools: await loadCatalogueFile(join(directory, name)) });
+// The extra corpus recorded from npm MCP servers (test/fixtures/corpus-extra/SOURCES.md) is in the package.
+const extra = fileURLToPath(new URL('../test/fixtures/corpus-extra/', import.meta.url));
+for (const name of (await readdir(extra)).filter((item) => item.endsWith('.json')).sort())
+  files.push({ source: `extra/${name}`, tools: await loadCatalogueFile(join(extra, name)) });
 const output = fileURLToPath(new URL('../PORTABILITY.md', import.meta.url));
 await writeFile(output, buildPortabilityReport(files));
 console.log(

@@ -7,15 +7,21 @@ export class ChangeLog {
   readonly #changes: SchemaChange[] = [];
   readonly #seen = new Set<string>();
 
-  add(path: string, kind: SchemaChangeKind, detail: string, keyword?: string): void {
+  add(path: string, kind: SchemaChangeKind, detail: string, keyword?: string, narrows?: string): void {
     const key = `${path}\u0000${kind}\u0000${keyword ?? ''}`;
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
-    this.#changes.push(keyword === undefined ? { path, kind, detail } : { path, kind, keyword, detail });
+    this.#changes.push({
+      path,
+      kind,
+      ...(keyword === undefined ? {} : { keyword }),
+      detail,
+      ...(narrows === undefined ? {} : { narrows }),
+    });
   }
 
   addAll(changes: readonly SchemaChange[]): void {
-    for (const change of changes) this.add(change.path, change.kind, change.detail, change.keyword);
+    for (const change of changes) this.add(change.path, change.kind, change.detail, change.keyword, change.narrows);
   }
 
   toArray(): readonly SchemaChange[] {

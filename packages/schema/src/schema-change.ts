@@ -16,6 +16,10 @@
  * - `inferred-type`: a node without `type` got one from its structure keywords (`properties` ⇒ object…).
  * - `omitted-parameters`: Gemini: a tool without parameters declares none (the adapter omits `parameters`).
  * - `renamed`: a tool name the provider rejects was mapped to a valid one.
+ * - `ambiguous-restore`: two branches of a union look alike on the provider side but restore differently,
+ *   and nothing in the original tells them apart: restoring keeps the first branch the original accepts.
+ *
+ * A change that leaves some valid inputs impossible to send carries `narrows`, saying which.
  */
 export type SchemaChangeKind =
   | 'type-mapped'
@@ -30,7 +34,8 @@ export type SchemaChangeKind =
   | 'closed-object'
   | 'inferred-type'
   | 'omitted-parameters'
-  | 'renamed';
+  | 'renamed'
+  | 'ambiguous-restore';
 
 export interface SchemaChange {
   /** JSON pointer into the ORIGINAL schema, e.g. `/properties/when/format` (`''` is the root). */
@@ -39,4 +44,10 @@ export interface SchemaChange {
   /** The keyword concerned, when there is one (`format`, `$ref`, `additionalProperties`…). */
   readonly keyword?: string;
   readonly detail: string;
+  /**
+   * Set when the provider side can no longer carry some inputs the original accepts (the provider's rules
+   * force it, e.g. OpenAI strict closing an open object): says which inputs. Every other change keeps
+   * every valid input possible (it re-spells or loosens).
+   */
+  readonly narrows?: string;
 }

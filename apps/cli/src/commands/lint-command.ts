@@ -11,6 +11,8 @@ import { countFindings, lintCatalogue } from '../lint/lint-catalogue.js';
 import type { LintReport } from '../lint/lint-finding.js';
 import { CLI_PROVIDERS, type CliProvider, DEFAULT_LINT_PROVIDERS } from '../lint/lint-providers.js';
 import { isAtLeast, LINT_LEVELS, LINT_RULES } from '../lint/lint-rules.js';
+import { parseRuleSettings } from '../lint/rule-levels.js';
+import { loadCliConfig } from '../run/load-cli-config.js';
 import { cliVersion } from '../version.js';
 
 const FAIL_ON = [...LINT_LEVELS, 'none'] as const;
@@ -18,7 +20,8 @@ const FAIL_ON = [...LINT_LEVELS, 'none'] as const;
 export const lintCommand: Command = {
   name: 'lint',
   summary: 'Check catalogues for tools a model will confuse and schemas a provider will reject or rewrite.',
-  usage: 'toolcircuit lint <file...> [--provider <name>]... [--format human|json|sarif] [--fail-on <level>]',
+  usage:
+    'toolcircuit lint <file...> [--provider <name>]... [--format human|json|sarif] [--fail-on <level>] [--rule <name>=off|note|warn|error]... [--quiet]',
   description: [
     'Each file is a JS/TS catalogue module (exporting `catalogue` or a default built with createCatalogue),',
     'or JSON: MCP tools/list output, OpenAI or Anthropic tool arrays, Gemini functionDeclarations, BFCL.',
@@ -30,6 +33,9 @@ export const lintCommand: Command = {
     `--overlap-threshold (default ${DEFAULT_OVERLAP_THRESHOLD}) with at least 2 shared terms.`,
     `Provider checks use @toolcircuit/schema, the translation the adapters run (default providers:`,
     `${DEFAULT_LINT_PROVIDERS.join(', ')}).`,
+    'Severities: --rule name=off|note|warn|error, or "lint": { "rules": { "name": "off" } } in',
+    'toolcircuit.config.json (flags win). core-refuses runs createCatalogue itself: lint fails on every',
+    'tool createCatalogue would refuse, with its message.',
   ].join('\n'),
   options: {
     provider: {
@@ -44,6 +50,14 @@ export const lintCommand: Command = {
       valueName: 'level',
       description: 'exit 1 when a finding is at or above: error (default), warning, note, none',
     },
+    rule: {
+      type: 'string',
+      multiple: true,
+      valueName: 'name=severity',
+      description: 'set a rule to off, note, warn or error (repeatable; overrides the config file)',
+    },
+    quiet: { type: 'boolean', description: 'report errors only (and fail on errors only)' },
+    config: { type: 'string', valueName: 'file', description: 'config file (default ./toolcircuit.config.json)' },
     'overlap-threshold': {
       type: 'string',
       valueName: 'score',
@@ -71,12 +85,17 @@ export const lintCommand: Command = {
     const failOn = args.choice('fail-on', FAIL_ON, 'error');
     const providers = providersOf(args.list('provider'));
     const overlapThreshold = thresholdOf(args.string('overlap-threshold'));
+    const { config } = await loadCliConfig(io.cwd, args.string('config'));
+    const rules = parseRuleSettings(config?.lint?.rules, args.list('rule'));
+    const quiet = args.flag('quiet');
 
     const reports: LintReport[] = [];
     for (const file of args.positionals) {
       const path = resolve(io.cwd, file);
       const tools = await loadToolList(path);
-      reports.push(lintCatalogue(file, tools, { providers, overlapThreshold }));
+      const report = lintCatalogue(file, tools, { providers, overlapThreshold, rules });
+      const findings = quiet ? report.findings.filter((finding) => finding.level === 'error') : report.findings;
+      reports.push(quiet ? { ...report, findings, counts: countFindings(findings) } : report);
     }
     const totals = countFindings(reports.flatMap((report) => report.findings));
     if (format === 'json') io.stdout.write(formatLintJson(reports, totals, failOn));

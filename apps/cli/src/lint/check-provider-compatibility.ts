@@ -29,6 +29,16 @@ const HARMLESS_DROPS: ReadonlySet<string> = new Set([
   'additionalProperties',
 ]);
 
+/**
+ * Changes after which some valid inputs cannot be sent. Undeclared keys (strict mode closing open objects,
+ * Gemini calling a tool that declares no parameters without any) are left to the `open-object` summary,
+ * which says that cost once per file.
+ */
+function narrows(change: SchemaChange): boolean {
+  if (change.kind === 'ambiguous-restore') return true;
+  return change.narrows !== undefined && change.kind !== 'closed-object' && change.kind !== 'omitted-parameters';
+}
+
 function isLossy(change: SchemaChange): boolean {
   if (!LOSSY.has(change.kind)) return false;
   return !(change.kind === 'dropped' && change.keyword !== undefined && HARMLESS_DROPS.has(change.keyword));
@@ -90,9 +100,24 @@ function translationFindings(
       },
     ];
   }
-  const lossy = changes.filter(isLossy);
-  const other = changes.filter((change) => !isLossy(change));
+  const narrowing = changes.filter(narrows);
+  const lossy = changes.filter((change) => isLossy(change) && !narrows(change));
+  const other = changes.filter((change) => !isLossy(change) && !narrows(change));
   const findings: LintFinding[] = [];
+  if (narrowing.length > 0) {
+    const affected = narrowing.map(
+      (change) =>
+        `${change.path === '' ? '(root)' : change.path}: ${change.narrows ?? `${change.kind}: ${change.detail}`}`,
+    );
+    findings.push({
+      rule: 'provider-narrows',
+      level: 'warning',
+      tool: tool.name,
+      provider,
+      path: narrowing[0]?.path ?? '',
+      message: `${provider} cannot carry these valid inputs: ${affected.slice(0, SHOWN_CHANGES).join('; ')}${affected.length > SHOWN_CHANGES ? `; and ${affected.length - SHOWN_CHANGES} more` : ''}.`,
+    });
+  }
   if (lossy.length > 0) {
     findings.push({
       rule: 'provider-drops',

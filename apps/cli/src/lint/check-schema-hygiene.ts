@@ -6,23 +6,13 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `open-object` and `undocumented-property` findings for one tool's input schema. */
+/** `undocumented-property` findings for one tool's input schema. */
 export function checkSchemaHygiene(tool: string, schema: JsonObject): LintFinding[] {
   const findings: LintFinding[] = [];
   walkSchemaObjects(schema, (node, path) => {
     const properties = node['properties'];
     if (!isObject(properties)) return;
-    // Only objects that declare a shape can be closed; a free-form map ({ type: object } alone) is meant to be open.
-    const closed = node['additionalProperties'] === false || node['unevaluatedProperties'] === false;
-    if (!closed) {
-      findings.push({
-        rule: 'open-object',
-        level: 'warning',
-        tool,
-        path,
-        message: `${where(path)} allows properties it does not declare (no "additionalProperties": false).`,
-      });
-    }
+    // Open objects are summarized once per file (summarize-open-objects.ts).
     for (const [name, property] of Object.entries(properties)) {
       if (!isObject(property) || typeof property['$ref'] === 'string') continue;
       const description = property['description'];

@@ -1,4 +1,5 @@
 import type { JsonObject } from '@toolcircuit/core';
+import { checkCoreRefusals } from './check-core-refusals.js';
 import { namesOutOfScope } from './check-out-of-scope.js';
 import { checkProviderCompatibility } from './check-provider-compatibility.js';
 import { checkSchemaHygiene } from './check-schema-hygiene.js';
@@ -6,6 +7,8 @@ import { DEFAULT_OVERLAP_THRESHOLD, findDescriptionOverlaps } from './descriptio
 import type { LintCounts, LintFinding, LintReport } from './lint-finding.js';
 import type { CliProvider } from './lint-providers.js';
 import { LINT_RULES, type LintRuleId } from './lint-rules.js';
+import { applyRuleSettings, type RuleSetting } from './rule-levels.js';
+import { summarizeOpenObjects } from './summarize-open-objects.js';
 
 export interface LintTool {
   readonly name: string;
@@ -16,6 +19,8 @@ export interface LintTool {
 export interface LintOptions {
   readonly providers: readonly CliProvider[];
   readonly overlapThreshold?: number;
+  /** Severities set by `--rule` and the config file (`off` drops the rule). */
+  readonly rules?: ReadonlyMap<LintRuleId, RuleSetting>;
 }
 
 /** Every check on one catalogue; findings are ordered by rule (as LINT_RULES lists them), then by tool. */
@@ -35,14 +40,8 @@ export function lintCatalogue(file: string, tools: readonly LintTool[], options:
   }
   const described = tools.filter((tool) => tool.description.trim() !== '');
   for (const tool of tools) {
-    if (tool.description.trim() === '') {
-      findings.push({
-        rule: 'missing-description',
-        level: 'error',
-        tool: tool.name,
-        message: 'the description is empty.',
-      });
-    } else if (!namesOutOfScope(tool.description)) {
+    // A blank description is core's refusal (missing-description, from checkCoreRefusals below).
+    if (tool.description.trim() !== '' && !namesOutOfScope(tool.description)) {
       findings.push({
         rule: 'no-out-of-scope',
         level: 'note',
@@ -63,11 +62,14 @@ export function lintCatalogue(file: string, tools: readonly LintTool[], options:
       message: `descriptions of "${overlap.first}" and "${overlap.second}" overlap (score ${overlap.score.toFixed(2)}; shared: ${overlap.sharedTerms.join(', ')}).`,
     });
   }
+  findings.push(...checkCoreRefusals(tools));
+  findings.push(...summarizeOpenObjects(tools));
   findings.push(...checkProviderCompatibility(tools, options.providers));
   const order = new Map(LINT_RULES.map((rule, index) => [rule.id as LintRuleId, index]));
   // A stable sort: within a rule, the order checks produced (catalogue order) is kept.
   findings.sort((a, b) => (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0));
-  return { file, tools: tools.length, findings, counts: countFindings(findings) };
+  const kept = applyRuleSettings(findings, options.rules ?? new Map());
+  return { file, tools: tools.length, findings: kept, counts: countFindings(kept) };
 }
 
 export function countFindings(findings: readonly LintFinding[]): LintCounts {

@@ -27,6 +27,12 @@ export const LINT_RULES = [
     help: 'The model chooses tools by their description. Say what the tool does, with what, and when not to use it.',
   },
   {
+    id: 'core-refuses',
+    level: 'error',
+    summary: 'createCatalogue refuses the tool (its message is shown).',
+    help: 'The same check createCatalogue runs: the schema does not compile (a bound that is not a number, an invalid regex, an empty enum or allOf, a $ref that resolves nowhere, an unsupported draft) or the definition is unusable. Registering the list fails on this tool; createCatalogue(tools, { mode: "lenient" }) loads the others.',
+  },
+  {
     id: 'provider-rejects',
     level: 'error',
     summary: "A provider cannot accept the tool's input schema.",
@@ -39,10 +45,17 @@ export const LINT_RULES = [
     help: 'Scored by TF-IDF cosine on stemmed content words (threshold --overlap-threshold, default 0.7, and at least 2 shared terms). Make each description say what sets the tool apart, or merge the tools.',
   },
   {
+    id: 'provider-narrows',
+    level: 'warning',
+    summary: 'A provider cannot carry some inputs the schema accepts (the finding says which).',
+    help: "The provider's rules force a narrower shape (a type inferred from keywords, a tool without declared parameters on Gemini, a null that strict mode reads as omitted) or two union branches restore alike. Declare the shape explicitly, or use a target that keeps it.",
+  },
+  {
     id: 'open-object',
     level: 'warning',
-    summary: 'An object schema with properties does not set additionalProperties: false.',
-    help: 'Without it the model may add fields the tool never reads, and OpenAI strict mode forces it anyway. Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
+    summary:
+      'Object schemas with properties do not set additionalProperties: false (said once per file, with its cost).',
+    help: 'Without it the model may add fields the tool never reads, and OpenAI strict mode closes the object anyway, so undeclared keys cannot be sent there. Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
   },
   {
     id: 'undocumented-property',

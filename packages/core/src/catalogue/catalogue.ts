@@ -7,6 +7,7 @@ import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
+import { type CatalogueOptions, isRefusal, type LenientCatalogue, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import {
   createSchemaCompiler,
@@ -46,20 +47,36 @@ const MAX_NAME_LENGTH = 128;
  * Builds a catalogue. Everything that can be wrong with a tool is found here, once, and thrown as a typed
  * `configuration` error that names the tool and the fix: a catalogue that exists is one the loop can use.
  */
-export function createCatalogue(tools: readonly AnyToolDefinition[]): Catalogue {
+export function createCatalogue(tools: readonly AnyToolDefinition[], options?: { readonly mode?: 'strict' }): Catalogue;
+/** Lenient mode, for importing a whole tool list: loads the valid tools, lists the refused ones with their errors. */
+export function createCatalogue(
+  tools: readonly AnyToolDefinition[],
+  options: { readonly mode: 'lenient' },
+): LenientCatalogue;
+export function createCatalogue(
+  tools: readonly AnyToolDefinition[],
+  options: CatalogueOptions = {},
+): Catalogue | LenientCatalogue {
   const compile = createSchemaCompiler();
   const entries = new Map<string, CatalogueEntry>();
-  for (const tool of tools) {
-    const name = checkName(tool);
-    if (entries.has(name)) throw new DuplicateToolNameError(name);
-    checkDefinition(tool);
-    const { schema, validate } = prepareSchema(tool, compile);
-    const declaration: ToolDeclaration = Object.freeze({ name, description: tool.description, inputSchema: schema });
-    entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
+  const refused: RefusedTool[] = [];
+  for (const [index, tool] of tools.entries()) {
+    try {
+      const name = checkName(tool);
+      if (entries.has(name)) throw new DuplicateToolNameError(name);
+      checkDefinition(tool);
+      const { schema, validate } = prepareSchema(tool, compile);
+      const declaration: ToolDeclaration = Object.freeze({ name, description: tool.description, inputSchema: schema });
+      entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
+    } catch (error) {
+      if (options.mode !== 'lenient' || !isRefusal(error)) throw error;
+      refused.push(Object.freeze({ index, name: String((tool as { name?: unknown } | undefined)?.name), error }));
+    }
   }
   const declarations = Object.freeze([...entries.values()].map((entry) => entry.declaration));
   const names = Object.freeze([...entries.keys()]);
   return Object.freeze({
+    ...(options.mode === 'lenient' ? { refused: Object.freeze(refused) } : {}),
     declarations,
     names,
     get: (name: string) => entries.get(name),
@@ -88,10 +105,10 @@ function checkName(tool: AnyToolDefinition): string {
 }
 
 function checkDefinition(tool: AnyToolDefinition): void {
-  if (typeof tool.description !== 'string') {
+  if (typeof tool.description !== 'string' || tool.description.trim() === '') {
     throw new InvalidToolDefinitionError(
       tool.name,
-      '`description` must be a string. The model chooses tools by their description: say what the tool does and when to use it.',
+      `\`description\` must be a non-empty string (got ${typeof tool.description === 'string' ? 'an empty one' : typeof tool.description}). The model chooses tools by their description: say what the tool does and when to use it.`,
     );
   }
   const right: unknown = tool.right;

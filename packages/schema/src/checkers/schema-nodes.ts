@@ -69,8 +69,10 @@ export function resolvesLocally(root: JsonObject, ref: string): boolean {
   let current: JsonValue = root;
   for (const raw of ref.slice(2).split('/')) {
     const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(current) || !Object.hasOwn(current, key)) return false;
-    const next: JsonValue | undefined = current[key];
+    // Pointers step through arrays by index too (`#/anyOf/0/properties/x`).
+    let next: JsonValue | undefined;
+    if (Array.isArray(current)) next = /^(0|[1-9][0-9]*)$/.test(key) ? current[Number(key)] : undefined;
+    else if (isObject(current) && Object.hasOwn(current, key)) next = current[key];
     if (next === undefined) return false;
     current = next;
   }

@@ -11,6 +11,20 @@ export interface CatalogueFile {
   readonly tools: readonly CatalogueTool[];
 }
 
+/** Per target: is every valid input still possible on the provider side (by the change log)? */
+interface Completeness {
+  complete: number;
+  /** Only keys the schema does not declare are lost (strict closing open objects, Gemini omitting parameters). */
+  undeclaredKeys: number;
+  /** Some other valid inputs cannot be sent (`narrows` on another change). */
+  narrowed: number;
+  /** Two union branches restore alike (`ambiguous-restore`). */
+  ambiguous: number;
+  refused: number;
+}
+
+const UNDECLARED_KEYS: ReadonlySet<string> = new Set(['closed-object', 'omitted-parameters']);
+
 interface Cell {
   unchanged: number;
   changed: number;
@@ -30,6 +44,10 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
   const changeCounts = new Map<string, Map<SchemaTarget, number>>();
   let violations = 0;
   let tools = 0;
+  const completeness = new Map<SchemaTarget, Completeness>(
+    SCHEMA_TARGETS.map((target) => [target, { complete: 0, undeclaredKeys: 0, narrowed: 0, ambiguous: 0, refused: 0 }]),
+  );
+  const narrowings = new Map<string, Map<SchemaTarget, number>>();
 
   for (const file of sorted) {
     tools += file.tools.length;
@@ -46,6 +64,19 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
           violations += checkProviderSchema(translated.schema, target, {
             parametersOmitted: translated.omitParameters === true,
           }).length;
+          const verdict = completeness.get(target);
+          const narrowing = translated.changes.filter((change) => change.narrows !== undefined);
+          if (verdict !== undefined) {
+            if (translated.changes.some((change) => change.kind === 'ambiguous-restore')) verdict.ambiguous += 1;
+            else if (narrowing.some((change) => !UNDECLARED_KEYS.has(change.kind))) verdict.narrowed += 1;
+            else if (narrowing.length > 0) verdict.undeclaredKeys += 1;
+            else verdict.complete += 1;
+          }
+          for (const kind of new Set(narrowing.map((change) => change.kind))) {
+            const perTarget = narrowings.get(kind) ?? new Map<SchemaTarget, number>();
+            perTarget.set(target, (perTarget.get(target) ?? 0) + 1);
+            narrowings.set(kind, perTarget);
+          }
           const kinds = new Set(
             translated.changes.map((change) => `${change.kind}${change.keyword ? ` \`${change.keyword}\`` : ''}`),
           );
@@ -57,6 +88,8 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
         } catch (error) {
           if (!(error instanceof SchemaTranslationError)) throw error;
           cell.refused += 1;
+          const verdict = completeness.get(target);
+          if (verdict !== undefined) verdict.refused += 1;
           const key = `${target}: \`${error.reason}\``;
           refusals.set(key, (refusals.get(key) ?? 0) + 1);
         }
@@ -101,6 +134,41 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
   });
   main.push(['**total**', `**${tools}**`, ...totalRow]);
   lines.push(...table(main, ['left', 'right', ...SCHEMA_TARGETS.map(() => 'left' as const)]), '');
+
+  lines.push(
+    '## Completeness',
+    '',
+    'Whether every input valid under the original schema can still be sent to the provider and comes back',
+    'from `restoreProviderInput` valid under the original (from the change log: a change that loses inputs',
+    'carries `narrows`; the property test `test/restore-property.test.ts` checks the claim on generated inputs',
+    'covering every union branch). _Undeclared keys only_: the provider cannot carry keys the schema does not',
+    'declare (OpenAI strict closes open objects; Gemini calls a tool that declares no parameters without any).',
+    '',
+  );
+  const complete: string[][] = [
+    ['target', 'tools', 'complete', 'undeclared keys only', 'other inputs narrowed', 'ambiguous restore', 'refused'],
+  ];
+  for (const target of SCHEMA_TARGETS) {
+    const verdict = completeness.get(target);
+    if (verdict === undefined) continue;
+    complete.push([
+      target,
+      String(tools),
+      String(verdict.complete),
+      String(verdict.undeclaredKeys),
+      String(verdict.narrowed),
+      String(verdict.ambiguous),
+      String(verdict.refused),
+    ]);
+  }
+  lines.push(...table(complete, ['left', 'right', 'right', 'right', 'right', 'right', 'right']), '');
+  if (narrowings.size > 0) {
+    lines.push('Tools per narrowing change kind:', '');
+    const rows: string[][] = [['change', ...SCHEMA_TARGETS]];
+    for (const [kind, perTarget] of [...narrowings].sort((a, b) => a[0].localeCompare(b[0])))
+      rows.push([kind, ...SCHEMA_TARGETS.map((target) => String(perTarget.get(target) ?? 0))]);
+    lines.push(...table(rows, ['left', ...SCHEMA_TARGETS.map(() => 'right' as const)]), '');
+  }
 
   lines.push(
     '## Tool names mapped to provider-valid names',

@@ -52,10 +52,8 @@ function restore(plan: RestorePlan, value: unknown): unknown {
     case 'array':
       if (!Array.isArray(value)) return value;
       return value.map((item, index) => restore(plan.prefix[index] ?? plan.items, item));
-    case 'any-of': {
-      const branch = pickBranch(plan.branches, value);
-      return branch === undefined ? value : restore(branch.plan, value);
-    }
+    case 'any-of':
+      return restoreUnion(plan.branches, value);
   }
 }
 
@@ -69,23 +67,33 @@ function decodeJson(text: unknown, original: unknown): unknown {
 }
 
 /**
- * The branch the model most likely filled: one whose JSON type matches, and for objects the one whose
- * declared keys the value carries exactly (strict objects always carry all their keys), then the first
- * whose keys cover the value's.
+ * Restores a value under the union branch it belongs to: among the branches whose provider-side JSON type
+ * matches, the first whose ORIGINAL schema accepts the restored value. When no branch's original accepts
+ * it (the model sent something invalid), the branch whose declared keys the value carries, so the
+ * executor's refusal names the real problem.
  */
-function pickBranch(branches: readonly BranchPlan[], value: unknown): BranchPlan | undefined {
+function restoreUnion(branches: readonly BranchPlan[], value: unknown): unknown {
   const type = value === undefined ? undefined : jsonTypeOf(value as JsonValue);
   const matching = branches.filter(
     (branch) => type !== undefined && (branch.types.has(type) || (type === 'integer' && branch.types.has('number'))),
   );
-  if (matching.length <= 1 || !isJsonObject(value)) return matching[0];
+  if (matching.length === 0) return value;
+  if (matching.length === 1) return restore((matching[0] as BranchPlan).plan, value);
+  for (const branch of matching) {
+    if (branch.accepts === undefined) continue;
+    const restored = restore(branch.plan, value);
+    if (branch.accepts(restored)) return restored;
+  }
+  const fallback = byKeys(matching, value) ?? (matching[0] as BranchPlan);
+  return restore(fallback.plan, value);
+}
+
+function byKeys(matching: readonly BranchPlan[], value: unknown): BranchPlan | undefined {
+  if (!isJsonObject(value)) return undefined;
   const keys = Object.keys(value);
   const exact = matching.find(
     (branch) =>
       branch.keys !== undefined && branch.keys.size === keys.length && keys.every((key) => branch.keys?.has(key)),
   );
-  if (exact !== undefined) return exact;
-  return (
-    matching.find((branch) => branch.keys !== undefined && keys.every((key) => branch.keys?.has(key))) ?? matching[0]
-  );
+  return exact ?? matching.find((branch) => branch.keys !== undefined && keys.every((key) => branch.keys?.has(key)));
 }

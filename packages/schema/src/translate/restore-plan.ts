@@ -1,3 +1,5 @@
+import type { JsonObject, JsonValue } from '@toolcircuit/core';
+
 /**
  * How to turn a provider-side value back into the original's shape. Built by the translator next to the
  * schema it emits, so the two can never disagree.
@@ -20,10 +22,19 @@ export interface PropertyPlan {
 
 export interface BranchPlan {
   readonly plan: RestorePlan;
+  /** The provider-side branch (to flatten nested unions). */
+  readonly schema: JsonObject;
+  /** The original branch it was translated from, when known. */
+  readonly source?: { readonly value: JsonValue; readonly pointer: string };
   /** JSON types the provider-side branch accepts (`integer` values also match `number`). */
   readonly types: ReadonlySet<string>;
-  /** Declared keys, for object branches: picks the branch whose keys the value carries. */
+  /** Declared keys, for object branches: the fallback when validation cannot decide. */
   readonly keys: ReadonlySet<string> | undefined;
+  /**
+   * Whether a restored value is valid under the ORIGINAL branch schema (ajv, compiled on first use):
+   * restoring tries the branches in order and keeps the first whose result the original accepts.
+   */
+  readonly accepts?: (value: unknown) => boolean;
 }
 
 export const SAME: RestorePlan = Object.freeze({ kind: 'same' });

@@ -3,8 +3,10 @@ import type { ChangeLog } from '../change-log.js';
 import { type SchemaRefusalReason, SchemaTranslationError } from '../errors/schema-translation-error.js';
 import { appendPointer, resolveLocalRef } from '../json-pointer.js';
 import { describeJson, isJsonObject, jsonEquals, jsonTypeOf } from '../json-utils.js';
+import type { OriginalValidator } from '../restore/original-validator.js';
 import type { SchemaChangeKind } from '../schema-change.js';
 import { findRecursiveRefs } from './find-recursive-refs.js';
+import { mergeRootUnion, type PropertySource } from './merge-root-union.js';
 import { mergeSchemas } from './merge-schemas.js';
 import { type BranchPlan, type PropertyPlan, type RestorePlan, SAME } from './restore-plan.js';
 import { inferTypes, isNullOnly, matchesNothing, outputTypes, pick, typeList } from './schema-shape.js';
@@ -19,6 +21,8 @@ export const RECURSION_UNROLL_DEPTH = 3;
 export interface Emitted {
   readonly schema: JsonObject;
   readonly plan: RestorePlan;
+  /** The original schema this was translated from, when it is one branch of a union (to restore by validation). */
+  readonly source?: PropertySource;
   /** Accepts only null (Gemini spells that as a nullable string); in an anyOf it becomes `nullable`. */
   readonly nullOnly?: boolean;
 }
@@ -69,11 +73,14 @@ export class SchemaWalker {
   readonly #changes: ChangeLog;
   readonly #originalPath: (path: string) => string;
   readonly #toolName: string | undefined;
+  readonly #validator: OriginalValidator;
   readonly #recursive: ReadonlySet<string>;
   readonly #defs = new Map<string, { name: string; schema: JsonObject | undefined; plan: RestorePlan | undefined }>();
   readonly #defNames = new Set<string>();
   readonly #expanding = new Map<string, number>();
   #rootPlan: RestorePlan = SAME;
+  /** Set when the root was a union: what each merged root property must accept, at its real pointers. */
+  #rootSources: ReadonlyMap<string, readonly PropertySource[]> | undefined;
 
   constructor(init: {
     root: JsonObject;
@@ -81,7 +88,9 @@ export class SchemaWalker {
     changes: ChangeLog;
     originalPath: (path: string) => string;
     toolName: string | undefined;
+    validator: OriginalValidator;
   }) {
+    this.#validator = init.validator;
     this.#root = init.root;
     this.#profile = init.profile;
     this.#changes = init.changes;
@@ -100,6 +109,7 @@ export class SchemaWalker {
     }
     if (Array.isArray(node.allOf)) node = this.#mergeAllOf(node, '');
     if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) node = this.#mergeRootUnion(node);
+    else this.#rootSources = undefined;
     node = this.#rootAsObject(node);
 
     const properties = isJsonObject(node.properties) ? node.properties : {};
@@ -249,24 +259,37 @@ export class SchemaWalker {
     }
     for (const key of Object.keys(rest)) if (DROPPED.has(key)) this.#drop(pointer, key);
 
-    const branches: { value: JsonValue; pointer: string }[] = [];
-    let nullable = false;
     const raw = node[keyword];
-    (Array.isArray(raw) ? raw : []).forEach((branch, index) => {
-      const branchPointer = appendPointer(pointer, keyword, index);
-      if (matchesNothing(branch)) {
-        this.#log(branchPointer, 'dropped', 'branch that matches nothing', keyword);
-      } else if (isNullOnly(branch)) {
+    const branches: PropertySource[] = (Array.isArray(raw) ? raw : []).map((branch, index) => ({
+      value: Object.keys(shared).length > 0 ? mergeSchemas(isJsonObject(branch) ? branch : {}, shared) : branch,
+      pointer: appendPointer(pointer, keyword, index),
+    }));
+    return this.#unionOf(branches, false, annotations, notes, pointer, keyword);
+  }
+
+  /** Branches of a union (each at its real pointer) as one provider-side schema, with their restore plan. */
+  #unionOf(
+    candidates: readonly PropertySource[],
+    nullableUnion: boolean,
+    annotations: JsonObject,
+    notes: readonly string[],
+    pointer: string,
+    keyword = 'anyOf',
+  ): Emitted {
+    const branches: PropertySource[] = [];
+    let nullable = nullableUnion;
+    for (const branch of candidates) {
+      if (matchesNothing(branch.value)) {
+        this.#log(branch.pointer, 'dropped', 'branch that matches nothing', keyword);
+      } else if (isNullOnly(branch.value)) {
         nullable = true;
         if (this.#profile.nullable === 'keyword') {
-          this.#log(branchPointer, 'rewritten', 'null branch → nullable', keyword);
+          this.#log(branch.pointer, 'rewritten', 'null branch → nullable', keyword);
         }
       } else {
-        const value =
-          Object.keys(shared).length > 0 ? mergeSchemas(isJsonObject(branch) ? branch : {}, shared) : branch;
-        branches.push({ value, pointer: branchPointer });
+        branches.push(branch);
       }
-    });
+    }
 
     const [only, ...others] = branches;
     if (only === undefined) {
@@ -283,8 +306,8 @@ export class SchemaWalker {
       const finished = this.#finish(sited, annotations, new Set(['description', 'title']), notes, pointer);
       return nullable ? this.#nullable(finished) : finished;
     }
-    const emitted = branches.map((branch) => this.#translate(branch.value, branch.pointer));
-    return this.#finish(this.#anyOf(emitted, nullable), annotations, new Set(), notes, pointer);
+    const emitted = branches.map((branch) => ({ ...this.#translate(branch.value, branch.pointer), source: branch }));
+    return this.#finish(this.#anyOf(emitted, nullable, pointer), annotations, new Set(), notes, pointer);
   }
 
   #typed(node: JsonObject, pointer: string): Emitted {
@@ -298,6 +321,7 @@ export class SchemaWalker {
           'inferred-type',
           `no "type": ${inferred.types.join('/')} inferred from its keywords`,
           'type',
+          `values at ${this.#where(pointer)} that are not ${inferred.types.join('/')}`,
         );
       }
       types = inferred.types;
@@ -319,7 +343,10 @@ export class SchemaWalker {
       const finished = this.#finish(typed, node, typed.consumed, typed.notes, pointer);
       return nullable ? this.#nullable(finished) : finished;
     }
-    const branches = concrete.map((type) => this.#emitTyped(node, type, pointer));
+    const branches = concrete.map((type) => ({
+      ...this.#emitTyped(node, type, pointer),
+      source: { value: node, pointer },
+    }));
     const consumed = new Set(branches.flatMap((branch) => [...branch.consumed]));
     const notes = [...new Set(branches.flatMap((branch) => branch.notes))];
     const union = this.#anyOf(branches, nullable);
@@ -512,12 +539,14 @@ export class SchemaWalker {
       );
     }
     if (prefix !== undefined) {
-      const members: Emitted[] = prefix.map((item, index) =>
-        this.#translate(item, appendPointer(pointer, 'prefixItems', index)),
-      );
+      const members: Emitted[] = prefix.map((item, index) => {
+        const itemPointer = appendPointer(pointer, 'prefixItems', index);
+        return { ...this.#translate(item, itemPointer), source: { value: item, pointer: itemPointer } };
+      });
       const maxItems = typeof node.maxItems === 'number' ? node.maxItems : undefined;
       if (rest !== undefined && rest !== false) {
-        members.push(this.#translate(rest, appendPointer(pointer, 'items')));
+        const restPointer = appendPointer(pointer, 'items');
+        members.push({ ...this.#translate(rest, restPointer), source: { value: rest, pointer: restPointer } });
       } else if (rest === undefined && (maxItems === undefined || maxItems > prefix.length)) {
         // Without `items`, elements past the tuple may be anything.
         members.push(this.#freeForm(pointer, 'any', {}, 'elements past the tuple'));
@@ -578,7 +607,7 @@ export class SchemaWalker {
 
     const names = Object.keys(declared);
     if (names.length === 0) {
-      if (profile.strictObjects && additional === false) {
+      if (profile.strictObjects && additional === false && !hasPatterns(node)) {
         return { schema: { ...out, properties: {}, required: [], additionalProperties: false }, plan: SAME };
       }
       if (profile.freeForm === 'json-string') return undefined;
@@ -590,16 +619,22 @@ export class SchemaWalker {
     const properties: JsonObject = {};
     const plans = new Map<string, PropertyPlan>();
     for (const name of names) {
-      const propertyPointer = appendPointer(pointer, 'properties', name);
-      let child = this.#translate(declared[name] ?? true, propertyPointer);
+      const sources = pointer === '' ? this.#rootSources?.get(name) : undefined;
+      const propertyPointer = sources?.[0]?.pointer ?? appendPointer(pointer, 'properties', name);
+      let child =
+        sources === undefined
+          ? this.#translate(declared[name] ?? true, propertyPointer)
+          : this.#unionOf(sources, false, {}, [], propertyPointer);
       const optional = !required.includes(name);
       if (profile.strictObjects && optional) {
+        const acceptsNull = child.nullOnly === true || outputTypes(child.schema).has('null');
         child = this.#nullable(child);
         this.#log(
           propertyPointer,
           'made-nullable',
           'optional → required and nullable; null means "omitted"',
           undefined,
+          acceptsNull ? `an explicit null for "${name}" arrives as "${name}" omitted` : undefined,
         );
       }
       properties[name] = child.schema;
@@ -617,6 +652,7 @@ export class SchemaWalker {
           'closed-object',
           'strict mode: keys beyond the declared properties cannot be sent',
           'additionalProperties',
+          `keys ${this.#where(pointer)} declares no property for`,
         );
         if (isJsonObject(additional) && Object.keys(additional).length > 0) {
           notes.push(`additional keys: ${describeJson(additional)}`);
@@ -634,7 +670,10 @@ export class SchemaWalker {
     if (additional === undefined) return;
     const path = appendPointer(pointer, 'additionalProperties');
     const mode = this.#profile.additionalProperties;
-    if (additional === false) {
+    if (additional === false && hasPatterns(node)) {
+      // Keys matching patternProperties are still allowed: closing the object would forbid them.
+      this.#log(path, 'rewritten', 'not sent: keys matching patternProperties are allowed', 'additionalProperties');
+    } else if (additional === false) {
       if (mode === 'none') {
         this.#log(
           path,
@@ -662,37 +701,77 @@ export class SchemaWalker {
 
   // ── shapes ───────────────────────────────────────────────────────────────────────────────────────
 
-  #anyOf(candidates: readonly Emitted[], nullableUnion: boolean): Emitted {
+  #anyOf(candidates: readonly Emitted[], nullableUnion: boolean, pointer = ''): Emitted {
     const nullable = nullableUnion || candidates.some((branch) => branch.nullOnly === true);
     const branches = candidates.filter((branch) => branch.nullOnly !== true);
     if (branches.length === 0) return this.#nullOnly();
+    // Branches the provider sees as the same schema are sent once; their plans all stay, since the same
+    // provider-side value may restore differently under each (restoring decides by validation).
     const distinct: Emitted[] = [];
     for (const branch of branches.flatMap((candidate) => this.#flatten(candidate))) {
-      if (!distinct.some((other) => jsonEquals(other.schema, branch.schema))) distinct.push(branch);
+      const twin = distinct.find((other) => jsonEquals(other.schema, branch.schema));
+      if (twin === undefined || !(twin.plan.kind === 'same' && branch.plan.kind === 'same')) distinct.push(branch);
     }
-    const strings = distinct.filter((branch) => outputTypes(branch.schema).has('string')).length;
+    const shapes: JsonObject[] = [];
+    for (const branch of distinct)
+      if (!shapes.some((other) => jsonEquals(other, branch.schema))) shapes.push(branch.schema);
+    const strings = shapes.filter((shape) => outputTypes(shape).has('string')).length;
     // Two string-typed branches (a plain string and a JSON-encoded value) could not be told apart when
     // restoring, so JSON text moves inside `{ "json": "..." }` there.
     const unique = distinct.map((branch) =>
       branch.plan.kind === 'json' && !branch.plan.wrapped && strings > 1 ? this.#wrapJson(branch) : branch,
     );
+    const schemas: JsonObject[] = [];
+    for (const branch of unique)
+      if (!schemas.some((other) => jsonEquals(other, branch.schema))) schemas.push(branch.schema);
     const [only, ...others] = unique;
     if (only === undefined) return this.#freeForm('', 'any', {});
     if (others.length === 0) return nullable ? this.#nullable(only) : only;
-    const schema: JsonObject = { anyOf: unique.map((branch) => branch.schema) };
     const plan: RestorePlan = unique.every((branch) => branch.plan.kind === 'same')
       ? SAME
-      : {
-          kind: 'any-of',
-          branches: unique.map(
-            (branch): BranchPlan => ({
-              plan: branch.plan,
-              types: outputTypes(branch.schema),
-              keys: isJsonObject(branch.schema.properties) ? new Set(Object.keys(branch.schema.properties)) : undefined,
-            }),
-          ),
-        };
+      : { kind: 'any-of', branches: unique.map((branch) => this.#branchPlan(branch)) };
+    if (plan.kind !== 'same') this.#checkTellable(unique, pointer);
+    const schema: JsonObject =
+      mergeEnumBranches(schemas) ?? (schemas.length === 1 ? { ...schemas[0] } : { anyOf: schemas });
     return nullable ? this.#nullable({ schema, plan }) : { schema, plan };
+  }
+
+  #branchPlan(branch: Emitted): BranchPlan {
+    const source = branch.source;
+    return {
+      plan: branch.plan,
+      schema: branch.schema,
+      ...(source === undefined ? {} : { source }),
+      types: outputTypes(branch.schema),
+      keys: isJsonObject(branch.schema.properties) ? new Set(Object.keys(branch.schema.properties)) : undefined,
+      ...(source === undefined ? {} : { accepts: this.#validator(source.pointer) }),
+    };
+  }
+
+  /**
+   * Logs a union whose branches a provider-side value cannot always be mapped back to: two object branches
+   * restored differently, with no discriminator (a required const/enum key with disjoint values) and no
+   * required key the other branch refuses. Restoring then keeps the first branch whose original accepts
+   * the value, which may not be the one the model meant.
+   */
+  #checkTellable(branches: readonly Emitted[], pointer: string): void {
+    for (const [index, first] of branches.entries()) {
+      for (const second of branches.slice(index + 1)) {
+        if (first.plan === second.plan || (first.plan.kind === 'same' && second.plan.kind === 'same')) continue;
+        const shared = [...outputTypes(first.schema)].filter((type) => outputTypes(second.schema).has(type));
+        if (!shared.includes('object')) continue;
+        const original = (branch: Emitted): JsonObject | undefined =>
+          branch.source === undefined ? undefined : this.#dereference(branch.source.value, branch.source.pointer);
+        if (toldApart(original(first), second, original(second))) continue;
+        this.#log(
+          pointer,
+          'ambiguous-restore',
+          `branches ${first.source?.pointer ?? '?'} and ${second.source?.pointer ?? '?'} look alike to the provider but restore differently, and no required const/enum key tells them apart: the first branch the original accepts wins`,
+          'anyOf',
+        );
+        return;
+      }
+    }
   }
 
   /** A branch that is itself a bare anyOf (an inlined union) contributes its own branches. */
@@ -700,8 +779,18 @@ export class SchemaWalker {
     const inner = branch.schema.anyOf;
     const bare = Object.keys(branch.schema).every((key) => key === 'anyOf');
     if (!Array.isArray(inner) || !bare) return [branch];
-    const plans = branch.plan.kind === 'any-of' ? branch.plan.branches.map((entry) => entry.plan) : undefined;
-    return inner.filter(isJsonObject).map((schema, index) => ({ schema, plan: plans?.[index] ?? SAME }));
+    if (branch.plan.kind === 'any-of') {
+      return branch.plan.branches.map((entry) => ({
+        schema: entry.schema,
+        plan: entry.plan,
+        ...(entry.source === undefined ? {} : { source: entry.source }),
+      }));
+    }
+    return inner.filter(isJsonObject).map((schema) => ({
+      schema,
+      plan: SAME,
+      ...(branch.source === undefined ? {} : { source: branch.source }),
+    }));
   }
 
   #wrapJson(branch: Emitted): Emitted {
@@ -711,7 +800,11 @@ export class SchemaWalker {
       required: ['json'],
     };
     if (this.#profile.strictObjects) wrapper.additionalProperties = false;
-    return { schema: wrapper, plan: { kind: 'json', wrapped: true } };
+    return {
+      schema: wrapper,
+      plan: { kind: 'json', wrapped: true },
+      ...(branch.source === undefined ? {} : { source: branch.source }),
+    };
   }
 
   #nullable(emitted: Emitted): Emitted {
@@ -822,35 +915,20 @@ export class SchemaWalker {
 
   // ── root ─────────────────────────────────────────────────────────────────────────────────────────
 
-  /** A union at the root (a provider wants one object): one object with every variant's properties. */
+  /** A union at the root (a provider wants one object): the smallest one object that accepts every variant. */
   #mergeRootUnion(node: JsonObject): JsonObject {
     const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
-    const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = node;
-    const variants = (Array.isArray(node[keyword]) ? (node[keyword] as JsonValue[]) : []).map((variant, index) =>
-      this.#dereference(variant, appendPointer('', keyword, index)),
-    );
-    const properties: JsonObject = isJsonObject(rest.properties) ? { ...rest.properties } : {};
-    let required: string[] | undefined;
-    for (const variant of variants) {
-      if (isJsonObject(variant.properties)) {
-        for (const [name, schema] of Object.entries(variant.properties))
-          if (!Object.hasOwn(properties, name)) properties[name] = schema;
-      }
-      const own = Array.isArray(variant.required)
-        ? variant.required.filter((name): name is string => typeof name === 'string')
-        : [];
-      required = required === undefined ? own : required.filter((name) => own.includes(name));
-    }
-    const shared = Array.isArray(rest.required)
-      ? rest.required.filter((name): name is string => typeof name === 'string')
-      : [];
+    const merged = mergeRootUnion(node, keyword, (member, pointer) => this.#dereference(member, pointer));
+    this.#rootSources = merged.sources;
+    for (const pointer of merged.skipped)
+      this.#log(pointer, 'dropped', 'variant that is not an object: tool arguments are always an object', keyword);
     this.#log(
       `/${keyword}`,
       'rewritten',
-      `root ${keyword} merged into one object (variants checked by the executor)`,
+      `root ${keyword} merged into one object: each property accepts what any variant accepts, only keys every variant requires stay required (looser; the executor checks the variants)`,
       keyword,
     );
-    return { ...rest, type: 'object', properties, required: [...new Set([...shared, ...(required ?? [])])] };
+    return merged.node;
   }
 
   #rootAsObject(node: JsonObject): JsonObject {
@@ -894,7 +972,13 @@ export class SchemaWalker {
     }
     const consumed = new Set(['type', 'properties', 'required', 'additionalProperties']);
     if (profile.target === 'gemini') {
-      this.#log('', 'omitted-parameters', 'no parameters: the declaration omits `parameters`', undefined);
+      this.#log(
+        '',
+        'omitted-parameters',
+        'no parameters: the declaration omits `parameters`',
+        undefined,
+        additional === false ? undefined : 'any argument at all (the tool declares none)',
+      );
       const finished = this.#finish({ schema: { type: 'object', properties: {} }, plan: SAME }, node, consumed, [], '');
       return { ...finished, omitParameters: true };
     }
@@ -908,8 +992,9 @@ export class SchemaWalker {
           'closed-object',
           'strict mode: no keys can be sent to a tool without parameters',
           'additionalProperties',
+          'any argument at all (the tool declares none)',
         );
-    } else if (additional === false && profile.additionalProperties !== 'none') {
+    } else if (additional === false && profile.additionalProperties !== 'none' && !hasPatterns(node)) {
       schema.additionalProperties = false;
     } else if (isMap) {
       this.#emitAdditional(node, '', schema, []);
@@ -974,6 +1059,12 @@ export class SchemaWalker {
     return { ...emitted, schema: { ...emitted.schema, description: current === '' ? text : `${current} ${text}` } };
   }
 
+  /** `the object at /x` or `the root`, for `narrows` texts. */
+  #where(pointer: string): string {
+    const path = this.#originalPath(pointer);
+    return path === '' ? 'the root' : `the object at ${path}`;
+  }
+
   #drop(pointer: string, keyword: string): void {
     this.#log(appendPointer(pointer, keyword), 'dropped', DROPPED.get(keyword) ?? 'not sent', keyword);
   }
@@ -990,8 +1081,8 @@ export class SchemaWalker {
     return target;
   }
 
-  #log(pointer: string, kind: SchemaChangeKind, detail: string, keyword: string | undefined): void {
-    this.#changes.add(this.#originalPath(pointer), kind, detail, keyword);
+  #log(pointer: string, kind: SchemaChangeKind, detail: string, keyword: string | undefined, narrows?: string): void {
+    this.#changes.add(this.#originalPath(pointer), kind, detail, keyword, narrows);
   }
 
   #refuse(reason: SchemaRefusalReason, pointer: string, detail: string): never {
@@ -1008,4 +1099,76 @@ export class SchemaWalker {
 function arrayPlan(prefix: readonly RestorePlan[], items: RestorePlan): RestorePlan {
   if (items.kind === 'same' && prefix.every((plan) => plan.kind === 'same')) return SAME;
   return { kind: 'array', prefix, items };
+}
+
+const ENUM_BRANCH_KEYS: ReadonlySet<string> = new Set(['type', 'enum', 'const', 'description', 'title']);
+
+/**
+ * `anyOf` of value lists of one type (a root union's `type: {const: "A"}`, `{const: "AAAA"}`…) as ONE enum
+ * with every value: the same values, and the form every provider reads best. Undefined when not all alike.
+ */
+function mergeEnumBranches(schemas: readonly JsonObject[]): JsonObject | undefined {
+  if (schemas.length < 2) return undefined;
+  const type = schemas[0]?.type;
+  const values: JsonValue[] = [];
+  for (const schema of schemas) {
+    if (!Object.keys(schema).every((key) => ENUM_BRANCH_KEYS.has(key))) return undefined;
+    if (!jsonEquals(schema.type, type) || (type !== undefined && typeof type !== 'string')) return undefined;
+    const own = Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : undefined;
+    if (own === undefined || own.some((value) => typeof value === 'object' && value !== null)) return undefined;
+    for (const value of own) if (!values.some((other) => other === value)) values.push(value);
+  }
+  const merged: JsonObject = type === undefined ? { enum: values } : { type, enum: values };
+  const description = schemas.find((schema) => typeof schema.description === 'string')?.description;
+  if (description !== undefined) merged.description = description;
+  return merged;
+}
+
+/**
+ * Whether what a model sends for the LATER branch `second` can never be valid under the EARLIER original
+ * branch `first` once restored (restoring tries branches in order, so only that direction can mislead):
+ * `first` requires a key whose allowed values (const/enum) exclude all of `second`'s, or a key `second`
+ * does not declare while refusing undeclared keys (its provider-side schema, or its original, is closed).
+ */
+function toldApart(first: JsonObject | undefined, second: Emitted, original: JsonObject | undefined): boolean {
+  if (first === undefined) return false;
+  const properties = (schema: JsonValue | undefined): JsonObject =>
+    isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
+  const values = (schema: JsonValue | undefined): JsonValue[] | undefined => {
+    if (!isJsonObject(schema)) return undefined;
+    if (schema.const !== undefined) return [schema.const];
+    return Array.isArray(schema.enum) ? schema.enum : undefined;
+  };
+  // A wrapper for JSON text (`{ "json": "..." }`) carries that one key.
+  const closed =
+    second.schema.additionalProperties === false ||
+    (second.plan.kind === 'json' && second.plan.wrapped) ||
+    original?.additionalProperties === false;
+  const declared = new Set([...Object.keys(properties(second.schema)), ...Object.keys(properties(original))]);
+  const required = Array.isArray(first.required)
+    ? first.required.filter((name): name is string => typeof name === 'string')
+    : [];
+  // The later branch requires a key the earlier (closed) original does not allow.
+  const requiredByOriginal = Array.isArray(original?.required)
+    ? original.required.filter((name): name is string => typeof name === 'string')
+    : [];
+  if (
+    first.additionalProperties === false &&
+    requiredByOriginal.some((name) => !Object.hasOwn(properties(first), name))
+  )
+    return true;
+  return required.some((name) => {
+    if (!declared.has(name)) return closed;
+    const mine = values(properties(first)[name]);
+    const theirs = values(properties(original)[name]);
+    return (
+      mine !== undefined &&
+      theirs !== undefined &&
+      !mine.some((value) => theirs.some((other) => jsonEquals(value, other)))
+    );
+  });
+}
+
+function hasPatterns(node: JsonObject): boolean {
+  return isJsonObject(node.patternProperties) && Object.keys(node.patternProperties).length > 0;
 }

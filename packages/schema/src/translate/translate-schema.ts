@@ -3,6 +3,7 @@ import { ChangeLog } from '../change-log.js';
 import { SchemaTranslationError } from '../errors/schema-translation-error.js';
 import { isJsonObject } from '../json-utils.js';
 import { normalizeSchema } from '../normalize/normalize-schema.js';
+import { createOriginalValidator } from '../restore/original-validator.js';
 import type { SchemaTarget } from '../schema-target.js';
 import type { TranslatedSchema, TranslateOptions } from '../translated-schema.js';
 import { exceededStrictLimit } from './check-strict-limits.js';
@@ -105,6 +106,7 @@ function compute(schema: JsonObject, target: SchemaTarget, toolName: string | un
     changes,
     originalPath: normalized.originalPath,
     toolName,
+    validator: createOriginalValidator(normalized.schema),
   });
   const walked = walker.walkRoot();
   if (target === 'openai-strict') {

@@ -19,7 +19,50 @@ export function encodeForProvider(
   target: SchemaTarget,
 ): { sent: unknown; restored: unknown } {
   const encoder = new Encoder(root, target);
-  return encoder.encode(root, '', value, new Map());
+  const encoded = encoder.encode(root, '', value, new Map());
+  const merged = rootUnionKeys(root);
+  if (merged === undefined || target !== 'openai-strict' || !isObject(encoded.sent) || !isObject(encoded.restored))
+    return encoded;
+  // README: a root union is sent as ONE object with every variant's properties, required only where every
+  // variant requires them; strict sends null for each property the value leaves out, null meaning "omitted".
+  const sent: JsonObject = { ...encoded.sent } as JsonObject;
+  for (const name of merged.names) if (!Object.hasOwn(sent, name)) sent[name] = null;
+  const restored = Object.fromEntries(
+    Object.entries(encoded.restored).filter(([key]) => !(sent[key] === null && !merged.required.has(key))),
+  );
+  return { sent, restored };
+}
+
+/** The property names of a root anyOf/oneOf's variants (nested unions flattened) and the ones all require. */
+function rootUnionKeys(root: JsonObject): { names: Set<string>; required: Set<string> } | undefined {
+  const keyword = Array.isArray(root.anyOf) ? 'anyOf' : Array.isArray(root.oneOf) ? 'oneOf' : undefined;
+  if (keyword === undefined) return undefined;
+  const names = new Set<string>(isObject(root.properties) ? Object.keys(root.properties) : []);
+  let required: Set<string> | undefined;
+  const visit = (member: JsonValue): void => {
+    const schema = isObject(member) && typeof member.$ref === 'string' ? resolve(root, member.$ref) : member;
+    if (!isObject(schema)) return;
+    const types =
+      typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : undefined;
+    if (types !== undefined && !types.includes('object')) return;
+    const inner = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+    if (inner !== undefined) {
+      const { anyOf: _anyOf, oneOf: _oneOf, ...shared } = schema;
+      for (const branch of inner) visit(isObject(branch) ? { ...shared, ...branch } : branch);
+      return;
+    }
+    const own = Array.isArray(schema.required)
+      ? schema.required.filter((name): name is string => typeof name === 'string')
+      : [];
+    for (const name of [...(isObject(schema.properties) ? Object.keys(schema.properties) : []), ...own])
+      names.add(name);
+    required = required === undefined ? new Set(own) : new Set([...required].filter((name) => own.includes(name)));
+  };
+  for (const member of root[keyword] as JsonValue[]) visit(member);
+  const shared = Array.isArray(root.required)
+    ? root.required.filter((name): name is string => typeof name === 'string')
+    : [];
+  return { names, required: new Set([...shared, ...(required ?? [])]) };
 }
 
 interface Encoded {

@@ -1,0 +1,32 @@
+import type { Catalogue } from './catalogue.js';
+import type { ToolcircuitError } from '../errors/toolcircuit-error.js';
+
+/** `strict` (the default): the first invalid tool throws. `lenient`: valid tools load, invalid ones are listed. */
+export type CatalogueMode = 'strict' | 'lenient';
+
+export interface CatalogueOptions {
+  readonly mode?: CatalogueMode;
+}
+
+/** A tool `createCatalogue` did not load in lenient mode, with the same typed error strict mode throws. */
+export interface RefusedTool {
+  /** Position in the list given to `createCatalogue`. */
+  readonly index: number;
+  /** The tool's name as given (`String(name)` when it was not a string). */
+  readonly name: string;
+  readonly error: ToolcircuitError;
+}
+
+/** A catalogue of the valid tools of a list, and the tools it refused with their reasons. */
+export interface LenientCatalogue extends Catalogue {
+  readonly refused: readonly RefusedTool[];
+}
+
+/** Only setup errors are collected; anything else (a bug) still throws in lenient mode. */
+export function isRefusal(error: unknown): error is ToolcircuitError {
+  return (
+    error instanceof Error &&
+    (error as Partial<ToolcircuitError>).kind === 'configuration' &&
+    typeof (error as Partial<ToolcircuitError>).code === 'string'
+  );
+}
