@@ -1,5 +1,5 @@
-import type { Catalogue } from './catalogue.js';
 import type { ToolcircuitError } from '../errors/toolcircuit-error.js';
+import type { Catalogue } from './catalogue.js';
 
 /** `strict` (the default): the first invalid tool throws. `lenient`: valid tools load, invalid ones are listed. */
 export type CatalogueMode = 'strict' | 'lenient';
