@@ -143,8 +143,7 @@ async function callTool(
   const entry = catalogue.get(call.name);
   // Ask only for a call that would otherwise run: known, valid, allowed, irreversible.
   const needsConfirmation =
-    entry !== undefined &&
-    entry.definition.irreversible &&
+    entry?.definition.irreversible === true &&
     isAuthorized(entry.definition.right, session) &&
     (await catalogue.validate(call.name, call.input)).ok;
   if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
