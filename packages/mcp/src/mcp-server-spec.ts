@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
@@ -9,7 +9,10 @@ import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 export interface McpStdioServer {
   readonly command: string;
   readonly args?: readonly string[];
-  /** The child's whole environment; by default only the SDK's safe defaults (PATH, HOME…), never your secrets. */
+  /**
+   * Variables for the child on top of the SDK's safe defaults (PATH, HOME, USER…): the rest of this
+   * process's environment, your API keys included, is never passed on.
+   */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
   /** What to do with the server's stderr (default `inherit`). */
@@ -39,7 +42,7 @@ export async function connectTransport(client: Client, spec: McpServerSpec, fiel
     const transport = new StdioClientTransport({
       command: spec.command,
       args: [...(spec.args ?? [])],
-      ...(spec.env === undefined ? {} : { env: { ...spec.env } }),
+      env: { ...getDefaultEnvironment(), ...spec.env },
       ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
       stderr: spec.stderr ?? 'inherit',
     });

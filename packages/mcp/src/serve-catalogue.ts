@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -49,8 +50,8 @@ export interface ServeCatalogueOptions {
 export interface ServedCatalogue {
   /** A new MCP `Server` for one connection: connect it to any transport. */
   createServer(identity: Omit<McpClientIdentity, 'authInfo'>): Server;
-  /** Serves over this process's stdin/stdout until the input closes. */
-  serveStdio(): Promise<Server>;
+  /** Serves over stdin/stdout (this process's by default) until the input closes. */
+  serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
 }
 
 const CONFIRM_SCHEMA = {
@@ -113,9 +114,9 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
 
   return {
     createServer,
-    async serveStdio() {
+    async serveStdio(stdin?: Readable, stdout?: Writable) {
       const server = createServer({ transport: 'stdio' });
-      await server.connect(new StdioServerTransport());
+      await server.connect(new StdioServerTransport(stdin, stdout));
       return server;
     },
   };

@@ -47,9 +47,7 @@ describe('importing server-memory', () => {
     expect(result.status).toBe('paused');
     expect(result.paused?.pending.map((call) => call.toolName)).toEqual(['delete_entities']);
     const reply = result.paused?.results[0];
-    expect(reply?.content).toEqual([
-      { type: 'json', value: { entities: [entity], relations: [] } },
-    ]);
+    expect(reply?.content).toEqual([{ type: 'json', value: { entities: [entity], relations: [] } }]);
     // The deletion did not happen: Alice is still in the server's file.
     expect(await readFile(join(dir, 'memory.jsonl'), 'utf8')).toContain('"Alice"');
     // Journal order is settle order within a turn: compare sorted.

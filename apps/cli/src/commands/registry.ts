@@ -3,6 +3,8 @@ import { convertCommand } from './convert-command.js';
 import { demoCommand } from './demo-command.js';
 import { journalVerifyCommand } from './journal-verify-command.js';
 import { lintCommand } from './lint-command.js';
+import { mcpImportCommand } from './mcp-import-command.js';
+import { mcpServeCommand } from './mcp-serve-command.js';
 import { recordCommand } from './record-command.js';
 import { replayCommand } from './replay-command.js';
 import { runCommand } from './run-command.js';
@@ -19,4 +21,6 @@ export const COMMANDS: readonly Command[] = [
   recordCommand,
   replayCommand,
   journalVerifyCommand,
+  mcpImportCommand,
+  mcpServeCommand,
 ];

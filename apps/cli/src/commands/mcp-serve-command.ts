@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { createSession, type Journal, type JournalEntry } from '@toolcircuit/core';
+import { serveCatalogue, serveCatalogueHttp } from '@toolcircuit/mcp';
+import { loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
+import type { Command } from '../command.js';
+import { UsageError } from '../errors/usage-error.js';
+import { ExitCode } from '../exit-codes.js';
+
+export const mcpServeCommand: Command = {
+  name: 'mcp serve',
+  summary: 'Serve a catalogue module as an MCP server (stdio, or Streamable HTTP on 127.0.0.1).',
+  usage: 'toolcircuit mcp serve <catalogue-module> [--http] [--port <n>] [--right <name>]... [--human <id>]',
+  description: [
+    'Every tools/call goes through the four checks for ONE session: the operator who starts the server',
+    "(--right / --human, else the module's exported `session`), never anything the client sends. An",
+    "irreversible call is confirmed by the client's human through MCP elicitation, or refused with",
+    'instructions when the client cannot ask. Each attempt is journaled as a JSON line on stderr.',
+    'Over stdio, stdout carries the protocol only. --http listens on 127.0.0.1 and accepts loopback',
+    'Host/Origin only; it has no authentication of its own, so keep it on this machine.',
+  ].join('\n'),
+  options: {
+    http: { type: 'boolean', description: 'serve Streamable HTTP instead of stdio' },
+    port: { type: 'string', valueName: 'n', description: 'HTTP port (default: any free port, printed)' },
+    right: { type: 'string', short: 'r', multiple: true, valueName: 'name', description: 'a right the session holds' },
+    human: { type: 'string', valueName: 'id', description: 'who the session acts for (default: $USER)' },
+  },
+  examples: [
+    'toolcircuit mcp serve dist/catalogue.js --right dossiers:read',
+    'toolcircuit mcp serve dist/catalogue.js --http --port 3000 --right dossiers:read --right dossiers:close',
+  ],
+  exitCodes: [
+    [ExitCode.ok, 'the client disconnected (stdio) or the server was stopped (Ctrl-C)'],
+    [ExitCode.usage, 'bad flag, missing module, a module that exports no catalogue'],
+  ],
+  async run(args, io) {
+    const [moduleArg, ...extra] = args.positionals;
+    if (moduleArg === undefined || extra.length > 0) {
+      throw new UsageError('give exactly one catalogue module.', 'Usage: toolcircuit mcp serve <catalogue-module>');
+    }
+    const loaded = await loadCatalogueModule(resolve(io.cwd, moduleArg));
+    const rights = args.list('right');
+    const human = args.string('human');
+    const exported = loaded.session;
+    const sessionRights = rights.length > 0 ? rights : [...(exported?.rights ?? [])];
+    const humanId = human ?? exported?.humanId ?? io.env['USER'] ?? 'cli-user';
+    const journal: Journal = {
+      append: (entry: JournalEntry) => {
+        io.stderr.write(`${JSON.stringify({ type: 'journal', ...entry })}\n`);
+      },
+    };
+    // A session per connection, so a confirmation given through one client's elicitation stays with it.
+    const served = serveCatalogue(loaded.catalogue, {
+      journal,
+      sessionFor: (identity) =>
+        createSession({ id: `mcp-${identity.mcpSessionId ?? identity.transport}`, humanId, rights: sessionRights }),
+    });
+    const port = args.integer('port', { min: 0, max: 65_535 });
+    if (args.flag('http')) {
+      const http = await serveCatalogueHttp(served, { host: '127.0.0.1', ...(port === undefined ? {} : { port }) });
+      io.stdout.write(`serving ${loaded.catalogue.names.length} tool(s) at ${http.url.href}\n`);
+      await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await http.close();
+      return ExitCode.ok;
+    }
+    if (port !== undefined) throw new UsageError('--port needs --http.');
+    io.stderr.write(`serving ${loaded.catalogue.names.length} tool(s) over stdio for ${humanId}\n`);
+    const server = await served.serveStdio(io.stdin as Readable, io.stdout as unknown as Writable);
+    await new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+      io.stdin.once('end', () => resolve());
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await server.close();
+    return ExitCode.ok;
+  },
+};
