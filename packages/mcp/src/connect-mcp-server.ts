@@ -118,7 +118,12 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
   });
   const connection = new McpConnection(client, options);
   const transport = await connectTransport(client, options.server, 'server');
-  await connection.start(transport);
+  try {
+    await connection.start(transport);
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
   return connection;
 }
 

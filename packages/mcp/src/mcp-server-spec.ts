@@ -46,7 +46,7 @@ export async function connectTransport(client: Client, spec: McpServerSpec, fiel
       ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
       stderr: spec.stderr ?? 'inherit',
     });
-    await client.connect(transport);
+    await connectOrClose(client, transport);
     return transport;
   }
   const url = parseUrl(spec.url, field);
@@ -67,7 +67,7 @@ export async function connectTransport(client: Client, spec: McpServerSpec, fiel
 
 async function connectSse(client: Client, url: URL, requestInit: RequestInit): Promise<Transport> {
   const transport = new SSEClientTransport(url, { requestInit });
-  await client.connect(transport);
+  await connectOrClose(client, transport);
   return transport;
 }
 
@@ -76,5 +76,15 @@ function parseUrl(value: string | URL, field: string): URL {
     return new URL(value);
   } catch {
     throw new InvalidMcpServerError(field, `\`url\` ${JSON.stringify(String(value))} is not a URL.`);
+  }
+}
+
+/** A failed handshake must not leave a child process or a stream behind. */
+async function connectOrClose(client: Client, transport: Transport): Promise<void> {
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw error;
   }
 }

@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type ElicitResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -149,8 +150,7 @@ async function callTool(
     (await catalogue.validate(call.name, call.input)).ok;
   if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
 
-  const elicitation = server.getClientCapabilities()?.elicitation;
-  if (elicitation === undefined) {
+  if (!supportsFormElicitation(server)) {
     const outcome = await executeCall(call, context);
     return toMcpResult(
       outcome.result,
@@ -159,14 +159,22 @@ async function callTool(
         `have the human confirm the call in the application (tool "${call.name}", argument digest ${argumentDigest(call.input)}).`,
     );
   }
-  const answer = await server.elicitInput(
-    {
-      mode: 'form',
-      message: `Confirm the irreversible call "${call.name}" with exactly these arguments:\n${JSON.stringify(call.input, null, 2)}`,
-      requestedSchema: CONFIRM_SCHEMA as never,
-    },
-    { signal },
-  );
+  let answer: ElicitResult;
+  try {
+    answer = await server.elicitInput(
+      {
+        mode: 'form',
+        message: `Confirm the irreversible call "${call.name}" with exactly these arguments:\n${JSON.stringify(call.input, null, 2)}`,
+        requestedSchema: CONFIRM_SCHEMA as never,
+      },
+      { signal },
+    );
+  } catch (error) {
+    // No answer (the client failed or timed out, or the call was cancelled) is no confirmation.
+    const outcome = await executeCall(call, context);
+    if (signal.aborted) return toMcpResult(outcome.result);
+    return toMcpResult(outcome.result, `The confirmation could not be asked: ${messageOf(error)}`);
+  }
   if (answer.action === 'accept' && answer.content?.confirm === true) {
     await session.confirmations.grant(confirmationFor(call.name, call.input));
     return toMcpResult((await executeCall(call, context)).result);
@@ -174,4 +182,15 @@ async function callTool(
   // Declined or cancelled: the refusal is journaled like any other, and the client's model is told.
   const outcome = await executeCall(call, context);
   return toMcpResult(outcome.result, `The human did not confirm this call (${answer.action}).`);
+}
+
+/** Form-mode elicitation: declared as `form`, or as an empty object (how clients before URL mode declared it). */
+function supportsFormElicitation(server: Server): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  if (elicitation === undefined) return false;
+  return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

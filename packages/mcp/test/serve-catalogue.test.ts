@@ -146,6 +146,21 @@ describe('serveCatalogue over Streamable HTTP', () => {
     await client.close();
   });
 
+  it('treats an elicitation the client fails to answer as no confirmation, and journals the refusal', async () => {
+    const client = await connect('token-alice', () => {
+      throw new Error('the dialog crashed');
+    });
+    const result = await client.callTool({ name: 'close_case', arguments: { number: 'B-0004' } });
+    expect(result.isError).toBe(true);
+    expect(closed).not.toContain('B-0004');
+    expect(journal.entries.at(-1)).toMatchObject({
+      toolName: 'close_case',
+      verdict: 'refused',
+      reason: 'confirmation_required',
+    });
+    await client.close();
+  });
+
   it('refuses an irreversible call with instructions when the client cannot elicit', async () => {
     const client = await connect('token-alice');
     const result = await client.callTool({ name: 'close_case', arguments: { number: 'B-0003' } });
