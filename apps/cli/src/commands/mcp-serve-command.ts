@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { createSession, type Journal, type JournalEntry } from '@toolcircuit/core';
+import type { Journal, JournalEntry } from '@toolcircuit/core';
 import { serveCatalogue, serveCatalogueHttp } from '@toolcircuit/mcp';
 import { loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
+import { operatorSession } from '../catalogue/operator-session.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
@@ -39,22 +40,15 @@ export const mcpServeCommand: Command = {
       throw new UsageError('give exactly one catalogue module.', 'Usage: toolcircuit mcp serve <catalogue-module>');
     }
     const loaded = await loadCatalogueModule(resolve(io.cwd, moduleArg));
-    const rights = args.list('right');
-    const human = args.string('human');
-    const exported = loaded.session;
-    const sessionRights = rights.length > 0 ? rights : [...(exported?.rights ?? [])];
-    const humanId = human ?? exported?.humanId ?? io.env['USER'] ?? 'cli-user';
+    const operator = operatorSession(args, loaded.session, io);
     const journal: Journal = {
       append: (entry: JournalEntry) => {
         io.stderr.write(`${JSON.stringify({ type: 'journal', ...entry })}\n`);
       },
     };
-    // A session per connection, so a confirmation given through one client's elicitation stays with it.
-    const served = serveCatalogue(loaded.catalogue, {
-      journal,
-      sessionFor: (identity) =>
-        createSession({ id: `mcp-${identity.mcpSessionId ?? identity.transport}`, humanId, rights: sessionRights }),
-    });
+    // One operator, one session, whoever connects: its confirmations (the module's own store, or those
+    // granted through a client's elicitation) are the operator's.
+    const served = serveCatalogue(loaded.catalogue, { journal, sessionFor: () => operator });
     const port = args.integer('port', { min: 0, max: 65_535 });
     if (args.flag('http')) {
       const http = await serveCatalogueHttp(served, { host: '127.0.0.1', ...(port === undefined ? {} : { port }) });
@@ -64,7 +58,7 @@ export const mcpServeCommand: Command = {
       return ExitCode.ok;
     }
     if (port !== undefined) throw new UsageError('--port needs --http.');
-    io.stderr.write(`serving ${loaded.catalogue.names.length} tool(s) over stdio for ${humanId}\n`);
+    io.stderr.write(`serving ${loaded.catalogue.names.length} tool(s) over stdio for ${operator.humanId}\n`);
     const server = await served.serveStdio(io.stdin as Readable, io.stdout as unknown as Writable);
     await new Promise<void>((resolve) => {
       server.onclose = () => resolve();

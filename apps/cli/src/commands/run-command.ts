@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createModel, formatModelSpec, resolveModelConfig, type ToolcircuitConfig } from '@toolcircuit/config';
-import { createCatalogue, createSession, type Model, type Session } from '@toolcircuit/core';
+import { createCatalogue, type Model } from '@toolcircuit/core';
 import type { McpConnection } from '@toolcircuit/mcp';
 import { type CatalogueModule, loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
+import { operatorSession } from '../catalogue/operator-session.js';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -135,7 +135,7 @@ async function runLoaded(args: ParsedArgs, io: CliIo, run: LoadedRun): Promise<n
           ...(loaded?.catalogue.names.flatMap((name) => loaded.catalogue.get(name)?.definition ?? []) ?? []),
           ...run.mcp.flatMap((connection) => connection.tools()),
         ]);
-  const session = sessionOf(args, loaded?.session, io);
+  const session = operatorSession(args, loaded?.session, io);
   const system = args.string('system') ?? loaded?.system ?? config?.system;
 
   const writer: TraceWriter = json ? new JsonTraceWriter(io.stdout) : new HumanTraceWriter(io.stdout);
@@ -229,16 +229,4 @@ async function promptOf(args: ParsedArgs, words: readonly string[], io: CliIo): 
     );
   }
   return text.trim();
-}
-
-/** Flags win over the module's session: the command line is the operator speaking, not the model. */
-function sessionOf(args: ParsedArgs, exported: Session | undefined, io: CliIo): Session {
-  const rights = args.list('right');
-  const human = args.string('human');
-  if (rights.length === 0 && human === undefined && exported !== undefined) return exported;
-  return createSession({
-    id: `cli-${randomUUID()}`,
-    humanId: human ?? exported?.humanId ?? io.env['USER'] ?? 'cli-user',
-    rights: rights.length > 0 ? rights : (exported?.rights ?? []),
-  });
 }
