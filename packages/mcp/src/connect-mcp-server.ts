@@ -303,6 +303,7 @@ export class McpConnection {
   /** The catalogue entry for the pinned definition, or `undefined` (reported) when toolcircuit cannot use it. */
   #define(state: ToolState): McpToolDefinition | undefined {
     const tool = state.pinned;
+    const pinnedFingerprint = state.pinnedFingerprint;
     const decision: McpToolPolicyDecision = this.#policy(tool, { server: this.name });
     const definition: McpToolDefinition = Object.freeze({
       name: state.catalogueName,
@@ -311,7 +312,8 @@ export class McpConnection {
       right: decision.right,
       irreversible: decision.irreversible,
       ...(decision.timeoutMs === undefined ? {} : { timeoutMs: decision.timeoutMs }),
-      run: (input: Record<string, unknown>, context: ToolContext) => this.#call(state, decision, input, context),
+      run: (input: Record<string, unknown>, context: ToolContext) =>
+        this.#call(state, decision, pinnedFingerprint, input, context),
       mcp: Object.freeze({
         server: this.name,
         name: tool.name,
@@ -333,11 +335,19 @@ export class McpConnection {
   async #call(
     state: ToolState,
     decision: McpToolPolicyDecision,
+    definedFor: string,
     input: Record<string, unknown>,
     context: ToolContext,
   ): Promise<ToolResultOutput> {
     if (decision.irreversible && this.#options.verifyBeforeIrreversible !== false) await this.refresh();
     if (isChanged(state)) return toolError(changedText(state, this.name));
+    // An entry from a catalogue built before `accept`: its policy (irreversible or not) was derived from the
+    // old definition, so it must not run the new one.
+    if (definedFor !== state.pinnedFingerprint) {
+      return toolError(
+        `The definition of "${state.catalogueName}" on MCP server "${this.name}" was replaced; this catalogue is out of date and the call was not run.`,
+      );
+    }
     const result = await this.client.request(
       { method: 'tools/call', params: { name: state.pinned.name, arguments: input } },
       CallToolResultSchema,

@@ -3,6 +3,7 @@ import {
   argumentDigest,
   confirmationFor,
   createSession,
+  executeCall,
   InMemoryConfirmations,
   InMemoryJournal,
   resumeLoop,
@@ -91,6 +92,20 @@ describe('pinning tool definitions (synthetic changing server)', () => {
     // The application reviews and accepts the new definition: the tool may run again, but only with a NEW approval.
     connection.accept('send_report');
     expect(connection.changes()).toEqual([]);
+    // The catalogue built before the acceptance still carries the old policy: it refuses to run the new tool.
+    const stale = await executeCall(
+      { type: 'tool_call', id: 'stale', name: 'send_report', input },
+      {
+        catalogue,
+        session: createSession({
+          id: 's1b',
+          humanId: 'alice',
+          rights: ['mcp:reports'],
+          confirmations: [confirmationFor('send_report', input)],
+        }),
+      },
+    );
+    expect(toolResultText(stale.result.content)).toMatch(/out of date.*not run/);
     expect(connection.pins().send_report).toBe(changed.currentFingerprint);
     const again = await runLoop({
       ...options,
