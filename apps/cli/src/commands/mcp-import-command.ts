@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { connectMcpServer, type McpEvent } from '@toolcircuit/mcp';
+import type { McpEvent } from '@toolcircuit/mcp';
 import { loadToolList } from '../catalogue/load-tool-list.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -58,6 +58,8 @@ export const mcpImportCommand: Command = {
     }
     const server = mcpServerOfArgument(args.positionals, transport, headers);
     const notes: string[] = [];
+    // Loaded on use: the MCP SDK is heavy, and every other command starts without it.
+    const { connectMcpServer } = await import('@toolcircuit/mcp');
     const connection = await connectMcpServer({
       name,
       server,

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Journal, JournalEntry } from '@toolcircuit/core';
-import { serveCatalogue, serveCatalogueHttp } from '@toolcircuit/mcp';
 import { loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
 import { operatorSession } from '../catalogue/operator-session.js';
 import type { Command } from '../command.js';
@@ -41,6 +40,8 @@ export const mcpServeCommand: Command = {
     }
     const loaded = await loadCatalogueModule(resolve(io.cwd, moduleArg));
     const operator = operatorSession(args, loaded.session, io);
+    // Loaded on use: the MCP SDK is heavy, and every other command starts without it.
+    const { serveCatalogue, serveCatalogueHttp } = await import('@toolcircuit/mcp');
     const journal: Journal = {
       append: (entry: JournalEntry) => {
         io.stderr.write(`${JSON.stringify({ type: 'journal', ...entry })}\n`);

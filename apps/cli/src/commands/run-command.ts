@@ -8,7 +8,6 @@ import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
-import { closeAll, connectConfigServers } from '../mcp/connect-config-servers.js';
 import type { ParsedArgs } from '../parsed-args.js';
 import { type ConfirmAnswer, driveRun } from '../run/drive-run.js';
 import { loadCliConfig } from '../run/load-cli-config.js';
@@ -106,11 +105,13 @@ async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
   const spec = formatModelSpec(modelConfig);
   const model = await createModel(modelConfig, { env: io.env });
   const loaded = moduleFile === undefined ? undefined : await loadCatalogueModule(moduleFile);
-  const mcp = await connectConfigServers(config?.mcpServers, directory, io);
+  // MCP servers (and the SDK) are loaded only when the config lists some: a plain run starts without them.
+  const servers = config?.mcpServers === undefined ? undefined : await import('../mcp/connect-config-servers.js');
+  const mcp = (await servers?.connectConfigServers(config?.mcpServers, directory, io)) ?? [];
   try {
     return await runLoaded(args, io, { config, spec, model, prompt, maxTurns, loaded, mcp });
   } finally {
-    await closeAll(mcp);
+    await servers?.closeAll(mcp);
   }
 }
 
