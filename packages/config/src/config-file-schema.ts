@@ -40,5 +40,31 @@ export const CONFIG_FILE_SCHEMA = {
         rules: { type: 'object', additionalProperties: { enum: ['off', 'note', 'warn', 'warning', 'error'] } },
       },
     },
+    // MCP servers whose tools `toolcircuit run` adds to the catalogue (@toolcircuit/mcp), by short name.
+    mcpServers: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z0-9_.-]+$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          command: { type: 'string', minLength: 1 },
+          args: { type: 'array', items: { type: 'string' } },
+          cwd: { type: 'string' },
+          // Names of variables passed on from the environment; values are never written in the file.
+          passEnv: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+          url: { type: 'string', pattern: '^https?://' },
+          transport: { enum: ['auto', 'streamable-http', 'sse'] },
+          bearerTokenEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          prefix: { type: 'string', pattern: '^[A-Za-z0-9_.-]*$' },
+          pins: { type: 'string', minLength: 1 },
+        },
+        // Exactly one of the two transports (the `properties` repeat is what ajv's strict mode asks for).
+        oneOf: [
+          { properties: { command: true }, required: ['command'] },
+          { properties: { url: true }, required: ['url'] },
+        ],
+      },
+    },
   },
 } as const;

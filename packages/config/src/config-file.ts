@@ -19,6 +19,26 @@ export interface ToolcircuitConfig {
   readonly catalogue?: string;
   /** `toolcircuit lint` settings: a severity per rule name (`off`, `note`, `warn`/`warning`, `error`). */
   readonly lint?: { readonly rules?: Readonly<Record<string, 'off' | 'note' | 'warn' | 'warning' | 'error'>> };
+  /** MCP servers whose tools `toolcircuit run` imports (through @toolcircuit/mcp), by short name. */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
+}
+
+/** One MCP server in `toolcircuit.config.json`: a command (stdio) or a URL (Streamable HTTP / SSE). */
+export interface McpServerConfig {
+  readonly command?: string;
+  readonly args?: readonly string[];
+  /** Relative to the config file. */
+  readonly cwd?: string;
+  /** Environment variables passed on to the server by name (their values never live in the file). */
+  readonly passEnv?: readonly string[];
+  readonly url?: string;
+  readonly transport?: 'auto' | 'streamable-http' | 'sse';
+  /** The variable holding a bearer token for an HTTP server. */
+  readonly bearerTokenEnv?: string;
+  /** Prepended to the server's tool names in the catalogue. */
+  readonly prefix?: string;
+  /** A file written by `toolcircuit mcp import`: its tools' fingerprints are the pins. */
+  readonly pins?: string;
 }
 
 export interface ConfigProblem {

@@ -5,6 +5,7 @@ export {
   ConfigFileError,
   type ConfigProblem,
   loadConfigFile,
+  type McpServerConfig,
   parseConfig,
   parseModelConfig,
   type ToolcircuitConfig,

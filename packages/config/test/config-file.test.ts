@@ -121,3 +121,27 @@ describe('findApiKey', () => {
     expect(redactSecrets('bad key sk-secret-value here', ['sk-secret-value'])).toBe('bad key [redacted] here');
   });
 });
+
+describe('mcpServers in the config file', () => {
+  it('takes a command server and a URL server', () => {
+    const config = parseConfig({
+      mcpServers: {
+        fs: { command: 'npx', args: ['-y', 'server'], passEnv: ['HOME'], pins: 'mcp-fs.tools.json' },
+        docs: { url: 'http://127.0.0.1:3000/mcp', transport: 'sse', bearerTokenEnv: 'DOCS_TOKEN' },
+      },
+    });
+    expect(Object.keys(config.mcpServers ?? {})).toEqual(['fs', 'docs']);
+  });
+
+  it('refuses a server with both or neither transport, a secret-bearing field and a bad name', () => {
+    expect(problemsOf({ mcpServers: { fs: { command: 'node', url: 'http://x' } } })[0]?.field).toBe('/mcpServers/fs');
+    expect(problemsOf({ mcpServers: { fs: { args: [] } } }).map((problem) => problem.message)).toContain(
+      'missing field "command"',
+    );
+    expect(problemsOf({ mcpServers: { fs: { command: 'node', env: { TOKEN: 'x' } } } })).toContainEqual({
+      field: '/mcpServers/fs',
+      message: 'unknown field "env"',
+    });
+    expect(problemsOf({ mcpServers: { 'bad name': { url: 'http://x' } } })[0]?.field).toBe('/mcpServers');
+  });
+});

@@ -4,6 +4,8 @@ import { demoCommand } from './demo-command.js';
 import { journalAnchorCommand } from './journal-anchor-command.js';
 import { journalVerifyCommand } from './journal-verify-command.js';
 import { lintCommand } from './lint-command.js';
+import { mcpImportCommand } from './mcp-import-command.js';
+import { mcpServeCommand } from './mcp-serve-command.js';
 import { recordCommand } from './record-command.js';
 import { replayCommand } from './replay-command.js';
 import { runCommand } from './run-command.js';
@@ -25,4 +27,6 @@ export const COMMANDS: readonly Command[] = [
   journalAnchorCommand,
   traceOpenCommand,
   traceServeCommand,
+  mcpImportCommand,
+  mcpServeCommand,
 ];

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createModel, formatModelSpec, resolveModelConfig } from '@toolcircuit/config';
-import { createSession, type Session } from '@toolcircuit/core';
-import { loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
+import { createModel, formatModelSpec, resolveModelConfig, type ToolcircuitConfig } from '@toolcircuit/config';
+import { createCatalogue, type Model } from '@toolcircuit/core';
+import type { McpConnection } from '@toolcircuit/mcp';
+import { type CatalogueModule, loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
+import { operatorSession } from '../catalogue/operator-session.js';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -80,19 +81,21 @@ export const runCommand: Command = {
 };
 
 async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
-  const json = args.flag('json');
   const { config, directory } = await loadCliConfig(io.cwd, args.string('config'));
-  const [moduleArg, ...promptWords] = args.positionals;
+  // With MCP servers in the config, the module is optional: positionals that do not name a module are the prompt.
+  const mcpOnly = config?.mcpServers !== undefined && !/\.[cm]?[jt]s$/.test(args.positionals[0] ?? '');
+  const moduleArg = mcpOnly ? undefined : args.positionals[0];
+  const promptWords = mcpOnly ? args.positionals : args.positionals.slice(1);
   const moduleFile =
     moduleArg === undefined
       ? config?.catalogue === undefined
         ? undefined
         : resolve(directory, config.catalogue)
       : resolve(io.cwd, moduleArg);
-  if (moduleFile === undefined) {
+  if (moduleFile === undefined && config?.mcpServers === undefined) {
     throw new UsageError(
       'no catalogue module given.',
-      'Usage: toolcircuit run <catalogue-module> "<prompt>" (or set "catalogue" in toolcircuit.config.json)',
+      'Usage: toolcircuit run <catalogue-module> "<prompt>" (or set "catalogue" or "mcpServers" in toolcircuit.config.json)',
     );
   }
   const prompt = await promptOf(args, promptWords, io);
@@ -101,9 +104,40 @@ async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
   const modelConfig = resolveModelConfig({ model: args.string('model'), config, env: io.env });
   const spec = formatModelSpec(modelConfig);
   const model = await createModel(modelConfig, { env: io.env });
-  const loaded = await loadCatalogueModule(moduleFile);
-  const session = sessionOf(args, loaded.session, io);
-  const system = args.string('system') ?? loaded.system ?? config?.system;
+  const loaded = moduleFile === undefined ? undefined : await loadCatalogueModule(moduleFile);
+  // MCP servers (and the SDK) are loaded only when the config lists some: a plain run starts without them.
+  const servers = config?.mcpServers === undefined ? undefined : await import('../mcp/connect-config-servers.js');
+  const mcp = (await servers?.connectConfigServers(config?.mcpServers, directory, io)) ?? [];
+  try {
+    return await runLoaded(args, io, { config, spec, model, prompt, maxTurns, loaded, mcp });
+  } finally {
+    await servers?.closeAll(mcp);
+  }
+}
+
+interface LoadedRun {
+  readonly config: ToolcircuitConfig | undefined;
+  readonly spec: string;
+  readonly model: Model;
+  readonly prompt: string;
+  readonly maxTurns: number | undefined;
+  readonly loaded: CatalogueModule | undefined;
+  readonly mcp: readonly McpConnection[];
+}
+
+async function runLoaded(args: ParsedArgs, io: CliIo, run: LoadedRun): Promise<number> {
+  const { config, spec, model, prompt, maxTurns, loaded } = run;
+  const json = args.flag('json');
+  // The module's tools first, then each MCP server's (config order).
+  const catalogue =
+    run.mcp.length === 0 && loaded !== undefined
+      ? loaded.catalogue
+      : createCatalogue([
+          ...(loaded?.catalogue.names.flatMap((name) => loaded.catalogue.get(name)?.definition ?? []) ?? []),
+          ...run.mcp.flatMap((connection) => connection.tools()),
+        ]);
+  const session = operatorSession(args, loaded?.session, io);
+  const system = args.string('system') ?? loaded?.system ?? config?.system;
 
   const writer: TraceWriter = json ? new JsonTraceWriter(io.stdout) : new HumanTraceWriter(io.stdout);
   const progress = new Progress(io.stderr, !json && io.stderr.isTTY === true);
@@ -112,11 +146,11 @@ async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
   const rights = [...session.rights].join(', ') || 'none';
   if (json) {
     io.stdout.write(
-      `${JSON.stringify({ type: 'start', model: spec, tools: loaded.catalogue.names, human: session.humanId, rights: [...session.rights] })}\n`,
+      `${JSON.stringify({ type: 'start', model: spec, tools: catalogue.names, human: session.humanId, rights: [...session.rights] })}\n`,
     );
   } else {
     io.stdout.write(
-      `toolcircuit run: ${loaded.catalogue.names.length} tool(s) on ${spec}; acting for ${session.humanId}, rights: ${rights}\n`,
+      `toolcircuit run: ${catalogue.names.length} tool(s) on ${spec}; acting for ${session.humanId}, rights: ${rights}\n`,
     );
   }
 
@@ -140,7 +174,7 @@ async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
   try {
     const { summary, result } = await driveRun({
       model: live,
-      catalogue: loaded.catalogue,
+      catalogue,
       session,
       messages: [{ role: 'user', content: prompt }],
       confirmation: interactive || !args.flag('refuse-unconfirmed') ? 'pause' : 'refuse',
@@ -196,16 +230,4 @@ async function promptOf(args: ParsedArgs, words: readonly string[], io: CliIo): 
     );
   }
   return text.trim();
-}
-
-/** Flags win over the module's session: the command line is the operator speaking, not the model. */
-function sessionOf(args: ParsedArgs, exported: Session | undefined, io: CliIo): Session {
-  const rights = args.list('right');
-  const human = args.string('human');
-  if (rights.length === 0 && human === undefined && exported !== undefined) return exported;
-  return createSession({
-    id: `cli-${randomUUID()}`,
-    humanId: human ?? exported?.humanId ?? io.env['USER'] ?? 'cli-user',
-    rights: rights.length > 0 ? rights : (exported?.rights ?? []),
-  });
 }

@@ -1,0 +1,74 @@
+import type { Confirmation, ConfirmationStore } from '@toolcircuit/core';
+
+/** What the guard asks the connection about a tool. */
+export interface PinState {
+  /** The tool's pin generation, or `undefined` for a tool that is not from this connection. */
+  generation(toolName: string): number | undefined;
+  /** True while the tool's definition changed and the application has not accepted the new one. */
+  isChanged(toolName: string): boolean;
+}
+
+/**
+ * A confirmation store that binds each approval to the definition the tool had when it was granted. The
+ * executor's fourth check consumes confirmations from it as from any store; for this connection's tools it
+ * answers "not confirmed" when the definition changed since (the human approved a different tool), and a
+ * change voids every such approval at once. Other tools pass straight through to the inner store.
+ *
+ * The stamps live in memory: an approval restored from a database in another process is not stamped and
+ * therefore not honoured for MCP tools (fail closed: the human is asked again).
+ */
+export class GuardedConfirmations implements ConfirmationStore {
+  readonly #inner: ConfirmationStore;
+  readonly #pins: PinState;
+  /** key → generation of each outstanding grant. */
+  readonly #stamps = new Map<string, number[]>();
+
+  constructor(inner: ConfirmationStore, pins: PinState) {
+    this.#inner = inner;
+    this.#pins = pins;
+  }
+
+  async grant(confirmation: Confirmation): Promise<void> {
+    await this.#inner.grant(confirmation);
+    const generation = this.#pins.generation(confirmation.toolName);
+    if (generation === undefined) return;
+    const key = keyOf(confirmation);
+    this.#stamps.set(key, [...(this.#stamps.get(key) ?? []), generation]);
+  }
+
+  async consume(confirmation: Confirmation): Promise<boolean> {
+    const generation = this.#pins.generation(confirmation.toolName);
+    if (generation === undefined) return this.#inner.consume(confirmation);
+    if (this.#pins.isChanged(confirmation.toolName)) return false;
+    const key = keyOf(confirmation);
+    const stamps = this.#stamps.get(key) ?? [];
+    const index = stamps.indexOf(generation);
+    if (index === -1) return false;
+    if (!(await this.#inner.consume(confirmation))) return false;
+    stamps.splice(index, 1);
+    if (stamps.length === 0) this.#stamps.delete(key);
+    return true;
+  }
+
+  /** Voids every approval of a tool granted before its current generation; returns how many. */
+  async voidBefore(toolName: string, generation: number): Promise<number> {
+    let voided = 0;
+    for (const [key, stamps] of this.#stamps) {
+      if (!key.startsWith(`${toolName}\u0000`)) continue;
+      const kept = stamps.filter((stamp) => stamp >= generation);
+      const inputDigest = key.slice(toolName.length + 1);
+      for (let count = stamps.length - kept.length; count > 0; count -= 1) {
+        // Also spend it in the inner store, so no later reader of that store finds it.
+        await Promise.resolve(this.#inner.consume({ toolName, inputDigest })).catch(() => false);
+        voided += 1;
+      }
+      if (kept.length === 0) this.#stamps.delete(key);
+      else this.#stamps.set(key, kept);
+    }
+    return voided;
+  }
+}
+
+function keyOf(confirmation: Confirmation): string {
+  return `${confirmation.toolName}\u0000${confirmation.inputDigest}`;
+}

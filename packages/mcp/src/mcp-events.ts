@@ -1,0 +1,41 @@
+import type { McpToolInfo } from './tool-policy.js';
+
+/** A tool whose definition on the server no longer matches the pinned one. */
+export interface McpDefinitionChange {
+  readonly server: string;
+  /** The tool's name in the catalogue. */
+  readonly toolName: string;
+  readonly pinnedFingerprint: string;
+  /** `null` when the server no longer offers the tool at all. */
+  readonly currentFingerprint: string | null;
+  readonly pinned: McpToolInfo;
+  readonly current: McpToolInfo | null;
+}
+
+/** What an MCP connection reports to the application (`connectMcpServer({ onEvent })`). */
+export type McpEvent =
+  /** A tool's definition changed after it was pinned: approvals for it are void, it does not run. */
+  | ({ readonly type: 'definition-changed'; readonly voidedApprovals: number } & McpDefinitionChange)
+  /** The application accepted a tool's new definition (`accept`); earlier approvals stay void. */
+  | {
+      readonly type: 'definition-accepted';
+      readonly server: string;
+      readonly toolName: string;
+      readonly fingerprint: string;
+    }
+  /** A tool the server started offering after the import (not in any catalogue built before). */
+  | { readonly type: 'tool-added'; readonly server: string; readonly toolName: string; readonly fingerprint: string }
+  /** A tool left out of the catalogue because toolcircuit cannot use it (e.g. a schema that does not compile). */
+  | { readonly type: 'tool-skipped'; readonly server: string; readonly mcpName: string; readonly reason: string }
+  /** A `notifications/progress` for a running call. */
+  | {
+      readonly type: 'progress';
+      readonly server: string;
+      readonly toolName: string;
+      readonly callId: string;
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  /** Listing the tools failed (after `notifications/tools/list_changed` or before an irreversible call). */
+  | { readonly type: 'list-failed'; readonly server: string; readonly message: string };

@@ -1,0 +1,90 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
+
+/** A server started as a child process, spoken to over its stdin/stdout. */
+export interface McpStdioServer {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /**
+   * Variables for the child on top of the SDK's safe defaults (PATH, HOME, USER…): the rest of this
+   * process's environment, your API keys included, is never passed on.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** What to do with the server's stderr (default `inherit`). */
+  readonly stderr?: 'inherit' | 'ignore' | 'pipe';
+}
+
+/** A server reached over HTTP. */
+export interface McpHttpServer {
+  readonly url: string | URL;
+  /** Sent with every request, e.g. `Authorization`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * `streamable-http` (the current transport), `sse` (the older HTTP+SSE transport) or `auto` (default):
+   * Streamable HTTP first, then HTTP+SSE when the server refuses it, as the specification recommends.
+   */
+  readonly transport?: 'auto' | 'streamable-http' | 'sse';
+}
+
+export type McpServerSpec = McpStdioServer | McpHttpServer;
+
+/** Connects the client over the transport the spec names (with the Streamable HTTP → SSE fallback). */
+export async function connectTransport(client: Client, spec: McpServerSpec, field: string): Promise<Transport> {
+  if ('command' in spec) {
+    if (typeof spec.command !== 'string' || spec.command === '') {
+      throw new InvalidMcpServerError(field, '`command` must be the executable that starts the server.');
+    }
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: [...(spec.args ?? [])],
+      env: { ...getDefaultEnvironment(), ...spec.env },
+      ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+      stderr: spec.stderr ?? 'inherit',
+    });
+    await connectOrClose(client, transport);
+    return transport;
+  }
+  const url = parseUrl(spec.url, field);
+  const requestInit: RequestInit = spec.headers === undefined ? {} : { headers: { ...spec.headers } };
+  const mode = spec.transport ?? 'auto';
+  if (mode === 'sse') return connectSse(client, url, requestInit);
+  const streamable = new StreamableHTTPClientTransport(url, { requestInit });
+  try {
+    await client.connect(streamable);
+    return streamable;
+  } catch (error) {
+    if (mode === 'streamable-http') throw error;
+    // A server that only speaks the older transport answers the Streamable HTTP POST with a 4xx.
+    await streamable.close().catch(() => undefined);
+    return connectSse(client, url, requestInit);
+  }
+}
+
+async function connectSse(client: Client, url: URL, requestInit: RequestInit): Promise<Transport> {
+  const transport = new SSEClientTransport(url, { requestInit });
+  await connectOrClose(client, transport);
+  return transport;
+}
+
+function parseUrl(value: string | URL, field: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new InvalidMcpServerError(field, `\`url\` ${JSON.stringify(String(value))} is not a URL.`);
+  }
+}
+
+/** A failed handshake must not leave a child process or a stream behind. */
+async function connectOrClose(client: Client, transport: Transport): Promise<void> {
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  type ElicitResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  argumentDigest,
+  type Catalogue,
+  confirmationFor,
+  executeCall,
+  isAuthorized,
+  type Journal,
+  type Session,
+  type ToolCallPart,
+} from '@toolcircuit/core';
+import { toMcpResult } from './to-mcp-result.js';
+
+/** Who is calling, as the transport authenticated them. Nothing here comes from the request's body. */
+export interface McpClientIdentity {
+  readonly transport: 'stdio' | 'http';
+  /** What the HTTP server's `authenticate` returned for this request; absent over stdio. */
+  readonly authInfo?: AuthInfo;
+  /** The Streamable HTTP session id: bookkeeping only, it proves nothing about who calls. */
+  readonly mcpSessionId?: string;
+}
+
+export interface ServeCatalogueOptions {
+  /**
+   * The application's mapping from the transport's authenticated identity to a toolcircuit session (its
+   * rights and its human's confirmations). Called for every `tools/call`; `undefined` refuses the call.
+   * Over stdio the identity is the process that started the server: map it to whom you started it for.
+   */
+  readonly sessionFor: (identity: McpClientIdentity) => Session | undefined | Promise<Session | undefined>;
+  readonly journal?: Journal;
+  /** Default timeout of a tool run (tools' own `timeoutMs` wins). */
+  readonly timeoutMs?: number;
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  readonly instructions?: string;
+}
+
+/** A catalogue ready to be served; each connection (stdio, or an HTTP session) gets its own MCP `Server`. */
+export interface ServedCatalogue {
+  /** A new MCP `Server` for one connection: connect it to any transport. */
+  createServer(identity: Omit<McpClientIdentity, 'authInfo'>): Server;
+  /** Serves over stdin/stdout (this process's by default) until the input closes. */
+  serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
+}
+
+const CONFIRM_SCHEMA = {
+  type: 'object',
+  properties: {
+    confirm: {
+      type: 'boolean',
+      title: 'Run it',
+      description: 'Yes runs this call, with exactly these arguments, once.',
+    },
+  },
+  required: ['confirm'],
+} as const;
+
+/**
+ * Exposes a catalogue as an MCP server. `tools/list` shows each tool's declaration with annotations derived
+ * from its definition (irreversible → `destructiveHint: true`); every `tools/call` runs through the same
+ * four checks as a model's call, for the session `sessionFor` maps the caller to, and is journaled. An
+ * irreversible call is confirmed by the client's human through elicitation when the client supports it,
+ * and refused with instructions when it does not.
+ */
+export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOptions): ServedCatalogue {
+  const tools: Tool[] = catalogue.names.map((name) => {
+    const entry = catalogue.get(name);
+    if (entry === undefined) throw new Error(`unreachable: "${name}" is listed but not in the catalogue`);
+    return {
+      name,
+      description: entry.declaration.description,
+      inputSchema: entry.declaration.inputSchema as Tool['inputSchema'],
+      annotations: { destructiveHint: entry.definition.irreversible },
+    };
+  });
+
+  function createServer(connection: Omit<McpClientIdentity, 'authInfo'>): Server {
+    const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
+      capabilities: { tools: {} },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const identity: McpClientIdentity = {
+        ...connection,
+        ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }),
+        ...(extra.sessionId === undefined ? {} : { mcpSessionId: extra.sessionId }),
+      };
+      const session = await options.sessionFor(identity);
+      if (session === undefined) {
+        throw new McpError(ErrorCode.InvalidRequest, 'This client is not authorised to call tools on this server.');
+      }
+      const call: ToolCallPart = {
+        type: 'tool_call',
+        id: String(extra.requestId),
+        name: request.params.name,
+        input: request.params.arguments ?? {},
+      };
+      return callTool(server, catalogue, session, call, extra.signal, identity, options);
+    });
+    return server;
+  }
+
+  return {
+    createServer,
+    async serveStdio(stdin?: Readable, stdout?: Writable) {
+      const server = createServer({ transport: 'stdio' });
+      await server.connect(new StdioServerTransport(stdin, stdout));
+      return server;
+    },
+  };
+}
+
+async function callTool(
+  server: Server,
+  catalogue: Catalogue,
+  session: Session,
+  call: ToolCallPart,
+  signal: AbortSignal,
+  identity: McpClientIdentity,
+  options: ServeCatalogueOptions,
+): Promise<CallToolResult> {
+  const context = {
+    catalogue,
+    session,
+    signal,
+    runId: `mcp-${identity.mcpSessionId ?? identity.transport}-${randomUUID()}`,
+    turn: 1,
+    confirmation: 'refuse' as const,
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
+  const entry = catalogue.get(call.name);
+  // Ask only for a call that would otherwise run: known, valid, allowed, irreversible.
+  const needsConfirmation =
+    entry?.definition.irreversible === true &&
+    isAuthorized(entry.definition.right, session) &&
+    (await catalogue.validate(call.name, call.input)).ok;
+  if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
+
+  if (!supportsFormElicitation(server)) {
+    const outcome = await executeCall(call, context);
+    return toMcpResult(
+      outcome.result,
+      `"${call.name}" is irreversible: it runs only when the human confirms these exact arguments, which this ` +
+        'server asks through MCP elicitation. This client does not support elicitation; use one that does, or ' +
+        `have the human confirm the call in the application (tool "${call.name}", argument digest ${argumentDigest(call.input)}).`,
+    );
+  }
+  let answer: ElicitResult;
+  try {
+    answer = await server.elicitInput(
+      {
+        mode: 'form',
+        message: `Confirm the irreversible call "${call.name}" with exactly these arguments:\n${JSON.stringify(call.input, null, 2)}`,
+        requestedSchema: CONFIRM_SCHEMA as never,
+      },
+      { signal },
+    );
+  } catch (error) {
+    // No answer (the client failed or timed out, or the call was cancelled) is no confirmation.
+    const outcome = await executeCall(call, context);
+    if (signal.aborted) return toMcpResult(outcome.result);
+    return toMcpResult(outcome.result, `The confirmation could not be asked: ${messageOf(error)}`);
+  }
+  if (answer.action === 'accept' && answer.content?.confirm === true) {
+    await session.confirmations.grant(confirmationFor(call.name, call.input));
+    return toMcpResult((await executeCall(call, context)).result);
+  }
+  // Declined or cancelled: the refusal is journaled like any other, and the client's model is told.
+  const outcome = await executeCall(call, context);
+  return toMcpResult(outcome.result, `The human did not confirm this call (${answer.action}).`);
+}
+
+/** Form-mode elicitation: declared as `form`, or as an empty object (how clients before URL mode declared it). */
+function supportsFormElicitation(server: Server): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  if (elicitation === undefined) return false;
+  return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

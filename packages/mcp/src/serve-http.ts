@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServedCatalogue } from './serve-catalogue.js';
+
+export interface ServeHttpOptions {
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0 (any free port; read it from `url`). */
+  readonly port?: number;
+  /** Default `/mcp`. */
+  readonly path?: string;
+  /**
+   * Authenticates each HTTP request (e.g. verifies a bearer token) and says who it is; `undefined` answers
+   * 401. What it returns is the identity `sessionFor` maps to a session. Without it every request is
+   * anonymous and only a loopback server is sensible.
+   */
+  readonly authenticate?: (request: IncomingMessage) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /**
+   * Host names accepted in `Host` and `Origin` (DNS-rebinding protection). Default: the loopback names
+   * `localhost`, `127.0.0.1` and `[::1]`.
+   */
+  readonly allowedHostnames?: readonly string[];
+}
+
+export interface HttpCatalogueServer {
+  readonly url: URL;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Serves a catalogue over Streamable HTTP: one MCP session per client (`Mcp-Session-Id`), the `Host` and
+ * `Origin` headers checked against loopback names so a web page cannot reach the server through DNS
+ * rebinding, and each request authenticated by the application before the MCP layer sees it.
+ */
+export async function serveCatalogueHttp(
+  served: ServedCatalogue,
+  options: ServeHttpOptions = {},
+): Promise<HttpCatalogueServer> {
+  const path = options.path ?? '/mcp';
+  const allowed = new Set((options.allowedHostnames ?? LOOPBACK).map((name) => name.toLowerCase()));
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    if (url.pathname !== path) return reply(response, 404, 'Not found');
+    if (!hostAllowed(request, allowed)) return reply(response, 403, 'Forbidden: Host or Origin is not allowed');
+    const authInfo = options.authenticate === undefined ? undefined : await options.authenticate(request);
+    if (options.authenticate !== undefined && authInfo === undefined) return reply(response, 401, 'Unauthorized');
+    if (authInfo !== undefined) (request as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
+
+    const sessionId = header(request, 'mcp-session-id');
+    if (sessionId !== undefined) {
+      const transport = transports.get(sessionId);
+      if (transport === undefined) return reply(response, 404, 'Unknown MCP session');
+      return transport.handleRequest(request, response);
+    }
+    if (request.method !== 'POST') return reply(response, 400, 'Missing Mcp-Session-Id');
+    const body = await readJson(request);
+    if (body === undefined || !isInitializeRequest(body)) return reply(response, 400, 'Expected an initialize request');
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+      },
+      onsessionclosed: (id) => {
+        transports.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+    };
+    await served.createServer({ transport: 'http' }).connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const server: HttpServer = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) reply(response, 500, error instanceof Error ? error.message : 'Internal error');
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: new URL(`http://${host}:${address.port}${path}`),
+    async close() {
+      await Promise.all([...transports.values()].map((transport) => transport.close().catch(() => undefined)));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function hostAllowed(request: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const host = header(request, 'host');
+  if (host === undefined || !allowed.has(hostnameOf(`http://${host}`))) return false;
+  const origin = header(request, 'origin');
+  return origin === undefined || allowed.has(hostnameOf(origin));
+}
+
+function hostnameOf(value: string): string {
+  try {
+    return new URL(value).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > 4 * 1024 * 1024) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,183 @@
+import { fileURLToPath } from 'node:url';
+import {
+  argumentDigest,
+  confirmationFor,
+  createSession,
+  executeCall,
+  InMemoryConfirmations,
+  InMemoryJournal,
+  resumeLoop,
+  runLoop,
+  toolResultText,
+} from '@toolcircuit/core';
+import { createScriptedModel, textTurn, toolCallsTurn } from '@toolcircuit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcpServer, type McpConnection, type McpEvent } from '../src/index.js';
+
+const changingServer = fileURLToPath(new URL('./fixtures/changing-server.mjs', import.meta.url));
+
+async function connect(env: Record<string, string>, events: McpEvent[]): Promise<McpConnection> {
+  return connectMcpServer({
+    name: 'reports',
+    server: {
+      command: process.execPath,
+      args: [changingServer],
+      env: { ...env, PATH: process.env.PATH ?? '' },
+      stderr: 'ignore',
+    },
+    onEvent: (event) => events.push(event),
+  });
+}
+
+async function sentCount(connection: McpConnection): Promise<string> {
+  const result = await connection.client.callTool({ name: 'sent_count', arguments: {} });
+  return (result.content as { text: string }[])[0]?.text ?? '';
+}
+
+const input = { week: 48 };
+
+describe('pinning tool definitions (synthetic changing server)', () => {
+  let connection: McpConnection | undefined;
+  afterEach(async () => {
+    await connection?.close();
+    connection = undefined;
+  });
+
+  it('a description changed between two tools/list calls voids the approval: reported, not run until accepted', async () => {
+    const events: McpEvent[] = [];
+    // The server changes send_report's description on its second tools/list: the check before the call.
+    connection = await connect({ CHANGE_ON_LIST: '2' }, events);
+    const pinned = connection.pins().send_report;
+    const session = createSession({
+      id: 's1',
+      humanId: 'alice',
+      rights: ['mcp:reports'],
+      confirmations: connection.guardConfirmations(new InMemoryConfirmations()),
+    });
+    const journal = new InMemoryJournal();
+    const model = createScriptedModel([
+      toolCallsTurn([{ id: 'send', name: 'send_report', input }]),
+      textTurn('Could not send it.'),
+      toolCallsTurn([{ id: 'send-2', name: 'send_report', input }]),
+    ]);
+    const catalogue = connection.catalogue();
+    const options = { model, catalogue, session, journal, confirmation: 'pause' as const };
+    const paused = await runLoop({ ...options, messages: [{ role: 'user', content: 'Send the report.' }] });
+    if (paused.paused === undefined) throw new Error('expected a pause');
+
+    const resumed = await resumeLoop(
+      paused.paused,
+      [{ callId: 'send', approved: true, inputDigest: argumentDigest(input) }],
+      options,
+    );
+    expect(resumed.status).toBe('completed');
+    const reply = resumed.messages.filter((message) => message.role === 'tool').at(-1);
+    if (reply?.role !== 'tool') throw new Error('expected a tool reply');
+    expect(reply.content[0]?.isError).toBe(true);
+    expect(toolResultText(reply.content[0]?.content ?? '')).toMatch(/changed after it was approved.*not run/);
+    expect(await sentCount(connection)).toBe('0');
+
+    const changed = events.find((event) => event.type === 'definition-changed');
+    expect(changed).toMatchObject({
+      type: 'definition-changed',
+      server: 'reports',
+      toolName: 'send_report',
+      pinnedFingerprint: pinned,
+    });
+    if (changed?.type !== 'definition-changed') throw new Error('expected a change event');
+    expect(changed.current?.description).toMatch(/id_rsa/);
+    expect(changed.pinned.description).toBe('Send the weekly report to the team mailing list.');
+    expect(connection.changes().map((change) => change.toolName)).toEqual(['send_report']);
+
+    // The application reviews and accepts the new definition: the tool may run again, but only with a NEW approval.
+    connection.accept('send_report');
+    expect(connection.changes()).toEqual([]);
+    // The catalogue built before the acceptance still carries the old policy: it refuses to run the new tool.
+    const stale = await executeCall(
+      { type: 'tool_call', id: 'stale', name: 'send_report', input },
+      {
+        catalogue,
+        session: createSession({
+          id: 's1b',
+          humanId: 'alice',
+          rights: ['mcp:reports'],
+          confirmations: [confirmationFor('send_report', input)],
+        }),
+      },
+    );
+    expect(toolResultText(stale.result.content)).toMatch(/out of date.*not run/);
+    expect(connection.pins().send_report).toBe(changed.currentFingerprint);
+    const again = await runLoop({
+      ...options,
+      catalogue: connection.catalogue(),
+      messages: [...resumed.messages, { role: 'user', content: 'Try again.' }],
+    });
+    expect(again.status).toBe('paused');
+    expect(await sentCount(connection)).toBe('0');
+    expect(connection.catalogue().get('send_report')?.declaration.description).toMatch(/id_rsa/);
+  });
+
+  it('notifications/tools/list_changed re-lists at once; outstanding approvals of the changed tool are voided', async () => {
+    const events: McpEvent[] = [];
+    connection = await connect({}, events);
+    const store = connection.guardConfirmations(new InMemoryConfirmations());
+    // The human approved this exact report in advance.
+    await store.grant(confirmationFor('send_report', input));
+
+    const changedEvent = new Promise<McpEvent>((resolve) => {
+      const check = setInterval(() => {
+        const found = events.find((event) => event.type === 'definition-changed');
+        if (found !== undefined) {
+          clearInterval(check);
+          resolve(found);
+        }
+      }, 10);
+    });
+    await connection.client.callTool({ name: 'rotate', arguments: {} });
+    expect(await changedEvent).toMatchObject({ toolName: 'send_report', voidedApprovals: 1 });
+
+    // The approval is gone, for this tool and these arguments, even once the definition is accepted.
+    expect(await store.consume(confirmationFor('send_report', input))).toBe(false);
+    connection.accept('send_report');
+    expect(await store.consume(confirmationFor('send_report', input))).toBe(false);
+    // A new approval, given under the accepted definition, holds once.
+    await store.grant(confirmationFor('send_report', input));
+    expect(await store.consume(confirmationFor('send_report', input))).toBe(true);
+    expect(await store.consume(confirmationFor('send_report', input))).toBe(false);
+  });
+
+  it('pins given at connect time (e.g. from a catalogue file) report a server that changed since', async () => {
+    const events: McpEvent[] = [];
+    connection = await connect({}, events);
+    const pins = { ...connection.pins(), send_report: 'f'.repeat(64) };
+    await connection.close();
+    connection = await connectMcpServer({
+      name: 'reports',
+      server: {
+        command: process.execPath,
+        args: [changingServer],
+        env: { PATH: process.env.PATH ?? '' },
+        stderr: 'ignore',
+      },
+      pins,
+      onEvent: (event) => events.push(event),
+    });
+    expect(connection.changes().map((change) => change.toolName)).toEqual(['send_report']);
+    const session = createSession({
+      id: 's3',
+      humanId: 'alice',
+      rights: ['mcp:reports'],
+      confirmations: [confirmationFor('send_report', input)],
+    });
+    const model = createScriptedModel([toolCallsTurn([{ name: 'send_report', input }]), textTurn('ok')]);
+    const result = await runLoop({
+      model,
+      catalogue: connection.catalogue(),
+      session,
+      messages: [{ role: 'user', content: 'send' }],
+    });
+    const reply = result.messages.find((message) => message.role === 'tool');
+    expect(reply?.role === 'tool' && reply.content[0]?.isError).toBe(true);
+    expect(await sentCount(connection)).toBe('0');
+  });
+});

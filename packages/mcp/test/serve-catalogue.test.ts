@@ -1,0 +1,196 @@
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { createCatalogue, createSession, defineTool, InMemoryJournal, type Session } from '@toolcircuit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpCatalogueServer, serveCatalogue, serveCatalogueHttp } from '../src/index.js';
+
+const closed: string[] = [];
+const catalogue = createCatalogue([
+  defineTool({
+    name: 'lookup_case',
+    description: 'Look up a case by its number.',
+    inputSchema: {
+      type: 'object',
+      properties: { number: { type: 'string', pattern: '^[A-Z]-[0-9]{4}$' } },
+      required: ['number'],
+      additionalProperties: false,
+    },
+    right: 'cases:read',
+    run: ({ number }) => ({ number, status: 'open' }),
+  }),
+  defineTool({
+    name: 'close_case',
+    description: 'Close a case for good.',
+    inputSchema: {
+      type: 'object',
+      properties: { number: { type: 'string' } },
+      required: ['number'],
+      additionalProperties: false,
+    },
+    right: 'cases:close',
+    irreversible: true,
+    run: ({ number }) => {
+      closed.push(number);
+      return `Case ${number} closed.`;
+    },
+  }),
+]);
+
+// The application's own authentication: bearer tokens → people → sessions. Never anything from the body.
+const people: Record<string, { humanId: string; rights: string[] }> = {
+  'token-alice': { humanId: 'alice', rights: ['cases:read', 'cases:close'] },
+  'token-bob': { humanId: 'bob', rights: [] },
+};
+
+describe('serveCatalogue over Streamable HTTP', () => {
+  const journal = new InMemoryJournal();
+  let http: HttpCatalogueServer;
+
+  beforeAll(async () => {
+    const served = serveCatalogue(catalogue, {
+      journal,
+      sessionFor: (identity): Session | undefined => {
+        const person = identity.authInfo === undefined ? undefined : people[identity.authInfo.token];
+        if (person === undefined || identity.authInfo === undefined) return undefined;
+        return createSession({ id: `mcp-${identity.mcpSessionId}`, humanId: person.humanId, rights: person.rights });
+      },
+    });
+    http = await serveCatalogueHttp(served, {
+      authenticate: (request) => {
+        const token = request.headers.authorization?.replace(/^Bearer /, '');
+        return token !== undefined && token in people ? { token, clientId: token, scopes: [] } : undefined;
+      },
+    });
+  });
+  afterAll(async () => {
+    await http?.close();
+  });
+
+  async function connect(token: string, elicitation?: (message: string) => ElicitResult): Promise<Client> {
+    const client = new Client(
+      { name: 'test-client', version: '1.0.0' },
+      { capabilities: elicitation === undefined ? {} : { elicitation: { form: {} } } },
+    );
+    if (elicitation !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, async (request) => elicitation(request.params.message));
+    }
+    await client.connect(
+      new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
+    return client;
+  }
+
+  it('lists the tools with annotations derived from their definitions', async () => {
+    const client = await connect('token-alice');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => [tool.name, tool.annotations?.destructiveHint])).toEqual([
+      ['lookup_case', false],
+      ['close_case', true],
+    ]);
+    expect(tools[0]?.inputSchema).toMatchObject({ required: ['number'], additionalProperties: false });
+    await client.close();
+  });
+
+  it('runs every call through the four checks for the session of the authenticated caller', async () => {
+    const alice = await connect('token-alice');
+    const bob = await connect('token-bob');
+    const ok = await alice.callTool({ name: 'lookup_case', arguments: { number: 'A-1234' } });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toEqual({ number: 'A-1234', status: 'open' });
+    const invalid = await alice.callTool({ name: 'lookup_case', arguments: { number: '1234' } });
+    expect(invalid.isError).toBe(true);
+    const unknown = await alice.callTool({ name: 'delete_everything', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    // Bob's token maps to a session without the right, whatever the request says about itself.
+    const denied = await bob.callTool({
+      name: 'lookup_case',
+      arguments: { number: 'A-1234' },
+      _meta: { humanId: 'alice' },
+    });
+    expect(denied.isError).toBe(true);
+    expect(JSON.stringify(denied.content)).toMatch(/right/);
+    const last = journal.entries
+      .slice(-4)
+      .map((entry) => [entry.humanId, entry.toolName, entry.verdict, entry.reason ?? null]);
+    expect(last).toEqual([
+      ['alice', 'lookup_case', 'executed', null],
+      ['alice', 'lookup_case', 'refused', 'invalid_input'],
+      ['alice', 'delete_everything', 'refused', 'unknown_tool'],
+      ['bob', 'lookup_case', 'refused', 'missing_right'],
+    ]);
+    await Promise.all([alice.close(), bob.close()]);
+  });
+
+  it('asks the human through elicitation before an irreversible call, and runs it once on yes', async () => {
+    const asked: string[] = [];
+    const client = await connect('token-alice', (message) => {
+      asked.push(message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    const result = await client.callTool({ name: 'close_case', arguments: { number: 'B-0001' } });
+    expect(result.isError).toBeFalsy();
+    expect(closed.filter((number) => number === 'B-0001')).toHaveLength(1);
+    expect(asked[0]).toMatch(/close_case[\s\S]*"number": "B-0001"/);
+    expect(journal.entries.at(-1)).toMatchObject({ toolName: 'close_case', verdict: 'executed', humanId: 'alice' });
+    await client.close();
+  });
+
+  it('does not run an irreversible call the human declines', async () => {
+    const client = await connect('token-alice', () => ({ action: 'decline' }));
+    const result = await client.callTool({ name: 'close_case', arguments: { number: 'B-0002' } });
+    expect(result.isError).toBe(true);
+    expect(closed).not.toContain('B-0002');
+    expect(journal.entries.at(-1)).toMatchObject({ verdict: 'refused', reason: 'confirmation_required' });
+    await client.close();
+  });
+
+  it('treats an elicitation the client fails to answer as no confirmation, and journals the refusal', async () => {
+    const client = await connect('token-alice', () => {
+      throw new Error('the dialog crashed');
+    });
+    const result = await client.callTool({ name: 'close_case', arguments: { number: 'B-0004' } });
+    expect(result.isError).toBe(true);
+    expect(closed).not.toContain('B-0004');
+    expect(journal.entries.at(-1)).toMatchObject({
+      toolName: 'close_case',
+      verdict: 'refused',
+      reason: 'confirmation_required',
+    });
+    await client.close();
+  });
+
+  it('refuses an irreversible call with instructions when the client cannot elicit', async () => {
+    const client = await connect('token-alice');
+    const result = await client.callTool({ name: 'close_case', arguments: { number: 'B-0003' } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/does not support elicitation/);
+    expect(closed).not.toContain('B-0003');
+    await client.close();
+  });
+
+  it('answers 401 without a valid token and 403 to a foreign Host (DNS rebinding)', async () => {
+    await expect(connect('token-mallory')).rejects.toThrow();
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = request(
+          http.url,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: 'Bearer token-alice', ...headers },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end('{}');
+      });
+    expect(await post({ host: 'evil.example.com' })).toBe(403);
+    expect(await post({ origin: 'http://evil.example.com' })).toBe(403);
+    // The same request from a loopback name gets past the check (and fails later, as it is no initialize).
+    expect(await post({ host: `localhost:${http.url.port}` })).toBe(400);
+  });
+});
