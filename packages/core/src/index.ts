@@ -41,6 +41,7 @@ export {
   SUPPORTED_IMAGE_MEDIA_TYPES,
 } from './content/media-part.js';
 export {
+  mediaPartChange,
   type ResultContentChange,
   recordResultContentChanges,
   resultContentChangesOf,

@@ -1,5 +1,6 @@
 import type { ToolResultPart } from '../messages/messages.js';
-import type { ResultPartKind } from './result-coverage.js';
+import type { MediaContentPart } from './media-part.js';
+import { type ResultPartKind, resultPartKindOf } from './result-coverage.js';
 
 /**
  * Something an adapter did to a tool result part because its provider cannot take it as it is, recorded
@@ -40,4 +41,25 @@ export function recordResultContentChanges(result: ToolResultPart, changes: read
  */
 export function resultContentChangesOf(result: ToolResultPart): readonly ResultContentChange[] {
   return Object.freeze([...(recorded.get(result) ?? [])]);
+}
+
+/** For adapters: the change record for one image or file part of `result` at `index`. */
+export function mediaPartChange(
+  provider: string,
+  result: ToolResultPart,
+  index: number,
+  part: MediaContentPart,
+  kind: ResultContentChange['kind'],
+  detail: string,
+): ResultContentChange {
+  return {
+    provider,
+    callId: result.callId,
+    toolName: result.name,
+    index,
+    part: resultPartKindOf(part),
+    mediaType: part.mediaType,
+    kind,
+    detail,
+  };
 }
