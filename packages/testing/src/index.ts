@@ -66,6 +66,7 @@ export {
   loadCassette,
   loadCassetteIndex,
 } from './load-cassette.js';
+export { coverageColumnOf } from './media/coverage-column.js';
 export {
   SYNTHETIC_PDF,
   SYNTHETIC_PDF_BASE64,
