@@ -37,7 +37,9 @@ function lastContents(body: JsonObject, count: number): JsonObject[] {
 function expectGenaiShape(body: JsonObject): void {
   const [reply] = lastContents(body, 1);
   expect(reply?.['role']).toBe('user');
-  const [page, fullPage] = ((reply?.['parts'] ?? []) as JsonObject[]).map((part) => part['functionResponse'] as JsonObject);
+  const [page, fullPage] = ((reply?.['parts'] ?? []) as JsonObject[]).map(
+    (part) => part['functionResponse'] as JsonObject,
+  );
   expect(page).toEqual({
     name: 'capture_page',
     response: {
