@@ -1,20 +1,14 @@
 // Tool results with images and documents, through the SDK against the recording server. The PNG, the PDF
 // and every response are synthetic (see @toolcircuit/testing's synthetic-media.ts and conformance wires).
 import { readFileSync } from 'node:fs';
-import {
-  type JsonObject,
-  type JsonValue,
-  RESULT_PART_KINDS,
-  type ResultPartKind,
-  type ToolResultContentPart,
-  type ToolResultPart,
-} from '@toolcircuit/core';
+import { type JsonObject, type JsonValue, RESULT_PART_KINDS, type ToolResultContentPart } from '@toolcircuit/core';
 import {
   coverageColumnOf,
+  MEDIA_PART_SAMPLES,
   mediaResultProblems,
+  resultWithPart,
   runMediaResultScenario,
   SYNTHETIC_PDF_BASE64,
-  SYNTHETIC_PNG,
   SYNTHETIC_PNG_BASE64,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -98,24 +92,13 @@ describe('anthropic tool results with media', () => {
   });
 });
 
-const SAMPLES: Readonly<Record<Exclude<ResultPartKind, 'text' | 'json'>, ToolResultContentPart>> = {
-  'image-data': { type: 'image', mediaType: 'image/jpeg', data: SYNTHETIC_PNG },
-  'image-url': { type: 'image', mediaType: 'image/png', url: 'https://example.test/chart.png' },
-  'image-gif': { type: 'image', mediaType: 'image/gif', data: 'R0lGODlhAQABAAAAACw=' },
-  'pdf-data': { type: 'file', mediaType: 'application/pdf', name: 'a.pdf', data: SYNTHETIC_PNG },
-  'pdf-url': { type: 'file', mediaType: 'application/pdf', url: 'https://example.test/a.pdf' },
-  'text-file-data': { type: 'file', mediaType: 'text/csv', name: 'rows.csv', data: Buffer.from('a,b\n1,2\n') },
-  'text-file-url': { type: 'file', mediaType: 'text/plain', url: 'https://example.test/notes.txt' },
-};
-
-function resultWith(part: ToolResultContentPart): ToolResultPart {
-  return { type: 'tool_result', callId: 'toolu_1', name: 'capture', content: [part], isError: false };
-}
-
 describe('convertToAnthropicToolResult follows the coverage table', () => {
-  for (const [kind, part] of Object.entries(SAMPLES) as [keyof typeof SAMPLES, ToolResultContentPart][]) {
+  for (const [kind, part] of Object.entries(MEDIA_PART_SAMPLES) as [
+    keyof typeof MEDIA_PART_SAMPLES,
+    ToolResultContentPart,
+  ][]) {
     it(`${kind}: ${ANTHROPIC_TOOL_RESULT_COVERAGE[kind]}`, () => {
-      const { block, changes } = convertToAnthropicToolResult(resultWith(part));
+      const { block, changes } = convertToAnthropicToolResult(resultWithPart(part));
       const [sent] = block.content as unknown as JsonObject[];
       if (ANTHROPIC_TOOL_RESULT_COVERAGE[kind] === 'native') {
         expect(changes).toEqual([]);
@@ -131,16 +114,16 @@ describe('convertToAnthropicToolResult follows the coverage table', () => {
 
   it('sends URL sources and a text file as a plain-text document', () => {
     const convert = (part: ToolResultContentPart) =>
-      (convertToAnthropicToolResult(resultWith(part)).block.content as unknown as JsonObject[])[0];
-    expect(convert(SAMPLES['image-url'])).toEqual({
+      (convertToAnthropicToolResult(resultWithPart(part)).block.content as unknown as JsonObject[])[0];
+    expect(convert(MEDIA_PART_SAMPLES['image-url'])).toEqual({
       type: 'image',
       source: { type: 'url', url: 'https://example.test/chart.png' },
     });
-    expect(convert(SAMPLES['pdf-url'])).toEqual({
+    expect(convert(MEDIA_PART_SAMPLES['pdf-url'])).toEqual({
       type: 'document',
       source: { type: 'url', url: 'https://example.test/a.pdf' },
     });
-    expect(convert(SAMPLES['text-file-data'])).toEqual({
+    expect(convert(MEDIA_PART_SAMPLES['text-file-data'])).toEqual({
       type: 'document',
       source: { type: 'text', media_type: 'text/plain', data: 'a,b\n1,2\n' },
       title: 'rows.csv',

@@ -1,19 +1,14 @@
 // Tool results with images and files, through both Gemini SDKs against the recording server. The PNG, the
 // PDF and every response are synthetic (see @toolcircuit/testing's synthetic-media.ts and conformance wires).
 import { readFileSync } from 'node:fs';
-import {
-  type JsonObject,
-  RESULT_PART_KINDS,
-  type ResultPartKind,
-  type ToolResultContentPart,
-  type ToolResultPart,
-} from '@toolcircuit/core';
+import { type JsonObject, RESULT_PART_KINDS, type ToolResultContentPart } from '@toolcircuit/core';
 import {
   coverageColumnOf,
+  MEDIA_PART_SAMPLES,
   mediaResultProblems,
+  resultWithPart,
   runMediaResultScenario,
   SYNTHETIC_PDF_BASE64,
-  SYNTHETIC_PNG,
   SYNTHETIC_PNG_BASE64,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -95,25 +90,14 @@ describe('gemini tool results with media', () => {
   }
 });
 
-const SAMPLES: Readonly<Record<Exclude<ResultPartKind, 'text' | 'json'>, ToolResultContentPart>> = {
-  'image-data': { type: 'image', mediaType: 'image/jpeg', data: SYNTHETIC_PNG },
-  'image-url': { type: 'image', mediaType: 'image/png', url: 'https://example.test/chart.png' },
-  'image-gif': { type: 'image', mediaType: 'image/gif', data: 'R0lGODlhAQABAAAAACw=' },
-  'pdf-data': { type: 'file', mediaType: 'application/pdf', name: 'a.pdf', data: SYNTHETIC_PNG },
-  'pdf-url': { type: 'file', mediaType: 'application/pdf', url: 'https://example.test/a.pdf' },
-  'text-file-data': { type: 'file', mediaType: 'text/csv', name: 'rows.csv', data: Buffer.from('a,b\n1,2\n') },
-  'text-file-url': { type: 'file', mediaType: 'text/plain', url: 'https://example.test/notes.txt' },
-};
-
-function resultWith(part: ToolResultContentPart): ToolResultPart {
-  return { type: 'tool_result', callId: 'c1', name: 'capture', content: [part], isError: false };
-}
-
 describe('convertToGoogleToolResult follows the coverage tables', () => {
-  for (const [kind, part] of Object.entries(SAMPLES) as [keyof typeof SAMPLES, ToolResultContentPart][]) {
+  for (const [kind, part] of Object.entries(MEDIA_PART_SAMPLES) as [
+    keyof typeof MEDIA_PART_SAMPLES,
+    ToolResultContentPart,
+  ][]) {
     for (const { sdk, coverage } of SDKS) {
       it(`${kind} on @google/${sdk}: ${coverage[kind]}`, () => {
-        const converted = convertToGoogleToolResult(resultWith(part), {
+        const converted = convertToGoogleToolResult(resultWithPart(part), {
           providerName: 'capture',
           functionResponseParts: sdk === 'genai',
         });
@@ -129,14 +113,14 @@ describe('convertToGoogleToolResult follows the coverage tables', () => {
   }
 
   it('sends a URL part as fileData and keeps a single JSON part a Struct', () => {
-    const converted = convertToGoogleToolResult(resultWith(SAMPLES['pdf-url']), {
+    const converted = convertToGoogleToolResult(resultWithPart(MEDIA_PART_SAMPLES['pdf-url']), {
       providerName: 'capture',
       functionResponseParts: true,
     });
     expect(converted.functionResponse.parts).toEqual([
       { fileData: { mimeType: 'application/pdf', fileUri: 'https://example.test/a.pdf', displayName: '1-file.pdf' } },
     ]);
-    const json = convertToGoogleToolResult(resultWith({ type: 'json', value: { a: 1 } }), {
+    const json = convertToGoogleToolResult(resultWithPart({ type: 'json', value: { a: 1 } }), {
       providerName: 'capture',
       functionResponseParts: true,
     });

@@ -7,14 +7,14 @@ import {
   type ResultCoverageTable,
   type ResultPartKind,
   type ToolResultContentPart,
-  type ToolResultPart,
 } from '@toolcircuit/core';
 import {
   coverageColumnOf,
+  MEDIA_PART_SAMPLES,
   mediaResultProblems,
+  resultWithPart,
   runMediaResultScenario,
   SYNTHETIC_PDF_BASE64,
-  SYNTHETIC_PNG,
   SYNTHETIC_PNG_BASE64,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -126,20 +126,6 @@ describe('openai tool results with media', () => {
   });
 });
 
-const SAMPLES: Readonly<Record<Exclude<ResultPartKind, 'text' | 'json'>, ToolResultContentPart>> = {
-  'image-data': { type: 'image', mediaType: 'image/jpeg', data: SYNTHETIC_PNG },
-  'image-url': { type: 'image', mediaType: 'image/png', url: 'https://example.test/chart.png' },
-  'image-gif': { type: 'image', mediaType: 'image/gif', data: 'R0lGODlhAQABAAAAACw=' },
-  'pdf-data': { type: 'file', mediaType: 'application/pdf', name: 'a.pdf', data: SYNTHETIC_PNG },
-  'pdf-url': { type: 'file', mediaType: 'application/pdf', url: 'https://example.test/a.pdf' },
-  'text-file-data': { type: 'file', mediaType: 'text/csv', name: 'rows.csv', data: Buffer.from('a,b\n1,2\n') },
-  'text-file-url': { type: 'file', mediaType: 'text/plain', url: 'https://example.test/notes.txt' },
-};
-
-function resultWith(part: ToolResultContentPart): ToolResultPart {
-  return { type: 'tool_result', callId: 'call_1', name: 'capture', content: [part], isError: false };
-}
-
 function changeKinds(changes: readonly { part: string; kind: string }[]): string[][] {
   return changes.map((change) => [change.part, change.kind]);
 }
@@ -149,13 +135,16 @@ function expectedChanges(table: ResultCoverageTable, kind: ResultPartKind): stri
 }
 
 describe('the OpenAI converters follow their coverage tables', () => {
-  for (const [kind, part] of Object.entries(SAMPLES) as [keyof typeof SAMPLES, ToolResultContentPart][]) {
+  for (const [kind, part] of Object.entries(MEDIA_PART_SAMPLES) as [
+    keyof typeof MEDIA_PART_SAMPLES,
+    ToolResultContentPart,
+  ][]) {
     it(`${kind}: chat ${OPENAI_CHAT_TOOL_RESULT_COVERAGE[kind]}, responses ${OPENAI_RESPONSES_TOOL_RESULT_COVERAGE[kind]}`, () => {
-      const chat = convertToOpenAIChatToolResult(resultWith(part));
+      const chat = convertToOpenAIChatToolResult(resultWithPart(part));
       expect(changeKinds(chat.changes)).toEqual(expectedChanges(OPENAI_CHAT_TOOL_RESULT_COVERAGE, kind));
       // Only moved parts travel in the user message (after its line naming the call).
       expect(chat.attachments.length).toBe(OPENAI_CHAT_TOOL_RESULT_COVERAGE[kind] === 'moved' ? 2 : 0);
-      const responses = convertToOpenAIResponsesToolResult(resultWith(part));
+      const responses = convertToOpenAIResponsesToolResult(resultWithPart(part));
       expect(changeKinds(responses.changes)).toEqual(expectedChanges(OPENAI_RESPONSES_TOOL_RESULT_COVERAGE, kind));
       const [item] = responses.output as unknown as JsonObject[];
       const native = OPENAI_RESPONSES_TOOL_RESULT_COVERAGE[kind] === 'native';
@@ -164,8 +153,11 @@ describe('the OpenAI converters follow their coverage tables', () => {
   }
 
   it('keeps a text-only output a string, and says "Error" first in a failed one with media', () => {
-    expect(convertToOpenAIResponsesToolResult({ ...resultWith({ type: 'text', text: 'ok' }) }).output).toBe('ok');
-    const failed = convertToOpenAIResponsesToolResult({ ...resultWith(SAMPLES['image-url']), isError: true });
+    expect(convertToOpenAIResponsesToolResult({ ...resultWithPart({ type: 'text', text: 'ok' }) }).output).toBe('ok');
+    const failed = convertToOpenAIResponsesToolResult({
+      ...resultWithPart(MEDIA_PART_SAMPLES['image-url']),
+      isError: true,
+    });
     expect(failed.output).toEqual([
       { type: 'input_text', text: 'Error:' },
       { type: 'input_image', image_url: 'https://example.test/chart.png', detail: 'auto' },

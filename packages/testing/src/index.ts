@@ -67,6 +67,7 @@ export {
   loadCassetteIndex,
 } from './load-cassette.js';
 export { coverageColumnOf } from './media/coverage-column.js';
+export { MEDIA_PART_SAMPLES, resultWithPart } from './media/media-part-samples.js';
 export {
   SYNTHETIC_PDF,
   SYNTHETIC_PDF_BASE64,
