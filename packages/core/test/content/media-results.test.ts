@@ -14,10 +14,11 @@ import {
   mediaBase64,
   mediaByteLength,
   mediaDigest,
+  runLoop,
   type ToolOutput,
   toolResultText,
 } from '../../src/index.js';
-import { call } from '../support.js';
+import { call, callsTurn, scripted, textTurn } from '../support.js';
 
 // Synthetic bytes: no real image is needed to check sizes, types, digests and journaling.
 const BYTES = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
@@ -100,6 +101,30 @@ describe('images and files in tool results', () => {
     );
     const accepted = await runTool({ isError: false, content: [part] }, { maxFileBytes: 5 });
     expect(accepted.outcome.result.isError).toBe(false);
+  });
+
+  it("takes the loop's resultLimits, and the run goes on after a refused part", async () => {
+    const model = scripted([callsTurn([call('c1', 'capture', {})]), textTurn('The capture was too large.')]);
+    const catalogue = createCatalogue([
+      defineTool({
+        name: 'capture',
+        description: 'Returns an image.',
+        inputSchema: { type: 'object', properties: {} },
+        right: everySession,
+        run: () => ({ isError: false, content: [{ type: 'image', mediaType: 'image/png', data: BYTES }] }),
+      }),
+    ]);
+    const result = await runLoop({
+      model,
+      catalogue,
+      session: createSession({ id: 's1', humanId: 'alice', rights: [] }),
+      messages: [{ role: 'user', content: 'capture' }],
+      resultLimits: { maxImageBytes: 10 },
+    });
+    expect(result.status).toBe('completed');
+    const reply = model.requests[1]?.messages.at(-1);
+    expect(reply?.role === 'tool' && reply.content[0]?.isError).toBe(true);
+    expect(JSON.stringify(reply)).toContain('over the limit of 10 bytes (resultLimits.maxImageBytes)');
   });
 
   it('refuses unsupported media types, non-http URLs and data that is not base64, saying which', async () => {
