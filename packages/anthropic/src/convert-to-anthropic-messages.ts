@@ -13,13 +13,13 @@ import type {
   Message,
   ReasoningPart,
   ToolCallPart,
-  ToolResultContent,
   ToolResultPart,
 } from '@toolcircuit/core';
-import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
+import { type ConversionCache, cachedConversion, recordResultContentChanges } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
 import { turnMessage } from './anthropic-turn-message.js';
+import { convertToAnthropicToolResult } from './convert-to-anthropic-tool-result.js';
 
 export interface AnthropicPrompt {
   /** Top-level `system`: the request's system text, then any system messages, in order. */
@@ -150,21 +150,9 @@ function toolUseBlock(part: ToolCallPart, names: ToolNameMap): ToolUseBlockParam
 }
 
 function toolResultBlock(part: ToolResultPart): ToolResultBlockParam {
-  return {
-    type: 'tool_result',
-    tool_use_id: part.callId,
-    content: toolResultContent(part.content),
-    is_error: part.isError,
-  };
-}
-
-function toolResultContent(content: ToolResultContent): string | TextBlockParam[] {
-  if (typeof content === 'string') return content;
-  return content
-    .map(
-      (part): TextBlockParam => ({ type: 'text', text: part.type === 'text' ? part.text : JSON.stringify(part.value) }),
-    )
-    .filter((block) => block.text !== '');
+  const { block, changes } = convertToAnthropicToolResult(part);
+  recordResultContentChanges(part, changes);
+  return block;
 }
 
 function isJsonObject(value: unknown): value is JsonObject {

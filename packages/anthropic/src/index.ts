@@ -24,6 +24,11 @@ export { streamAnthropic } from './anthropic-stream.js';
 export { AnthropicStreamAssembler, INTERRUPTED_INPUT_ERROR } from './anthropic-stream-assembler.js';
 export { type AnthropicRequestBody, buildAnthropicRequest } from './build-anthropic-request.js';
 export { type AnthropicPrompt, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+export {
+  ANTHROPIC_TOOL_RESULT_COVERAGE,
+  type AnthropicToolResult,
+  convertToAnthropicToolResult,
+} from './convert-to-anthropic-tool-result.js';
 export { mapAnthropicError } from './map-anthropic-error.js';
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 export { CUT_OFF_INPUT_ERROR, parseAnthropicResponse } from './parse-anthropic-response.js';

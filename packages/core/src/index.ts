@@ -17,6 +17,49 @@ export {
   toolError,
 } from './catalogue/tool.js';
 export type { InputValidation } from './catalogue/validate-input.js';
+export { describeMedia } from './content/describe-media.js';
+export {
+  type JournalContentOptions,
+  type JournaledMediaPart,
+  type JournaledResultContent,
+  journalContentOf,
+} from './content/journal-content.js';
+export {
+  mediaBase64,
+  mediaByteLength,
+  mediaBytes,
+  mediaDataUrl,
+  mediaDigest,
+  mediaText,
+} from './content/media-data.js';
+export {
+  type FileContentPart,
+  type ImageContentPart,
+  isTextMediaType,
+  type MediaContentPart,
+  type MediaSource,
+  SUPPORTED_FILE_MEDIA_TYPES,
+  SUPPORTED_IMAGE_MEDIA_TYPES,
+} from './content/media-part.js';
+export {
+  mediaPartChange,
+  type ResultContentChange,
+  recordResultContentChanges,
+  resultContentChangesOf,
+} from './content/result-content-change.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_IMAGE_BYTES,
+  type ResultContentLimits,
+} from './content/result-content-limits.js';
+export {
+  RESULT_PART_KINDS,
+  type ResultCoverage,
+  type ResultCoverageTable,
+  type ResultPartKind,
+  renderResultCoverageTable,
+  resultPartKindOf,
+} from './content/result-coverage.js';
 export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
@@ -73,6 +116,7 @@ export type {
   ToolCallPart,
   ToolMessage,
   ToolResultContent,
+  ToolResultContentPart,
   ToolResultPart,
   UserMessage,
 } from './messages/messages.js';

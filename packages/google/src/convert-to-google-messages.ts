@@ -3,14 +3,13 @@ import {
   type ConversionCache,
   cachedConversion,
   type JsonObject,
-  type JsonValue,
   type Message,
+  recordResultContentChanges,
   type ToolMessage,
-  type ToolResultContent,
   toolCallsOf,
-  toolResultText,
   type UserMessage,
 } from '@toolcircuit/core';
+import { convertToGoogleToolResult } from './convert-to-google-tool-result.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
 import { readGooglePartMetadata } from './google-metadata.js';
 
@@ -28,6 +27,11 @@ export interface GoogleMessagesInput {
    * history again on every request.
    */
   readonly namingKey?: string | undefined;
+  /**
+   * Whether function responses may carry `parts` (images, PDFs): true for @google/genai. Defaults to
+   * `functionResponseRole === 'user'`, which is how the two SDKs differ.
+   */
+  readonly functionResponseParts?: boolean | undefined;
 }
 
 export interface GoogleMessages {
@@ -81,13 +85,11 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
         // is part of what the cached conversion is valid for.
         const previous = previousAssistant;
         const key = `${input.functionResponseRole}\u0000${mapping ?? `names\u0000${resultNamesKey(message, input)}`}`;
+        const withParts = input.functionResponseParts ?? input.functionResponseRole === 'user';
         contents.push(
-          ...cachedConversion(conversions, message, key, previous, () => [
-            frozen({
-              role: input.functionResponseRole,
-              parts: functionResponseParts(message, previous, input.toProviderName),
-            }),
-          ]),
+          ...cachedConversion(conversions, message, `${key}\u0000${withParts}`, previous, () =>
+            toolContents(message, previous, input, withParts),
+          ),
         );
         break;
       }
@@ -160,11 +162,16 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
   return parts;
 }
 
-function functionResponseParts(
+/**
+ * The function responses of one tool message in ONE content; what a function response cannot carry with
+ * this SDK follows in a `user` content (the legacy `function` role takes nothing else).
+ */
+function toolContents(
   message: ToolMessage,
   previousAssistant: AssistantMessage | undefined,
-  toProviderName: (name: string) => string,
-): GeminiRequestPart[] {
+  input: GoogleMessagesInput,
+  withParts: boolean,
+): GeminiRequestContent[] {
   const calls = previousAssistant === undefined ? [] : toolCallsOf(previousAssistant.content);
   const position = (callId: string): number => {
     const index = calls.findIndex((call) => call.id === callId);
@@ -172,24 +179,23 @@ function functionResponseParts(
   };
   // The neutral message is already in call order; sorting again costs nothing and protects the rule.
   const results = [...message.content].sort((a, b) => position(a.callId) - position(b.callId));
-  return results.map((result) => {
+  const parts: GeminiRequestPart[] = [];
+  const moved: GeminiRequestPart[] = [];
+  for (const result of results) {
     const call = calls.find((candidate) => candidate.id === result.callId);
     const providerGaveId = call !== undefined && readGooglePartMetadata(call.providerMetadata)?.idSynthesized === false;
-    const value = resultValue(result.content);
-    return {
-      functionResponse: {
-        ...(providerGaveId ? { id: result.callId } : {}),
-        name: toProviderName(result.name),
-        response: result.isError ? { error: value } : { output: value },
-      },
-    };
-  });
-}
-
-/** A single structured part goes as JSON (Gemini's response is a Struct); anything else as text. */
-function resultValue(content: ToolResultContent): JsonValue {
-  if (typeof content !== 'string' && content.length === 1 && content[0]?.type === 'json') return content[0].value;
-  return toolResultText(content);
+    const converted = convertToGoogleToolResult(result, {
+      providerName: input.toProviderName(result.name),
+      id: providerGaveId ? result.callId : undefined,
+      functionResponseParts: withParts,
+    });
+    recordResultContentChanges(result, converted.changes);
+    parts.push({ functionResponse: converted.functionResponse });
+    moved.push(...converted.moved);
+  }
+  const contents = [frozen({ role: input.functionResponseRole, parts })];
+  if (moved.length > 0) contents.push(frozen({ role: 'user', parts: moved }));
+  return contents;
 }
 
 function isJsonObject(value: unknown): value is JsonObject {

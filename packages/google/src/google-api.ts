@@ -26,6 +26,14 @@ export interface GeminiFunctionResponse {
   name: string;
   /** `{ output }` for a result, `{ error }` for a failure, as the API documents. */
   response: JsonObject;
+  /** Images and documents of the result (@google/genai; Gemini 3 models read them). */
+  parts?: GeminiMediaPart[];
+}
+
+/** Bytes inline (base64) or a file by URI, with its media type; `displayName` is what `response` refers to. */
+export interface GeminiMediaPart {
+  inlineData?: { mimeType: string; data: string; displayName?: string };
+  fileData?: { mimeType: string; fileUri: string; displayName?: string };
 }
 
 /** A part we send. */
@@ -35,6 +43,8 @@ export interface GeminiRequestPart {
   thoughtSignature?: string;
   functionCall?: { id?: string; name: string; args: JsonObject };
   functionResponse?: GeminiFunctionResponse;
+  inlineData?: { mimeType: string; data: string };
+  fileData?: { mimeType: string; fileUri: string };
 }
 
 export interface GeminiRequestContent {

@@ -5,6 +5,13 @@
 
 /** The translation steps, exported for diagnostics and for tests that pin the wire format. */
 export { convertToGoogleMessages } from './convert-to-google-messages.js';
+export {
+  convertToGoogleToolResult,
+  GOOGLE_GENAI_TOOL_RESULT_COVERAGE,
+  GOOGLE_GENERATIVE_AI_TOOL_RESULT_COVERAGE,
+  type GoogleToolResult,
+  type GoogleToolResultOptions,
+} from './convert-to-google-tool-result.js';
 export type {
   GeminiFunctionDeclaration,
   GeminiRequest,

@@ -2,7 +2,11 @@
 // HTTP code against the replay server.
 import { runConformanceSuite } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
-import { createGoogleModel } from '../src/index.js';
+import {
+  createGoogleModel,
+  GOOGLE_GENAI_TOOL_RESULT_COVERAGE,
+  GOOGLE_GENERATIVE_AI_TOOL_RESULT_COVERAGE,
+} from '../src/index.js';
 
 const common = { apiKey: 'test-key-not-a-secret', env: {} } as const;
 
@@ -10,6 +14,7 @@ runConformanceSuite({
   protocol: 'gemini',
   label: 'gemini over @google/genai',
   test: { describe, it, expect },
+  mediaCoverage: GOOGLE_GENAI_TOOL_RESULT_COVERAGE,
   createModel: ({ baseURL, modelId }) => createGoogleModel({ ...common, sdk: 'genai', model: modelId, baseURL }),
 });
 
@@ -17,6 +22,7 @@ runConformanceSuite({
   protocol: 'gemini',
   label: 'gemini over @google/generative-ai',
   test: { describe, it, expect },
+  mediaCoverage: GOOGLE_GENERATIVE_AI_TOOL_RESULT_COVERAGE,
   createModel: ({ baseURL, modelId }) =>
     createGoogleModel({ ...common, sdk: 'generative-ai', model: modelId, baseURL }),
 });

@@ -1,14 +1,20 @@
 import type { AssistantMessage, Message, ModelRequest, UserMessage } from '@toolcircuit/core';
-import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
+import {
+  type ConversionCache,
+  cachedConversion,
+  recordResultContentChanges,
+  type ToolMessage,
+} from '@toolcircuit/core';
 import type {
   ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
+import { convertToOpenAIChatToolResult } from './convert-to-openai-tool-result.js';
 import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
-import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
 export interface ChatConversionOptions {
   readonly systemRole: 'system' | 'developer';
@@ -56,18 +62,26 @@ function convertMessage(message: Message, options: ChatConversionOptions): reado
         sealedElements([convertAssistant(message, options)]),
       );
     case 'tool':
-      return cachedConversion(conversions, message, '', undefined, () =>
-        sealedElements(
-          message.content.map(
-            (result): ChatCompletionMessageParam => ({
-              role: 'tool',
-              tool_call_id: result.callId,
-              content: toolResultOutput(result),
-            }),
-          ),
-        ),
-      );
+      return cachedConversion(conversions, message, '', undefined, () => sealedElements(convertToolMessage(message)));
   }
+}
+
+/**
+ * One `tool` message per result; the images and files a tool message cannot hold follow in ONE user message
+ * after all of them (the API wants the tool messages right after the assistant turn), each call's parts
+ * introduced by a line naming the call.
+ */
+function convertToolMessage(message: ToolMessage): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
+  const attachments: ChatCompletionContentPart[] = [];
+  for (const result of message.content) {
+    const converted = convertToOpenAIChatToolResult(result);
+    recordResultContentChanges(result, converted.changes);
+    messages.push({ role: 'tool', tool_call_id: result.callId, content: converted.content });
+    attachments.push(...converted.attachments);
+  }
+  if (attachments.length > 0) messages.push({ role: 'user', content: attachments });
+  return messages;
 }
 
 function convertUser(message: UserMessage): ChatCompletionUserMessageParam {

@@ -7,16 +7,16 @@ import type {
   TextPart,
   UserMessage,
 } from '@toolcircuit/core';
-import { type ConversionCache, cachedConversion } from '@toolcircuit/core';
+import { type ConversionCache, cachedConversion, recordResultContentChanges } from '@toolcircuit/core';
 import type {
   EasyInputMessage,
   ResponseInputItem,
   ResponseOutputMessage,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
+import { convertToOpenAIResponsesToolResult } from './convert-to-openai-tool-result.js';
 import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
-import { toolResultOutput } from './openai-shared-tool-result-output.js';
 
 export interface ResponsesConversionOptions {
   readonly provider: string;
@@ -70,13 +70,11 @@ function convertMessage(message: Message, options: ResponsesConversionOptions): 
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () =>
         sealedElements(
-          message.content.map(
-            (result): ResponseInputItem => ({
-              type: 'function_call_output',
-              call_id: result.callId,
-              output: toolResultOutput(result),
-            }),
-          ),
+          message.content.map((result): ResponseInputItem => {
+            const { output, changes } = convertToOpenAIResponsesToolResult(result);
+            recordResultContentChanges(result, changes);
+            return { type: 'function_call_output', call_id: result.callId, output };
+          }),
         ),
       );
   }

@@ -7,6 +7,14 @@
  * their provider data under the same key in `providerMetadata`.
  */
 
+export {
+  convertToOpenAIChatToolResult,
+  convertToOpenAIResponsesToolResult,
+  OPENAI_CHAT_TOOL_RESULT_COVERAGE,
+  OPENAI_RESPONSES_TOOL_RESULT_COVERAGE,
+  type OpenAIChatToolResult,
+  type OpenAIResponsesToolResult,
+} from './convert-to-openai-tool-result.js';
 export { createOpenAIChatModel } from './openai-chat-model.js';
 export type { OpenAIChatModelOptions } from './openai-chat-options.js';
 export {

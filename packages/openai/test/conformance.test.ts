@@ -2,7 +2,12 @@
 // the replay server.
 import { runConformanceSuite } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
-import { createOpenAIChatModel, createOpenAIResponsesModel } from '../src/index.js';
+import {
+  createOpenAIChatModel,
+  createOpenAIResponsesModel,
+  OPENAI_CHAT_TOOL_RESULT_COVERAGE,
+  OPENAI_RESPONSES_TOOL_RESULT_COVERAGE,
+} from '../src/index.js';
 
 const common = { apiKey: 'test-key-not-secret', maxRetries: 0, env: {} } as const;
 
@@ -10,6 +15,7 @@ runConformanceSuite({
   protocol: 'openai-chat',
   label: 'openai chat completions',
   test: { describe, it, expect },
+  mediaCoverage: OPENAI_CHAT_TOOL_RESULT_COVERAGE,
   createModel: ({ baseURL, modelId }) => createOpenAIChatModel({ ...common, model: modelId, baseURL: `${baseURL}/v1` }),
 });
 
@@ -17,6 +23,7 @@ runConformanceSuite({
   protocol: 'openai-responses',
   label: 'openai responses',
   test: { describe, it, expect },
+  mediaCoverage: OPENAI_RESPONSES_TOOL_RESULT_COVERAGE,
   createModel: ({ baseURL, modelId }) =>
     createOpenAIResponsesModel({ ...common, model: modelId, baseURL: `${baseURL}/v1` }),
 });

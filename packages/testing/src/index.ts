@@ -47,6 +47,16 @@ export {
   type TraceVerdict,
   type TurnPosition,
 } from './conformance/index.js';
+export {
+  createMediaResultCatalogue,
+  MEDIA_RESULT_IMAGE_LIMIT,
+  MEDIA_RESULT_TURNS,
+  type MediaResultRun,
+  type MediaResultScenarioOptions,
+  mediaResultProblems,
+  OVERSIZED_IMAGE_BYTES,
+  runMediaResultScenario,
+} from './conformance/media-result-scenario.js';
 export { withDroppingServer } from './dropping-server.js';
 export {
   type CassetteLocation,
@@ -56,6 +66,14 @@ export {
   loadCassette,
   loadCassetteIndex,
 } from './load-cassette.js';
+export { coverageColumnOf } from './media/coverage-column.js';
+export { MEDIA_PART_SAMPLES, resultWithPart } from './media/media-part-samples.js';
+export {
+  SYNTHETIC_PDF,
+  SYNTHETIC_PDF_BASE64,
+  SYNTHETIC_PNG,
+  SYNTHETIC_PNG_BASE64,
+} from './media/synthetic-media.js';
 export { type ParsedSseEvent, parseSse } from './parse-sse.js';
 export { type Recorder, type RecorderOptions, startRecorder } from './recorder.js';
 export {

@@ -1,4 +1,5 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ResultContentLimits } from '../content/result-content-limits.js';
 import type { Journal } from '../journal/journal.js';
 import type { ToolCallPart } from '../messages/messages.js';
 import type { Session } from '../session/session.js';
@@ -18,6 +19,8 @@ export interface ExecutionContext {
   /** Default timeout for tools that set none themselves. No timeout when both are absent. */
   readonly timeoutMs?: number;
   readonly confirmation?: ConfirmationMode;
+  /** Size limits for images and files in tool results; a part over them becomes an `isError` result. */
+  readonly resultLimits?: ResultContentLimits;
   /**
    * Awaited after the four checks passed, just before the tool runs (never for a refused call). A durable
    * store uses it to record "this call is starting" first, so that after a crash it can tell a call that

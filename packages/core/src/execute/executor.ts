@@ -3,6 +3,7 @@ import { isAborted } from '../async/is-aborted.js';
 import type { CatalogueEntry } from '../catalogue/catalogue.js';
 import type { ToolOutput } from '../catalogue/tool.js';
 import type { InputValidation } from '../catalogue/validate-input.js';
+import { journalContentOf, journaledMediaOf } from '../content/journal-content.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
 import type { JournalEntry } from '../journal/journal.js';
 import { jsonDigest } from '../json/canonical-json.js';
@@ -187,7 +188,7 @@ const EXECUTED: Verdict = Object.freeze({ kind: 'executed', isError: false });
 const EXECUTED_AS_ERROR: Verdict = Object.freeze({ kind: 'executed', isError: true });
 
 function answerReturned(attempt: Attempt, output: ToolOutput): Eventually<ExecutionOutcome> {
-  const normalised = normaliseToolOutput(output);
+  const normalised = normaliseToolOutput(output, attempt.context.resultLimits);
   if (!normalised.ok) {
     const detail = `tool "${attempt.call.name}" returned an unusable value: ${normalised.message}`;
     return finish(attempt, { kind: 'failed', message: detail }, failedText(attempt.call.name, normalised.message), {
@@ -233,7 +234,7 @@ function finish(
     ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
     ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
     ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
-    ...(verdict.kind === 'executed' ? { outputDigest: jsonDigest(content) } : {}),
+    ...(verdict.kind === 'executed' ? executedOutput(content) : {}),
   };
   let appended: void | Promise<void>;
   try {
@@ -248,4 +249,12 @@ function finish(
       throw new JournalWriteError(call.id, error);
     },
   );
+}
+
+// Binary parts are digested as their journal form (digest, type, size), never as their bytes: the digest of a
+// result without them is what it always was, and the entry lists them so an audit can match each one.
+function executedOutput(content: ToolResultContent): Pick<JournalEntry, 'outputDigest' | 'outputMedia'> {
+  const media = journaledMediaOf(content);
+  const outputDigest = jsonDigest(journalContentOf(content));
+  return media === undefined ? { outputDigest } : { outputDigest, outputMedia: media };
 }

@@ -1,6 +1,9 @@
 import type { ToolOutput, ToolResultOutput } from '../catalogue/tool.js';
+import { mediaPartProblem } from '../content/check-media-part.js';
+import type { MediaContentPart } from '../content/media-part.js';
+import type { ResultContentLimits } from '../content/result-content-limits.js';
 import { jsonCopy } from '../json/json-copy.js';
-import type { JsonContentPart, TextPart, ToolResultContent } from '../messages/messages.js';
+import type { ToolResultContent, ToolResultContentPart } from '../messages/messages.js';
 
 export type NormalisedOutput =
   | { readonly ok: true; readonly content: ToolResultContent; readonly isError: boolean }
@@ -10,16 +13,17 @@ const NO_OUTPUT = 'The tool ran and returned no output.';
 
 /**
  * Turns whatever `run` returned into result content: a string as text; a {@link ToolResultOutput} as the
- * tool shaped it; any other value as ONE `json` part. Adapters whose provider takes only text render it with
+ * tool shaped it (text, JSON, image and file parts, each image and file checked against its media type and
+ * `limits`); any other value as ONE `json` part. Adapters whose provider takes only text render it with
  * `toolResultText` (its JSON text); a text copy beside it would make them send the output twice. A value
- * JSON cannot carry is reported, not thrown.
+ * JSON cannot carry, or a binary part that cannot be sent, is reported, not thrown.
  */
-export function normaliseToolOutput(output: ToolOutput): NormalisedOutput {
+export function normaliseToolOutput(output: ToolOutput, limits?: ResultContentLimits): NormalisedOutput {
   if (typeof output === 'string') return { ok: true, content: output, isError: false };
   if (output === undefined) return { ok: true, content: NO_OUTPUT, isError: false };
   if (isResultOutput(output)) {
-    const content = copyContent(output.content);
-    if (content === undefined) return { ok: false, message: 'it returned result content that is not JSON' };
+    const content = copyContent(output.content, limits);
+    if (typeof content === 'object' && 'problem' in content) return { ok: false, message: content.problem };
     return { ok: true, content, isError: output.isError };
   }
   const value = jsonCopy(output);
@@ -41,26 +45,57 @@ function isResultOutput(output: ToolOutput): output is ToolResultOutput {
   );
 }
 
-function isContentPart(part: unknown): part is TextPart | JsonContentPart {
+function isContentPart(part: unknown): part is ToolResultContentPart {
   if (part === null || typeof part !== 'object') return false;
   const candidate = part as { type?: unknown; text?: unknown; value?: unknown };
   return (
     (candidate.type === 'text' && typeof candidate.text === 'string') ||
-    (candidate.type === 'json' && 'value' in candidate)
+    (candidate.type === 'json' && 'value' in candidate) ||
+    ((candidate.type === 'image' || candidate.type === 'file') && isMediaShape(part))
   );
 }
 
-function copyContent(content: ToolResultContent): ToolResultContent | undefined {
+function isMediaShape(part: object): boolean {
+  const candidate = part as { mediaType?: unknown; data?: unknown; url?: unknown; name?: unknown };
+  const hasData = typeof candidate.data === 'string' || candidate.data instanceof Uint8Array;
+  const hasUrl = typeof candidate.url === 'string';
+  return (
+    typeof candidate.mediaType === 'string' &&
+    hasData !== hasUrl &&
+    (candidate.name === undefined || typeof candidate.name === 'string')
+  );
+}
+
+function copyContent(
+  content: ToolResultContent,
+  limits: ResultContentLimits | undefined,
+): ToolResultContent | { readonly problem: string } {
   if (typeof content === 'string') return content;
-  const parts: (TextPart | JsonContentPart)[] = [];
+  const parts: ToolResultContentPart[] = [];
   for (const part of content) {
-    if (part.type === 'text') {
-      parts.push({ type: 'text', text: part.text });
-      continue;
+    switch (part.type) {
+      case 'text':
+        parts.push({ type: 'text', text: part.text });
+        break;
+      case 'json': {
+        const value = jsonCopy(part.value);
+        if (value === undefined) return { problem: 'it returned result content that is not JSON' };
+        parts.push({ type: 'json', value });
+        break;
+      }
+      default: {
+        const problem = mediaPartProblem(part, limits);
+        if (problem !== undefined) return { problem };
+        parts.push(copyMedia(part));
+      }
     }
-    const value = jsonCopy(part.value);
-    if (value === undefined) return undefined;
-    parts.push({ type: 'json', value });
   }
   return parts;
+}
+
+// A fresh, frozen part (so no one can swap its data after it was checked); the bytes themselves are shared.
+function copyMedia(part: MediaContentPart): MediaContentPart {
+  const source = part.url === undefined ? { data: part.data } : { url: part.url };
+  const name = part.type === 'file' && part.name !== undefined ? { name: part.name } : {};
+  return Object.freeze({ type: part.type, mediaType: part.mediaType, ...name, ...source }) as MediaContentPart;
 }

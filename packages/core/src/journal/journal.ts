@@ -1,3 +1,4 @@
+import type { JournaledMediaPart } from '../content/journal-content.js';
 import type { RefusalReason, VerdictKind } from '../execute/verdict.js';
 import type { JsonValue } from '../json/json.js';
 import type { ToolResultPart } from '../messages/messages.js';
@@ -30,8 +31,10 @@ export interface JournalEntry {
   /** For failures: the error message the tool threw (kept here for the operator, not sent to the model). */
   readonly detail?: string;
   readonly durationMs: number;
-  /** SHA-256 of the result content's canonical JSON, for executed calls. */
+  /** SHA-256 of the result content's canonical JSON (binary parts in journal form), for executed calls. */
   readonly outputDigest?: string;
+  /** The result's images and files as digest, media type and size (never their bytes), for executed calls. */
+  readonly outputMedia?: readonly JournaledMediaPart[];
 }
 
 /**

@@ -17,6 +17,7 @@ export function executionContext(
     ...(options.journal === undefined ? {} : { journal: options.journal }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
+    ...(options.resultLimits === undefined ? {} : { resultLimits: options.resultLimits }),
     ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
   };
 }

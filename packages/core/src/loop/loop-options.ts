@@ -1,4 +1,5 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ResultContentLimits } from '../content/result-content-limits.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
 import type { Journal } from '../journal/journal.js';
 import type { Message } from '../messages/messages.js';
@@ -30,6 +31,8 @@ export interface LoopOptions {
   readonly maxOutputTokens?: number;
   readonly temperature?: number;
   readonly providerOptions?: ProviderOptions;
+  /** Size limits for images and files tools return; a part over them becomes the call's `isError` result. */
+  readonly resultLimits?: ResultContentLimits;
   /** Groups the journal entries of this run. Generated when absent. */
   readonly runId?: string;
 }

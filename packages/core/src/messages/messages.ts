@@ -1,3 +1,5 @@
+import { describeMedia } from '../content/describe-media.js';
+import type { FileContentPart, ImageContentPart } from '../content/media-part.js';
 import type { JsonValue } from '../json/json.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 
@@ -44,8 +46,11 @@ export interface JsonContentPart {
   readonly value: JsonValue;
 }
 
-/** What a tool result carries: plain text, or text and structured parts. */
-export type ToolResultContent = string | readonly (TextPart | JsonContentPart)[];
+/** One part of a tool result: text, a JSON value, an image or a file (see `ImageContentPart`, `FileContentPart`). */
+export type ToolResultContentPart = TextPart | JsonContentPart | ImageContentPart | FileContentPart;
+
+/** What a tool result carries: plain text, or an ordered list of parts. */
+export type ToolResultContent = string | readonly ToolResultContentPart[];
 
 /** The one answer to one {@link ToolCallPart}, paired to it by `callId`. */
 export interface ToolResultPart {
@@ -92,7 +97,19 @@ export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessa
 /** Renders a tool result's content as the text a provider without structured results receives. */
 export function toolResultText(content: ToolResultContent): string {
   if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : JSON.stringify(part.value))).join('\n');
+  return content.map(partText).join('\n');
+}
+
+/** One part as text; a binary part as the line that describes it (type, size, digest or URL). */
+function partText(part: ToolResultContentPart): string {
+  switch (part.type) {
+    case 'text':
+      return part.text;
+    case 'json':
+      return JSON.stringify(part.value);
+    default:
+      return describeMedia(part);
+  }
 }
 
 /** The tool calls of an assistant turn, in the order the model emitted them. */

@@ -1,4 +1,4 @@
-import { canonicalJson, type JournalAppendDetail, type JournalEntry } from '@toolcircuit/core';
+import { canonicalJson, type JournalAppendDetail, type JournalEntry, journalContentOf } from '@toolcircuit/core';
 import type { JournalAnchorSink } from './journal-anchor.js';
 import type { JournalKey } from './journal-key.js';
 import type { CallRecord, JournalRecord } from './journal-record.js';
@@ -32,6 +32,11 @@ export interface JournalPolicy {
   readonly key?: JournalKey;
   /** Where `anchorJournal()` sends anchors when it is given no sink of its own. */
   readonly anchorSink?: JournalAnchorSink;
+  /**
+   * Keep the bytes (as base64) of the images and files tools return, next to their digest. Default false:
+   * the journal keeps each one's SHA-256, media type and size only.
+   */
+  readonly keepMediaBytes?: boolean;
 }
 
 /** The call record a store appends for an executor entry: output kept or digested, then scrubbed and redacted. */
@@ -44,8 +49,10 @@ export function callRecordOf(
   const limit = policy.inlineOutputMaxBytes ?? DEFAULT_INLINE_OUTPUT_MAX_BYTES;
   let output: CallRecord['output'];
   if (entry.verdict === 'executed' && detail !== undefined) {
-    const bytes = Buffer.byteLength(canonicalJson(detail.result.content), 'utf8');
-    output = bytes <= limit ? { bytes, content: detail.result.content } : { bytes };
+    // Images and files as digest, media type and size unless the policy keeps their bytes.
+    const content = journalContentOf(detail.result.content, { keepMediaBytes: policy.keepMediaBytes === true });
+    const bytes = Buffer.byteLength(canonicalJson(content), 'utf8');
+    output = bytes <= limit ? { bytes, content } : { bytes };
   }
   return { kind: 'call', ...rest, ...(output === undefined ? {} : { output }) };
 }

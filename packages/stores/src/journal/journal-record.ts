@@ -1,4 +1,4 @@
-import type { JournalEntry, ToolResultContent } from '@toolcircuit/core';
+import type { JournalEntry, JournaledResultContent } from '@toolcircuit/core';
 
 /**
  * A call attempt as the executor journaled it (see core's `JournalEntry`), after the store's redaction.
@@ -7,7 +7,7 @@ import type { JournalEntry, ToolResultContent } from '@toolcircuit/core';
  */
 export interface CallRecord extends Omit<JournalEntry, 'seq'> {
   readonly kind: 'call';
-  readonly output?: { readonly bytes: number; readonly content?: ToolResultContent };
+  readonly output?: { readonly bytes: number; readonly content?: JournaledResultContent };
 }
 
 /** The human's answer to one pending call, written in the same transaction that claims the run. */

@@ -24,6 +24,16 @@ export { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 export type { ConformanceWire, ExpectedResult, TurnPosition } from './conformance-wire.js';
 export { CONFORMANCE_PROTOCOLS, conformanceWireOf } from './conformance-wires.js';
 export {
+  createMediaResultCatalogue,
+  MEDIA_RESULT_IMAGE_LIMIT,
+  MEDIA_RESULT_TURNS,
+  type MediaResultRun,
+  type MediaResultScenarioOptions,
+  mediaResultProblems,
+  OVERSIZED_IMAGE_BYTES,
+  runMediaResultScenario,
+} from './media-result-scenario.js';
+export {
   type NeutralCall,
   type NeutralResult,
   type NeutralTrace,

@@ -1,6 +1,8 @@
+import type { ResultCoverageTable } from '@toolcircuit/core';
 import type { Cassette } from '../cassette.js';
 import type { ConformanceScenario } from './conformance-scenario.js';
 import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
+import { mediaResultProblems, runMediaResultScenario } from './media-result-scenario.js';
 import { type ConformanceBackend, runConformanceScenario } from './run-conformance-scenario.js';
 
 /** The assertions the suite uses; vitest's `expect` fits. */
@@ -25,6 +27,11 @@ export interface ConformanceSuiteOptions extends ConformanceBackend {
   readonly label?: string;
   /** The cassette for a scenario. Default: the committed conformance cassettes. */
   readonly cassettes?: (scenario: ConformanceScenario) => Cassette;
+  /**
+   * The adapter's tool-result coverage table (e.g. `ANTHROPIC_TOOL_RESULT_COVERAGE`): given, the media-result
+   * scenario runs too and its parts must be handled as the table says.
+   */
+  readonly mediaCoverage?: ResultCoverageTable;
 }
 
 /**
@@ -58,6 +65,13 @@ export function runConformanceSuite(options: ConformanceSuiteOptions): void {
           'replay mismatches',
         ).toEqual([]);
         expect(run.remaining, 'interactions left unserved').toBe(0);
+      });
+    }
+    const coverage = options.mediaCoverage;
+    if (coverage !== undefined) {
+      it('media_result: text + image + PDF as the coverage table says, a 20 MiB image refused, digests journaled', async () => {
+        const run = await runMediaResultScenario({ protocol: options.protocol, createModel: options.createModel });
+        expect(mediaResultProblems(run, coverage), 'media result').toEqual([]);
       });
     }
   });
