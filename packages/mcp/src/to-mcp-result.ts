@@ -1,9 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolResultPart } from '@toolcircuit/core';
+import { type MediaContentPart, mediaBase64, type ToolResultPart } from '@toolcircuit/core';
 
 /**
  * A neutral tool result as an MCP `CallToolResult`: text parts as text blocks, JSON parts as their JSON
- * text; a result that is one JSON object is also given as `structuredContent`. `isError` carries over, so
+ * text, images and files as MCP image blocks, embedded resources (bytes) or resource links (URLs); a result
+ * that is one JSON object is also given as `structuredContent`. `isError` carries over, so
  * refusals (unknown tool, invalid input, missing right, confirmation) reach the client's model as errors
  * it can act on, never as protocol errors.
  */
@@ -14,7 +15,8 @@ export function toMcpResult(result: ToolResultPart, extraText?: string): CallToo
   else {
     for (const part of result.content) {
       if (part.type === 'text') content.push({ type: 'text', text: part.text });
-      else content.push({ type: 'text', text: JSON.stringify(part.value) });
+      else if (part.type === 'json') content.push({ type: 'text', text: JSON.stringify(part.value) });
+      else content.push(mediaBlock(part));
     }
     const [only] = result.content;
     if (result.content.length === 1 && only?.type === 'json' && isObject(only.value)) structured = only.value;
@@ -25,6 +27,19 @@ export function toMcpResult(result: ToolResultPart, extraText?: string): CallToo
     ...(structured === undefined || result.isError ? {} : { structuredContent: structured }),
     ...(result.isError ? { isError: true } : {}),
   };
+}
+
+/** An image or file part as the MCP block that carries it without re-encoding what the tool gave. */
+function mediaBlock(part: MediaContentPart): CallToolResult['content'][number] {
+  const base64 = mediaBase64(part);
+  if (base64 === undefined) {
+    // A URL: MCP carries it as a link the client may fetch, never fetched here.
+    const name = part.type === 'file' && part.name !== undefined ? part.name : (part.url ?? 'attachment');
+    return { type: 'resource_link', uri: part.url ?? '', name, mimeType: part.mediaType };
+  }
+  if (part.type === 'image') return { type: 'image', data: base64, mimeType: part.mediaType };
+  const uri = `attachment:///${encodeURIComponent(part.name ?? 'file')}`;
+  return { type: 'resource', resource: { uri, mimeType: part.mediaType, blob: base64 } };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
