@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runBin } from './support/cli-process.js';
 
-// shared/ sits beside the repository, in a developer's checkout and in CI's clone alike.
-const CATALOGUES = fileURLToPath(new URL('../../../../shared/catalogues', import.meta.url));
+// The real tool-definition corpus, copied into the repository (fixtures/README.md says from where).
+const CATALOGUES = fileURLToPath(new URL('../../../fixtures/catalogues', import.meta.url));
 
 interface LintJson {
   format: string;

@@ -1,9 +1,9 @@
 import type { CassetteProtocol } from './cassette.js';
 import type { ResponseSummary } from './summarize-response.js';
 
-/** One file of shared/fixtures/recorded and what became of it; `cassettes/INDEX.json` lists them all. */
+/** One file of fixtures/recorded and what became of it; `cassettes/INDEX.json` lists them all. */
 export interface CassetteIndexEntry {
-  /** Path under shared/fixtures/recorded, e.g. `anthropic/vercel-ai__anthropic-tool-no-args.json`. */
+  /** Path under fixtures/recorded, e.g. `anthropic/vercel-ai__anthropic-tool-no-args.json`. */
   readonly sourceFile: string;
   readonly sha256: string;
   /** The cassette name for {@link loadCassette}, or null when the file is not a cassette of its own. */

@@ -16,7 +16,7 @@ export type CassetteProvenance =
     }
   | {
       readonly kind: 'imported';
-      /** Real traffic recorded by another project, converted from its file in shared/fixtures/recorded. */
+      /** Real traffic recorded by another project, converted from its file in fixtures/recorded. */
       readonly sourceFile: string;
       readonly repo: string;
       readonly path: string;
@@ -24,7 +24,7 @@ export type CassetteProvenance =
       readonly license: string;
       readonly sha256: string;
       readonly note?: string;
-      /** Other files in shared/fixtures/recorded whose text this cassette uses (e.g. DERIVED decoded bodies). */
+      /** Other files in fixtures/recorded whose text this cassette uses (e.g. DERIVED decoded bodies). */
       readonly companionFiles?: readonly { readonly sourceFile: string; readonly sha256: string }[];
     }
   | {

@@ -27,7 +27,7 @@ beforeAll(() => {
   result = importRecorded(source);
 });
 
-describe('import of shared/fixtures/recorded', () => {
+describe('import of fixtures/recorded', () => {
   it('accounts for every recorded file: a cassette, or an INDEX entry with a reason', () => {
     const onDisk = SOURCE_GROUPS.flatMap((group) => readdirSync(join(source, group)).map((name) => `${group}/${name}`));
     expect(onDisk.length).toBe(manifest.length);
