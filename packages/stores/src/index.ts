@@ -33,6 +33,7 @@ export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
 export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
 export { RunNotFoundError } from './errors/run-not-found-error.js';
 export { RunNotResumableError } from './errors/run-not-resumable-error.js';
+export { StoreDriverMissingError } from './errors/store-driver-missing-error.js';
 export { UnsupportedSchemaVersionError } from './errors/unsupported-schema-version-error.js';
 export { chainHash, GENESIS_HASH } from './journal-chain.js';
 export { DEFAULT_INLINE_OUTPUT_MAX_BYTES, type JournalPolicy } from './journal-policy.js';

@@ -17,7 +17,7 @@ export async function openPostgresJournal(options: {
   readonly schema?: string;
 }): Promise<ReadonlyJournal> {
   const schema = checkedSchemaName(options.schema);
-  const connection = new PostgresConnection(ownPool(options.connectionString, 1), schema, true);
+  const connection = new PostgresConnection(await ownPool(options.connectionString, 1), schema, true);
   try {
     const [found] = await connection.transaction('read', (session) =>
       session.all('SELECT to_regclass(?) AS journal, to_regclass(?) AS migrations', [

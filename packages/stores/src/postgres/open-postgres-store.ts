@@ -1,8 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { BackedStore } from '../backed-store.js';
 import type { DurableStore } from '../durable-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import type { JournalPolicy } from '../journal-policy.js';
+import { loadPg } from '../load-driver.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
 import { migrate } from '../sql/sql-migrations.js';
@@ -40,8 +41,9 @@ class PostgresDurableStore extends BackedStore implements PostgresStore {
  * A pool of the store's own. An idle connection the server drops emits 'error' on the pool, which would
  * crash the process without a listener; the next transaction reports the problem instead.
  */
-export function ownPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+export async function ownPool(connectionString: string, max: number): Promise<pg.Pool> {
+  const { Pool } = await loadPg();
+  const pool = new Pool({ connectionString, max });
   pool.on('error', () => {});
   return pool;
 }
@@ -67,7 +69,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new InvalidStoreOptionsError('connectionString', 'give exactly one of `connectionString` and `pool`.');
   }
   const ownsPool = options.pool === undefined;
-  const pool = options.pool ?? ownPool(options.connectionString as string, options.maxConnections ?? 10);
+  const pool = options.pool ?? (await ownPool(options.connectionString as string, options.maxConnections ?? 10));
   const connection = new PostgresConnection(pool, schema, ownsPool);
   try {
     await migrate(connection, {

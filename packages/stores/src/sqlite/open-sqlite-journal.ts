@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { BackedStore } from '../backed-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
+import { loadBetterSqlite3 } from '../load-driver.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
@@ -20,6 +20,7 @@ export async function openSqliteJournal(options: { readonly file: string }): Pro
       `${options.file} does not exist; give the path of the store's database file.`,
     );
   }
+  const Database = await loadBetterSqlite3();
   const db = new Database(options.file, { readonly: true, fileMustExist: true });
   const connection = new SqliteConnection(db, realpathSync(options.file));
   try {
