@@ -130,7 +130,7 @@ describe('startReplayServer', () => {
         },
       },
     ]);
-    const response = await post(server, '/v1/messages');
+    const response = await post(server, '/v1/messages', { stream: true });
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const text = await response.text();
     expect(text).toBe('event: message_start\ndata: {"type":"message_start"}\n\ndata: line one\ndata: line two\n\n');

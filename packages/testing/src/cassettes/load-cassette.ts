@@ -22,7 +22,7 @@ const INDEX_FILE = 'INDEX.json';
  * package root both as `src/load-cassette.ts` and as `dist/load-cassette.js`.
  */
 export function cassettesDirectory(): string {
-  return fileURLToPath(new URL('../cassettes/', import.meta.url));
+  return fileURLToPath(new URL('../../cassettes/', import.meta.url));
 }
 
 /**

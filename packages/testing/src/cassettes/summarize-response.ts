@@ -1,7 +1,7 @@
 import type { JsonValue } from '@toolcircuit/core';
 import type { CassetteProtocol, RecordedBody, RecordedResponse } from './cassette.js';
 import { arrayAt, isRecord, recordAt, stringAt, tryParseJson } from './json-access.js';
-import { parseSse } from './parse-sse.js';
+import { parseSse } from '../http/parse-sse.js';
 
 /** What one recorded response holds, for choosing cassettes: counted from the body, never guessed. */
 export interface ResponseSummary {

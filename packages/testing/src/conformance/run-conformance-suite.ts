@@ -1,4 +1,4 @@
-import type { Cassette } from '../cassette.js';
+import type { Cassette } from '../cassettes/cassette.js';
 import type { ConformanceScenario } from './conformance-scenario.js';
 import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 import { type ConformanceBackend, runConformanceScenario } from './run-conformance-scenario.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CassetteIndex, CassetteIndexEntry } from '../cassette-index.js';
+import type { CassetteIndex, CassetteIndexEntry } from '../cassettes/cassette-index.js';
 import { buildIndexEntry } from './build-index-entry.js';
 import { cassetteNameOf, convertSourceFile, DERIVED_SUFFIX } from './convert-source-file.js';
 import { PROTOCOL_OF_GROUP, SOURCE_GROUPS, type SourceFile, type SourceGroup } from './source-file.js';

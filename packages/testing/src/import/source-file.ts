@@ -1,4 +1,4 @@
-import type { CassetteProtocol, Interaction } from '../cassette.js';
+import type { CassetteProtocol, Interaction } from '../cassettes/cassette.js';
 import type { SourceEntry } from './source-manifest.js';
 
 /** The four folders of fixtures/recorded; each holds one wire protocol. */

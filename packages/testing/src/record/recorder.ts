@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { JsonValue } from '@toolcircuit/core';
-import type { Cassette, CassetteProtocol, Interaction, RecordedBody, RecordedRequest } from './cassette.js';
-import { flattenHeaders } from './flatten-headers.js';
+import type { Cassette, CassetteProtocol, Interaction, RecordedBody, RecordedRequest } from '../cassettes/cassette.js';
+import { validateCassette } from '../cassettes/validate-cassette.js';
+import { flattenHeaders } from '../http/flatten-headers.js';
 import { eraseSecrets, scrubHeaders, scrubQuery } from './scrub-secrets.js';
-import { validateCassette } from './validate-cassette.js';
 
 export interface RecorderOptions {
   /** Base URL of the real API, e.g. `https://api.anthropic.com`. A path prefix (`…/openai`) is kept. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type RequestHead, requestHead } from './request-head.js';
+import { type RequestHead, requestHead } from '../http/request-head.js';
 
 /** One request as it reached the server (`method`, `path`, `query`, `headers`), its body untouched. */
 export interface RecordedWireRequest extends RequestHead {

@@ -1,24 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '@toolcircuit/core';
-import type { Cassette, Interaction, RecordedBody } from './cassette.js';
-import { requestHead } from './request-head.js';
+import type { Cassette, Interaction, RecordedBody } from '../cassettes/cassette.js';
+import { requestHead } from '../http/request-head.js';
+import { type MatchFailure, matchRequest } from './match-request.js';
+import type { ReceivedRequest, ReplayMismatch } from './received-request.js';
+import { ReplayIncompleteError } from './replay-incomplete-error.js';
 
-/** What the replay server saw for one request, for assertions on outgoing bodies. */
-export interface ReceivedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly query: Readonly<Record<string, string>>;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: JsonValue | undefined;
-}
-
-/** A request that did not match the cassette; the server answered 599 and kept going. */
-export interface ReplayMismatch {
-  readonly index: number;
-  readonly reason: string;
-  readonly received: ReceivedRequest;
-}
+export type { ReceivedRequest, ReplayMismatch } from './received-request.js';
 
 export interface ReplayServer {
   /** `http://127.0.0.1:PORT`, to be given to an SDK as its base URL (see each adapter's docs for the suffix). */
@@ -27,6 +16,10 @@ export interface ReplayServer {
   readonly mismatches: readonly ReplayMismatch[];
   /** Interactions not yet served. */
   readonly remaining: number;
+  /** Like nock's `isDone()`: every interaction was served (mismatches aside). */
+  isDone(): boolean;
+  /** Throws {@link ReplayIncompleteError} when an interaction was never served or a request mismatched. */
+  assertDone(): void;
   close(): Promise<void>;
 }
 
@@ -35,18 +28,19 @@ export interface ReplayOptions {
    * Decide whether a received request may be answered by the next interaction. The default compares
    * method and path. Return a reason string to refuse.
    */
-  readonly match?: (received: ReceivedRequest, expected: Interaction) => string | undefined;
+  readonly match?: (received: ReceivedRequest, expected: Interaction) => string | MatchFailure | undefined;
+  /** With the default match, also require the recorded body fields (see `matchRequest`). Default false. */
+  readonly matchBody?: boolean;
+  /** Port on 127.0.0.1; 0 (the default) lets the system pick a free one. */
+  readonly port?: number;
 }
 
 /** The status the replay server answers with when a request does not match: outside every real API's range. */
 export const REPLAY_MISMATCH_STATUS = 599;
 
+/** Method, path, and stream or not (see `matchRequest`); the reason only. */
 export function defaultMatch(received: ReceivedRequest, expected: Interaction): string | undefined {
-  if (received.method !== expected.request.method) {
-    return `method ${received.method} ≠ recorded ${expected.request.method}`;
-  }
-  if (received.path !== expected.request.path) return `path ${received.path} ≠ recorded ${expected.request.path}`;
-  return undefined;
+  return matchRequest(received, expected)?.reason;
 }
 
 /**
@@ -55,7 +49,10 @@ export function defaultMatch(received: ReceivedRequest, expected: Interaction): 
  * {@link REPLAY_MISMATCH_STATUS} and a body that says what differed, and is kept in `mismatches`.
  */
 export async function startReplayServer(cassette: Cassette, options: ReplayOptions = {}): Promise<ReplayServer> {
-  const match = options.match ?? defaultMatch;
+  const match =
+    options.match ??
+    ((request: ReceivedRequest, expected: Interaction) =>
+      matchRequest(request, expected, { body: options.matchBody === true }));
   const received: ReceivedRequest[] = [];
   const mismatches: ReplayMismatch[] = [];
   let next = 0;
@@ -66,14 +63,22 @@ export async function startReplayServer(cassette: Cassette, options: ReplayOptio
         received.push(request);
         const index = next;
         const expected = cassette.interactions[index];
-        const reason =
+        const failure: MatchFailure | undefined =
           expected === undefined
-            ? `cassette has ${cassette.interactions.length} interaction(s); request #${index + 1} is one too many`
-            : match(request, expected);
-        if (reason !== undefined || expected === undefined) {
-          const why = reason ?? 'no interaction left';
-          mismatches.push({ index, reason: why, received: request });
-          sendMismatch(res, index, why, request, expected);
+            ? {
+                reason: `cassette has ${cassette.interactions.length} interaction(s); request #${index + 1} is one too many`,
+                hint: 'the client made more requests than were recorded (a retry, or a longer conversation)',
+              }
+            : asFailure(match(request, expected));
+        if (failure !== undefined || expected === undefined) {
+          const mismatch: ReplayMismatch = {
+            index,
+            reason: failure?.reason ?? 'no interaction left',
+            ...(failure?.hint === undefined ? {} : { hint: failure.hint }),
+            received: request,
+          };
+          mismatches.push(mismatch);
+          sendMismatch(res, mismatch, expected);
           return;
         }
         next += 1;
@@ -88,7 +93,13 @@ export async function startReplayServer(cassette: Cassette, options: ReplayOptio
     );
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -96,6 +107,12 @@ export async function startReplayServer(cassette: Cassette, options: ReplayOptio
     mismatches,
     get remaining() {
       return cassette.interactions.length - next;
+    },
+    isDone: () => next === cassette.interactions.length,
+    assertDone() {
+      if (next < cassette.interactions.length || mismatches.length > 0) {
+        throw new ReplayIncompleteError(cassette.interactions.slice(next), mismatches);
+      }
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -158,21 +175,21 @@ function sendRecorded(
   res.end();
 }
 
-function sendMismatch(
-  res: ServerResponse,
-  index: number,
-  reason: string,
-  request: ReceivedRequest,
-  expected: Interaction | undefined,
-): void {
+function asFailure(result: string | MatchFailure | undefined): MatchFailure | undefined {
+  return typeof result === 'string' ? { reason: result } : result;
+}
+
+function sendMismatch(res: ServerResponse, mismatch: ReplayMismatch, expected: Interaction | undefined): void {
+  const { index, reason, hint, received: request } = mismatch;
   // SDKs retry 5xx answers; the stainless-generated ones (Anthropic, OpenAI) skip retries on this header,
   // so a mismatch fails once and fast instead of after several backoffs that all mismatch too.
   res.setHeader('x-should-retry', 'false');
   sendJson(res, REPLAY_MISMATCH_STATUS, {
     error: {
       type: 'replay_mismatch',
-      message: `replay: request #${index + 1} (${request.method} ${request.path}) does not match the cassette: ${reason}`,
+      message: `replay: request #${index + 1} (${request.method} ${request.path}) does not match the cassette: ${reason}${hint === undefined ? '' : ` (hint: ${hint})`}`,
       index,
+      ...(hint === undefined ? {} : { hint }),
       received: { method: request.method, path: request.path },
       expected: expected === undefined ? null : { method: expected.request.method, path: expected.request.path },
     },
