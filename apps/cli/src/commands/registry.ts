@@ -1,22 +1,50 @@
-import type { Command } from '../command.js';
-import { convertCommand } from './convert-command.js';
-import { demoCommand } from './demo-command.js';
-import { journalVerifyCommand } from './journal-verify-command.js';
-import { lintCommand } from './lint-command.js';
-import { recordCommand } from './record-command.js';
-import { replayCommand } from './replay-command.js';
-import { runCommand } from './run-command.js';
+import type { Command, CommandEntry } from '../command.js';
 
 /**
- * Every `toolcircuit` command, in the order `--help` lists them. A new command is one file in this folder
- * exporting a {@link Command}, plus one line here.
+ * Every `toolcircuit` command, in the order `--help` lists them. Each module is imported only when its
+ * command runs: `--help` and `--version` load none of them (nor the SDKs, stores and ajv they pull in), so
+ * the CLI starts about as fast as Node itself. A new command is one file in this folder exporting a
+ * {@link Command}, plus one entry here; a test checks each summary against the command's own.
  */
-export const COMMANDS: readonly Command[] = [
-  demoCommand,
-  runCommand,
-  lintCommand,
-  convertCommand,
-  recordCommand,
-  replayCommand,
-  journalVerifyCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'demo',
+    summary: 'Run the example catalogue through every provider adapter and SDK, offline, and compare the traces.',
+    load: async () => (await import('./demo-command.js')).demoCommand,
+  },
+  {
+    name: 'run',
+    summary: 'Run a catalogue module and a prompt on the configured model, showing every call and its checks.',
+    load: async () => (await import('./run-command.js')).runCommand,
+  },
+  {
+    name: 'lint',
+    summary: 'Check catalogues for tools a model will confuse and schemas a provider will reject or rewrite.',
+    load: async () => (await import('./lint-command.js')).lintCommand,
+  },
+  {
+    name: 'convert',
+    summary: 'Print a catalogue as one provider will receive it, and what was changed on the way.',
+    load: async () => (await import('./convert-command.js')).convertCommand,
+  },
+  {
+    name: 'record',
+    summary: 'Record real provider traffic into a cassette through a local, key-scrubbing proxy.',
+    load: async () => (await import('./record-command.js')).recordCommand,
+  },
+  {
+    name: 'replay',
+    summary: 'Serve a cassette on 127.0.0.1 so an official SDK (or `toolcircuit run`) replays it offline.',
+    load: async () => (await import('./replay-command.js')).replayCommand,
+  },
+  {
+    name: 'journal verify',
+    summary: 'Check that a store journal was not edited, shortened or reordered since it was written.',
+    load: async () => (await import('./journal-verify-command.js')).journalVerifyCommand,
+  },
 ];
+
+/** Every command, loaded (for tests and tools that need them all). */
+export function loadCommands(): Promise<Command[]> {
+  return Promise.all(COMMANDS.map((entry) => entry.load()));
+}
