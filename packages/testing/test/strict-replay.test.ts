@@ -1,31 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   asksForStream,
-  type Cassette,
   type Interaction,
   REPLAY_MISMATCH_STATUS,
   ReplayIncompleteError,
   type ReplayServer,
   recordedAsStream,
-  startReplayServer,
 } from '../src/index.js';
+import { replayServers } from './support/serve-interactions.js';
 
-const servers: ReplayServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(interactions: Interaction[], options?: Parameters<typeof startReplayServer>[1]) {
-  const cassette: Cassette = {
-    format: 'toolcircuit-cassette/1',
-    protocol: 'anthropic-messages',
-    provenance: { kind: 'synthetic', note: 'strict replay test' },
-    interactions,
-  };
-  const server = await startReplayServer(cassette, options);
-  servers.push(server);
-  return server;
-}
+const servers = replayServers('strict replay test');
+afterEach(() => servers.closeAll());
+const serve = servers.serve;
 
 const jsonAnswer = (requestBody?: Interaction['request']['body']): Interaction => ({
   request: { method: 'POST', path: '/v1/messages', ...(requestBody === undefined ? {} : { body: requestBody }) },
@@ -152,7 +138,7 @@ describe("isDone / assertDone (nock's isDone)", () => {
     const first = await serve([]);
     const port = Number(new URL(first.url).port);
     await first.close();
-    servers.splice(0);
+    servers.forget();
     const server = await serve([], { port });
     expect(server.url).toBe(`http://127.0.0.1:${port}`);
   });
