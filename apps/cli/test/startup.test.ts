@@ -24,7 +24,13 @@ function loadedBy(args: readonly string[]): string[] {
 }
 
 // Workspace packages resolve to packages/*/dist through their links; installed ones sit under node_modules.
-const HEAVY = [/\/dist\/commands\/(?!registry\.js)/, /@toolcircuit\//, /\/packages\/[^/]+\/dist\//, /node_modules\//, /\/ajv\//];
+const HEAVY = [
+  /\/dist\/commands\/(?!registry\.js)/,
+  /@toolcircuit\//,
+  /\/packages\/[^/]+\/dist\//,
+  /node_modules\//,
+  /\/ajv\//,
+];
 
 describe('CLI start-up', () => {
   it.each([['--help'], ['--version'], [[]], ['no-such-command']])(

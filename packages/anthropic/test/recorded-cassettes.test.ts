@@ -199,7 +199,12 @@ describe('recorded Anthropic cassettes', () => {
         // A request answering the previous response is rebuilt from the adapter's own turn: a real round trip.
         expect(rebuilt.replaced).toBe(true);
       }
-      const model = createAnthropicModel({ model: REPLAY_MODEL, apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+      const model = createAnthropicModel({
+        model: REPLAY_MODEL,
+        apiKey: 'test-key',
+        baseURL: server.url,
+        maxRetries: 0,
+      });
 
       const outcome: Outcome = isStreamed(interaction.response)
         ? outcomeOfStream(await collect(streamFrom(model, rebuilt.request)))
