@@ -31,3 +31,20 @@ export interface Command {
   readonly exitCodes: readonly (readonly [number, string])[];
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }
+
+/**
+ * What the dispatcher and `--help` need to know of a command before running it: its name and summary.
+ * `load` imports the command's module; only the command that runs is ever loaded.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<Command>;
+}
+
+/** A registry holds entries; tests may hand the dispatcher ready commands too. */
+export type CommandSource = Command | CommandEntry;
+
+export function loadCommand(source: CommandSource): Promise<Command> {
+  return 'load' in source ? source.load() : Promise.resolve(source);
+}

@@ -21,7 +21,7 @@ export function commandHelp(command: Command): string {
 }
 
 /** `toolcircuit --help`. */
-export function mainHelp(commands: readonly Command[], version: string): string {
+export function mainHelp(commands: readonly Pick<Command, 'name' | 'summary'>[], version: string): string {
   const lines = [
     `toolcircuit ${version}: one tool catalogue, one loop, every provider.`,
     '',

@@ -1,46 +1,55 @@
 import type { CliIo } from './cli-io.js';
-import type { Command } from './command.js';
+import { type CommandSource, loadCommand } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import { UsageError } from './errors/usage-error.js';
 import { ExitCode } from './exit-codes.js';
 import { commandHelp, mainHelp } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
-import { redactingStream, secretsOf } from './redacting-stream.js';
 import { reportError } from './report-error.js';
 import { cliVersion } from './version.js';
 
-/** Runs one `toolcircuit` invocation and returns its exit code. Never throws. */
+/**
+ * Runs one `toolcircuit` invocation and returns its exit code. Never throws. `--help`, `--version` and an
+ * unknown command load no command module; the one command that runs is imported then (see registry.ts).
+ */
 export async function runCli(
   argv: readonly string[],
   rawIo: CliIo,
-  commands: readonly Command[] = COMMANDS,
+  commands: readonly CommandSource[] = COMMANDS,
 ): Promise<number> {
+  const [first] = argv;
+  if (first === undefined) {
+    rawIo.stderr.write(mainHelp(commands, cliVersion()));
+    return ExitCode.usage;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = first === 'help' ? findCommand(commands, argv.slice(1)) : undefined;
+    rawIo.stdout.write(
+      topic === undefined ? mainHelp(commands, cliVersion()) : commandHelp(await loadCommand(topic.command)),
+    );
+    return ExitCode.ok;
+  }
+  if (first === '--version' || first === '-v') {
+    rawIo.stdout.write(`${cliVersion()}\n`);
+    return ExitCode.ok;
+  }
+  const found = findCommand(commands, argv);
+  if (found === undefined) {
+    return reportError(new UsageError(`unknown command "${first}".`, suggestion(commands, first)), rawIo, undefined);
+  }
+  // From here on output may carry what a command read from the environment: keys are masked on the way out.
+  const { redactingStream, secretsOf } = await import('./redacting-stream.js');
   const secrets = secretsOf(rawIo.env);
   const io: CliIo = {
     ...rawIo,
     stdout: redactingStream(rawIo.stdout, secrets),
     stderr: redactingStream(rawIo.stderr, secrets),
   };
-  const [first] = argv;
-  if (first === undefined) {
-    io.stderr.write(mainHelp(commands, cliVersion()));
-    return ExitCode.usage;
-  }
-  if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' ? findCommand(commands, argv.slice(1)) : undefined;
-    io.stdout.write(topic === undefined ? mainHelp(commands, cliVersion()) : commandHelp(topic.command));
-    return ExitCode.ok;
-  }
-  if (first === '--version' || first === '-v') {
-    io.stdout.write(`${cliVersion()}\n`);
-    return ExitCode.ok;
-  }
-  const found = findCommand(commands, argv);
-  if (found === undefined) {
-    return reportError(new UsageError(`unknown command "${first}".`, suggestion(commands, first)), io, undefined);
-  }
-  const { command, rest } = found;
+  const { rest } = found;
+  let name = found.command.name;
   try {
+    const command = await loadCommand(found.command);
+    name = command.name;
     const args = parseCommandArgs(command, rest);
     if (args.flag('help')) {
       io.stdout.write(commandHelp(command));
@@ -48,16 +57,16 @@ export async function runCli(
     }
     return await command.run(args, io);
   } catch (error) {
-    return reportError(error, io, command.name);
+    return reportError(error, io, name);
   }
 }
 
 /** The command whose name is the longest prefix of argv (`journal verify` before `journal`). */
 function findCommand(
-  commands: readonly Command[],
+  commands: readonly CommandSource[],
   argv: readonly string[],
-): { command: Command; rest: readonly string[] } | undefined {
-  let best: { command: Command; rest: readonly string[] } | undefined;
+): { command: CommandSource; rest: readonly string[] } | undefined {
+  let best: { command: CommandSource; rest: readonly string[] } | undefined;
   let bestLength = 0;
   for (const command of commands) {
     const words = command.name.split(' ');
@@ -69,7 +78,7 @@ function findCommand(
   return best;
 }
 
-function suggestion(commands: readonly Command[], typed: string): string {
+function suggestion(commands: readonly CommandSource[], typed: string): string {
   const names = commands.map((command) => command.name);
   const close = names.filter((name) => editDistance(name.split(' ')[0] ?? name, typed) <= 2);
   const list = close.length > 0 ? `Did you mean ${close.join(' or ')}? ` : '';

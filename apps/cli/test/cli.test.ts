@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/cli-io.js';
 import type { Command } from '../src/command.js';
-import { COMMANDS } from '../src/commands/registry.js';
+import { COMMANDS, loadCommands } from '../src/commands/registry.js';
 import { ExitCode } from '../src/exit-codes.js';
 import { runCli } from '../src/run-cli.js';
 import { runBin } from './support/cli-process.js';
@@ -66,10 +66,15 @@ function memoryIo(env: Record<string, string> = {}): { io: CliIo; out: () => str
 }
 
 describe('the command registry', () => {
-  it('names are unique and every command documents exit code 2', () => {
+  it('names are unique, every command documents exit code 2, and the registry says what the command says', async () => {
     const names = COMMANDS.map((command) => command.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const command of COMMANDS) expect(command.exitCodes.map(([code]) => code)).toContain(ExitCode.usage);
+    const commands = await loadCommands();
+    for (const command of commands) expect(command.exitCodes.map(([code]) => code)).toContain(ExitCode.usage);
+    // --help prints the registry's name and summary without loading the module: they must not drift apart.
+    expect(commands.map(({ name, summary }) => ({ name, summary }))).toEqual(
+      COMMANDS.map(({ name, summary }) => ({ name, summary })),
+    );
   });
 
   it('a command with a verb ("cases export") is one object in the list, found by its longest name', async () => {

@@ -9,22 +9,67 @@ import { anthropicDemoAsSse, DEMO_CASSETTES } from './support/demo-cassettes.js'
 const BACKENDS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini-genai', 'gemini-generative-ai'];
 
 describe('toolcircuit demo (offline)', () => {
-  it('drives every adapter and SDK through the same scenario and says the traces are identical', async () => {
+  it('drives every adapter and SDK through the same scenario, shows the trace once, and says they are identical', async () => {
     const { code, stdout, stderr } = await runBin(['demo']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('All 5 traces are identical.');
     for (const backend of BACKENDS) expect(stdout).toContain(`▸ ${backend}: `);
     const count = (text: string) => stdout.split(text).length - 1;
-    // Once per backend: the schema refusal, the missing right, the pause, the approval, the single run.
-    expect(count('chercher_dossier {"numero":"b-12"}  exists ✓ schema ✗ · refused by schema')).toBe(5);
-    expect(count('supprimer_dossier {"numero":"A-1234"}  exists ✓ schema ✓ right ✗ · refused: missing right')).toBe(5);
-    expect(count('confirmation … · paused for confirmation')).toBe(5);
-    expect(count('human  camille.martin approves cloturer_dossier')).toBe(5);
-    expect(count('confirmation ✓ · executed (after approval)')).toBe(5);
-    expect(count('cloturer_dossier ran 1 time(s)')).toBe(5);
-    expect(count('end      completed · 3 turn(s) · 4 call(s): 2 executed, 2 refused')).toBe(5);
+    // The trace once (the first backend's): the schema refusal, the missing right, the pause, the approval, the run.
+    expect(count('chercher_dossier {"numero":"b-12"}  exists ✓ schema ✗ · refused by schema')).toBe(1);
+    expect(count('supprimer_dossier {"numero":"A-1234"}  exists ✓ schema ✓ right ✗ · refused: missing right')).toBe(1);
+    expect(count('confirmation … · paused for confirmation')).toBe(1);
+    expect(count('human  camille.martin approves cloturer_dossier')).toBe(1);
+    expect(count('confirmation ✓ · executed (after approval)')).toBe(1);
+    expect(count('end      completed · 3 turn(s) · 4 call(s): 2 executed, 2 refused')).toBe(1);
+    // Every other backend is checked against it, one line each.
+    expect(count('same trace ✓ (10 steps)')).toBe(BACKENDS.length - 1);
     expect(stdout).not.toContain('PROBLEM');
+    expect(stdout.split('\n').length).toBeLessThan(80);
+  });
+
+  it('shows where each wire puts the same turn, found in the traffic, and the next commands', async () => {
+    const { code, stdout } = await runBin(['demo']);
+    expect(code).toBe(0);
+    const table = stdout.slice(stdout.indexOf('The same turn on each wire'), stdout.indexOf('Next:'));
+    const row = (title: string) => table.slice(table.indexOf(title)).split('\n\n')[0] ?? '';
+    // Field names and placement differ per provider; these are what each SDK sent and received.
+    expect(row('the model asks for it')).toMatch(
+      /anthropic +content\[1\] +\{type: "tool_use", id, name, input: \{…\}\}/,
+    );
+    expect(row('the model asks for it')).toMatch(
+      /openai-chat +choices\[0\]\.message\.tool_calls\[0\].*function: \{name, arguments: "\{…\}" \(JSON text\)\}/,
+    );
+    expect(row('the model asks for it')).toMatch(/openai-responses +output\[\d\] +\{type: "function_call", .*call_id/);
+    expect(row('the model asks for it')).toMatch(
+      /gemini-genai +candidates\[0\]\.content\.parts\[\d\]\.functionCall .*\{name, args: \{…\}\}/,
+    );
+    expect(row('the result, sent back')).toMatch(
+      /anthropic +messages\[\d\]\.content\[0\] \(in the "user" message\) +\{type: "tool_result", tool_use_id/,
+    );
+    expect(row('the result, sent back')).toMatch(/openai-chat +messages\[\d\] +\{role: "tool", tool_call_id/);
+    expect(row('the result, sent back')).toMatch(
+      /openai-responses +input\[\d\] +\{type: "function_call_output", call_id/,
+    );
+    expect(row('the result, sent back')).toMatch(
+      /gemini-generative-ai +.*functionResponse \(in the "function" message\)/,
+    );
+    expect(row('why the turn stopped')).toMatch(/anthropic +stop_reason +"tool_use"/);
+    expect(row('the tool, as declared')).toMatch(
+      /gemini-genai +tools\[0\]\.functionDeclarations\[0\] .*type: "OBJECT"/,
+    );
+    expect(stdout).toContain('toolcircuit demo --show-wire');
+    expect(stdout).toMatch(/^ {2}toolcircuit run <catalogue\.js>/m);
+  });
+
+  it('--show-wire prints the bodies the table was read from', async () => {
+    const { code, stdout } = await runBin(['demo', '--show-wire']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('── anthropic: first request body');
+    expect(stdout).toContain('── gemini-genai: the next request body (the results going back)');
+    expect(stdout).toContain('"tool_use_id": "toolu_demo01"');
+    expect(stdout).toContain('"functionDeclarations": [');
   });
 
   it('--json: one JSON object per line, every event tagged with its backend, ending with the verdict', async () => {
@@ -98,7 +143,7 @@ describe('toolcircuit demo --live', () => {
   });
 
   it('with TOOLCIRCUIT_MODEL but no key, names the key of that provider', async () => {
-    const { code, stderr } = await runBin(['demo'], { env: { TOOLCIRCUIT_MODEL: 'openai:gpt-4.1-mini' } });
+    const { code, stderr } = await runBin(['demo'], { env: { TOOLCIRCUIT_MODEL: 'openai:gpt-5-mini' } });
     expect(code).toBe(2);
     expect(stderr).toContain('Set OPENAI_API_KEY');
   });
@@ -108,14 +153,14 @@ describe('toolcircuit demo --live', () => {
     try {
       const { code, stdout, stderr } = await runBin(['demo'], {
         env: {
-          TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-4-5',
+          TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-5-5',
           TOOLCIRCUIT_BASE_URL: server.url,
           ANTHROPIC_API_KEY: 'sk-ant-live-demo-test-0123456789',
         },
       });
       expect(stderr).toBe('');
       expect(code).toBe(0);
-      expect(stdout).toContain('toolcircuit demo (live): anthropic:claude-haiku-4-5 at http://127.0.0.1');
+      expect(stdout).toContain('toolcircuit demo (live): anthropic:claude-haiku-5-5 at http://127.0.0.1');
       expect(stdout).toContain('turn 1  model  Je cherche les deux dossiers.');
       expect(stdout).toContain('confirmation ✓ · executed (after approval)');
       expect(stdout).toContain('cloturer_dossier ran 1 time(s)');

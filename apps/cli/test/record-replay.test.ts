@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReplayServer } from '@toolcircuit/testing';
@@ -16,6 +17,17 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
   });
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
 describe('toolcircuit replay', () => {
   it('serves the cassette in order and stops once it is all served (exit 0)', async () => {
     const replay = startBin(['replay', CASSETTE, '--exit-when-done']);
@@ -23,7 +35,7 @@ describe('toolcircuit replay', () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const expected = demoCassette('openai-chat').interactions.map((interaction) => interaction.response.body);
     for (const body of expected) {
-      const response = await post(`${base}/chat/completions`, { model: 'gpt-4.1-mini', messages: [] });
+      const response = await post(`${base}/chat/completions`, { model: 'gpt-5-mini', messages: [] });
       expect(response.status).toBe(200);
       expect({ kind: 'json', json: await response.json() }).toEqual(body);
     }
@@ -33,18 +45,52 @@ describe('toolcircuit replay', () => {
     expect(code).toBe(0);
   });
 
-  it('answers 599 to a request that does not match, reports it, and exits 1', async () => {
+  it('answers 599 to a request that does not match, reports it with a hint, stops there and exits 1', async () => {
     const replay = startBin(['replay', CASSETTE, '--exit-when-done']);
     const [, url] = await replay.line(/^url: (\S+)$/m);
     const wrong = await post(`${url}/v1/responses`, {});
     expect(wrong.status).toBe(599);
-    for (let index = 0; index < 3; index += 1) await (await post(`${url}/v1/chat/completions`, {})).json();
     const { code, stderr, stdout } = await replay.done;
     expect(stderr).toContain(
       'mismatch: request #1 POST /v1/responses: path /v1/responses ≠ recorded /v1/chat/completions',
     );
-    expect(stdout).toContain('served 3/3 interaction(s), 1 mismatch(es)');
+    expect(stderr).toMatch(/hint: .*another endpoint/);
+    expect(stdout).toContain('served 0/3 interaction(s), 1 mismatch(es)');
+    expect(stderr).toContain('not served: 3 interaction(s), the next being POST /v1/chat/completions');
     expect(code).toBe(1);
+  });
+
+  it('reports a stream asked of a cassette recorded without one as a mismatch, with the flag to use', async () => {
+    const replay = startBin(['replay', CASSETTE, '--exit-when-done']);
+    const [, base] = await replay.line(/^base URL: (\S+)$/m);
+    const streamed = await post(`${base}/chat/completions`, { model: 'gpt-5-mini', messages: [], stream: true });
+    expect(streamed.status).toBe(599);
+    expect(((await streamed.json()) as { error: { hint: string } }).error.hint).toContain('--no-stream');
+    const { code, stderr } = await replay.done;
+    expect(stderr).toContain('the request asks for a stream, the recorded answer is a single JSON body');
+    expect(stderr).toContain('hint: replay without streaming (toolcircuit run --no-stream)');
+    expect(code).toBe(1);
+  });
+
+  it('fails --exit-when-done when interactions are left unserved (after --idle seconds without a request)', async () => {
+    const replay = startBin(['replay', CASSETTE, '--exit-when-done', '--idle', '1']);
+    const [, base] = await replay.line(/^base URL: (\S+)$/m);
+    expect((await post(`${base}/chat/completions`, { model: 'gpt-5-mini', messages: [] })).status).toBe(200);
+    const { code, stderr, stdout } = await replay.done;
+    expect(stdout).toContain('served 1/3 interaction(s), 0 mismatch(es)');
+    expect(stderr).toContain('not served: 2 interaction(s) (no request for 1s)');
+    expect(code).toBe(1);
+  });
+
+  it('listens on --port, and refuses a port that is not a number (exit 2)', async () => {
+    const port = await freePort();
+    const replay = startBin(['replay', CASSETTE, '--exit-when-done', '--port', String(port), '--idle', '1']);
+    const [, url] = await replay.line(/^url: (\S+)$/m);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    expect((await replay.done).code).toBe(1);
+    const bad = await runBin(['replay', CASSETTE, '--port', 'eighty']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--port must be a whole number');
   });
 
   it('refuses a missing file, invalid JSON and a file that is not a cassette (exit 2)', async () => {
@@ -87,7 +133,7 @@ describe('toolcircuit record', () => {
       const key = 'sk-ant-recorder-secret-0123456789';
       const response = await post(
         `${base}/v1/messages`,
-        { model: 'claude-haiku-4-5', max_tokens: 10, messages: [] },
+        { model: 'claude-haiku-5-5', max_tokens: 10, messages: [] },
         { 'x-api-key': key },
       );
       expect(response.status).toBe(200);
@@ -101,7 +147,7 @@ describe('toolcircuit record', () => {
       expect(cassette).toMatchObject({
         format: 'toolcircuit-cassette/1',
         protocol: 'anthropic-messages',
-        model: 'claude-haiku-4-5',
+        model: 'claude-haiku-5-5',
         provenance: { kind: 'recorded' },
       });
       expect(upstream.received[0]?.headers['x-api-key']).toBe(key);

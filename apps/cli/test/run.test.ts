@@ -22,7 +22,7 @@ async function withReplay<T>(cassette: Cassette, use: (server: ReplayServer) => 
 /** Environment that selects the model and points it at the replay server: configuration only. */
 function modelEnv(server: ReplayServer, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-4-5',
+    TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-5-5',
     TOOLCIRCUIT_BASE_URL: server.url,
     ANTHROPIC_API_KEY: KEY,
     ...extra,
@@ -39,7 +39,7 @@ describe('toolcircuit run', () => {
       const { code, stdout, stderr } = await runDemoCatalogue(server, []);
       expect(stderr).toBe('');
       expect(code).toBe(3);
-      expect(stdout).toContain('toolcircuit run: 3 tool(s) on anthropic:claude-haiku-4-5 at http://127.0.0.1');
+      expect(stdout).toContain('toolcircuit run: 3 tool(s) on anthropic:claude-haiku-5-5 at http://127.0.0.1');
       expect(stdout).toContain('chercher_dossier {"numero":"b-12"}  exists ✓ schema ✗ · refused by schema');
       expect(stdout).toContain(
         'supprimer_dossier {"numero":"A-1234"}  exists ✓ schema ✓ right ✗ · refused: missing right',
@@ -99,7 +99,7 @@ describe('toolcircuit run', () => {
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(events[0]).toMatchObject({
         type: 'start',
-        model: expect.stringContaining('anthropic:claude-haiku-4-5'),
+        model: expect.stringContaining('anthropic:claude-haiku-5-5'),
         tools: ['chercher_dossier', 'supprimer_dossier', 'cloturer_dossier'],
       });
       const deltas = events
@@ -179,7 +179,7 @@ describe('toolcircuit run', () => {
 });
 
 describe('toolcircuit run: input errors (exit 2)', () => {
-  const env = { TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-4-5', ANTHROPIC_API_KEY: KEY };
+  const env = { TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-5-5', ANTHROPIC_API_KEY: KEY };
 
   it.each([
     { label: 'missing module', args: ['run', 'nope/missing.js', 'hi'], env, expected: 'catalogue module' },
@@ -200,7 +200,7 @@ describe('toolcircuit run: input errors (exit 2)', () => {
     },
     {
       label: 'not provider:model',
-      args: ['run', DEMO, 'hi', '--model', 'gpt-4.1'],
+      args: ['run', DEMO, 'hi', '--model', 'gpt-5.2'],
       env,
       expected: 'is not "provider:model"',
     },
@@ -253,7 +253,7 @@ describe('toolcircuit run: input errors (exit 2)', () => {
       await writeFile(
         join(dir, 'toolcircuit.config.json'),
         JSON.stringify({
-          model: { provider: 'anthropic', model: 'claude-haiku-4-5', baseURL: server.url },
+          model: { provider: 'anthropic', model: 'claude-haiku-5-5', baseURL: server.url },
           catalogue,
           maxTurns: 1,
         }),
@@ -262,7 +262,7 @@ describe('toolcircuit run: input errors (exit 2)', () => {
         cwd: dir,
         env: { ANTHROPIC_API_KEY: KEY },
       });
-      expect(stdout).toContain(`on anthropic:claude-haiku-4-5 at ${server.url}`);
+      expect(stdout).toContain(`on anthropic:claude-haiku-5-5 at ${server.url}`);
       expect(code).toBe(1);
       expect(stdout).toContain('stopped after 1 turn(s)');
     });

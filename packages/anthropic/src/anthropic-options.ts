@@ -8,7 +8,7 @@ export const ANTHROPIC_API_KEY_ENV = 'ANTHROPIC_API_KEY';
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
 export interface AnthropicModelOptions {
-  /** Model id sent as `model`, e.g. `claude-sonnet-4-5`. */
+  /** Model id sent as `model`, e.g. `claude-sonnet-5-5`. */
   readonly model: string;
   /** A ready client. When given, `apiKey`, `baseURL`, `maxRetries`, `timeout` and `fetch` are ignored. */
   readonly client?: Anthropic;

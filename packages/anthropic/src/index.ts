@@ -1,7 +1,7 @@
 /**
  * @toolcircuit/anthropic — the Anthropic Messages API adapter, over the official `@anthropic-ai/sdk`.
  *
- *     const model = createAnthropicModel({ model: 'claude-sonnet-4-5' }); // key from ANTHROPIC_API_KEY
+ *     const model = createAnthropicModel({ model: 'claude-sonnet-5-5' }); // key from ANTHROPIC_API_KEY
  *
  * Provider data (thinking signatures, redacted thinking, response ids) rides in `providerMetadata.anthropic`;
  * request fields the neutral model lacks (`thinking`, `metadata`…) go in `providerOptions.anthropic`.

@@ -24,6 +24,19 @@ import { collect, streamFrom } from './stream-events.js';
 const ALL = listCassettes({ protocol: 'anthropic-messages' });
 const INDEX = loadCassetteIndex();
 
+/**
+ * The model id every replay sends. The recorded ids are historic, and the SDK prints an end-of-life warning
+ * on each request naming a deprecated one; the path (`/v1/messages`) does not carry the model, so a current
+ * id replays the same traffic, and the body comparison puts the recorded id back.
+ */
+const REPLAY_MODEL = 'claude-sonnet-5-5';
+
+function asRecordedModel(sent: JsonValue | undefined, recorded: JsonObject | undefined): JsonValue | undefined {
+  if (!isObject(sent) || typeof recorded?.['model'] !== 'string') return sent;
+  expect(sent['model']).toBe(REPLAY_MODEL);
+  return { ...sent, model: recorded['model'] };
+}
+
 function summaries(name: string) {
   return INDEX.entries.find((entry) => entry.cassette === name)?.responses ?? [];
 }
@@ -186,9 +199,12 @@ describe('recorded Anthropic cassettes', () => {
         // A request answering the previous response is rebuilt from the adapter's own turn: a real round trip.
         expect(rebuilt.replaced).toBe(true);
       }
-      const modelId =
-        typeof recordedBody?.['model'] === 'string' ? recordedBody['model'] : (cassette.model ?? 'claude-sonnet-4-6');
-      const model = createAnthropicModel({ model: modelId, apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+      const model = createAnthropicModel({
+        model: REPLAY_MODEL,
+        apiKey: 'test-key',
+        baseURL: server.url,
+        maxRetries: 0,
+      });
 
       const outcome: Outcome = isStreamed(interaction.response)
         ? outcomeOfStream(await collect(streamFrom(model, rebuilt.request)))
@@ -200,7 +216,7 @@ describe('recorded Anthropic cassettes', () => {
             },
           );
       expect(server.mismatches).toEqual([]);
-      const sent = normalBody(server.received[position]?.body);
+      const sent = normalBody(asRecordedModel(server.received[position]?.body, recordedBody));
       if (recordedBody !== undefined && SHAPE_DIFFERS[key] === undefined) {
         // Same history, tool_result placement, thinking echo and tools as the recorded client sent.
         expect(sent).toEqual(normalBody(recordedBody, { translateSchemas: true }));
@@ -223,7 +239,7 @@ describe('recorded Anthropic cassettes', () => {
     servers.push(server);
     const body = cassette.interactions[0]?.request.body;
     if (!isObject(body)) throw new Error('recorded request expected');
-    const model = createAnthropicModel({ model: 'claude-sonnet-4-5', apiKey: 'k', baseURL: server.url, maxRetries: 2 });
+    const model = createAnthropicModel({ model: REPLAY_MODEL, apiKey: 'k', baseURL: server.url, maxRetries: 2 });
     const turn = await model.generate(neutralRequestOf(body, undefined).request);
     expect(server.received.map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '1', '2']);
     expect(turn.stopReason).toEqual({ unified: 'end_turn', raw: 'end_turn' });

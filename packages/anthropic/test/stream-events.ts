@@ -1,4 +1,4 @@
-// Builders for Messages API stream events, shaped like the recorded SSE in shared/fixtures/recorded/anthropic.
+// Builders for Messages API stream events, shaped like the recorded SSE in fixtures/recorded/anthropic.
 import type { JsonValue, Model, ModelRequest, StreamEvent } from '@toolcircuit/core';
 import { MODEL_ID } from './replay.js';
 

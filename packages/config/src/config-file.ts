@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { CONFIG_FILE_SCHEMA, MODEL_OBJECT_SCHEMA } from './config-file-schema.js';
+import { didYouMean } from './did-you-mean.js';
 import { ModelConfigurationError } from './errors/configuration-error.js';
 import type { ModelConfig } from './model-config.js';
 import { parseModelSpec } from './parse-model-spec.js';
@@ -65,7 +66,8 @@ export class ConfigFileError extends ModelConfigurationError {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+// `verbose` keeps each error's schema, so an unknown field can be compared with the known ones.
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
 const validateFile = ajv.compile<ToolcircuitConfig>(CONFIG_FILE_SCHEMA);
 const validateModelObject = ajv.compile<ModelConfig>(MODEL_OBJECT_SCHEMA);
 
@@ -133,6 +135,9 @@ function describeError(error: ErrorObject): string {
   switch (error.keyword) {
     case 'additionalProperties': {
       const name = String(error.params['additionalProperty']);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const hint = didYouMean(name, known);
+      if (hint !== '') return `unknown field "${name}".${hint}`;
       return name.toLowerCase().includes('key')
         ? `unknown field "${name}": keys are never read from config; set the provider's env var (or name it in model.apiKeyEnv)`
         : `unknown field "${name}"`;
@@ -141,8 +146,12 @@ function describeError(error: ErrorObject): string {
       return `missing field "${String(error.params['missingProperty'])}"`;
     case 'type':
       return `must be ${String(error.params['type']).replace(',', ' or ')}`;
-    case 'enum':
-      return `must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'enum': {
+      const allowed = error.params['allowedValues'] as unknown[];
+      const given = typeof error.data === 'string' ? didYouMean(error.data, allowed.map(String)) : '';
+      const list = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+      return given === '' ? list : `${list}.${given}`;
+    }
     default:
       return error.message ?? `fails ${error.keyword}`;
   }

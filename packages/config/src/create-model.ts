@@ -1,12 +1,13 @@
 import type { Model } from '@toolcircuit/core';
 import { ADAPTER_PACKAGES } from './adapter-packages.js';
 import { findApiKey } from './api-key.js';
-import { parseModelConfig } from './config-file.js';
+import { CONFIG_FILE_NAME, loadConfigFile, parseModelConfig } from './config-file.js';
 import { ModelConfigurationError } from './errors/configuration-error.js';
 import { importAdapter } from './import-adapter.js';
 import type { ModelConfig } from './model-config.js';
 import { parseModelSpec } from './parse-model-spec.js';
 import { DEFAULT_API_KEY_ENV } from './providers.js';
+import { BASE_URL_ENV, MODEL_ENV } from './resolve-model-config.js';
 import { withProviderOptions } from './with-provider-options.js';
 
 export interface CreateModelOptions {
@@ -17,28 +18,78 @@ export interface CreateModelOptions {
    * Gemini adapter takes none, so asking for one there throws rather than silently going around it.
    */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Whether `TOOLCIRCUIT_MODEL` and `TOOLCIRCUIT_BASE_URL` (read from `env`) override the model given in code.
+   * Default true: a deployment switches provider, or points the SDK at a proxy or a replay server, without
+   * an edit. Pass false where the caller has already chosen (a CLI whose `--model` flag must win).
+   */
+  readonly envOverrides?: boolean;
+  /**
+   * The config file read when neither the argument nor `TOOLCIRCUIT_MODEL` names a model. Default
+   * `toolcircuit.config.json` in the working directory (a missing file is fine); false reads none.
+   */
+  readonly configFile?: string | false;
 }
 
 /**
  * Builds the adapter model a `"provider:model"` string or a {@link ModelConfig} names, importing the adapter
- * package on demand. The key comes from the environment ({@link findApiKey}); options that belong to
- * another provider (`sdk`, `strict`) are ignored, so switching the provider string is the only edit needed.
+ * package on demand. Which model, in order: `TOOLCIRCUIT_MODEL` (unless `envOverrides: false`), the
+ * argument, the `model` of `toolcircuit.config.json`. `TOOLCIRCUIT_BASE_URL` then replaces the endpoint.
+ * The key comes from the environment ({@link findApiKey}); options that belong to another provider (`sdk`,
+ * `strict`) are ignored, so switching the provider string is the only edit needed.
  *
- * Throws {@link ModelConfigurationError}: `invalid_model_spec` / `unknown_provider` for a bad string,
- * `invalid_config` for a bad object, `missing_api_key` naming the variable to set, `adapter_missing` naming
- * the package to install.
+ * Throws {@link ModelConfigurationError}: `invalid_model_spec` / `unknown_provider` for a bad string (with
+ * the closest provider when it looks like a typo), or when nothing names a model; `invalid_config` for a bad
+ * object or config file; `missing_api_key` naming the variable to set; `adapter_missing` naming the package
+ * to install.
  *
  * @example
- * const model = await createModel('anthropic:claude-sonnet-4-5'); // key from ANTHROPIC_API_KEY
+ * const model = await createModel('anthropic:claude-sonnet-5-5'); // key from ANTHROPIC_API_KEY
+ * const chosen = await createModel(); // TOOLCIRCUIT_MODEL, else "model" in ./toolcircuit.config.json
  */
 export async function createModel(
-  specOrConfig: string | ModelConfig,
+  specOrConfig?: string | ModelConfig,
   options: CreateModelOptions = {},
 ): Promise<Model> {
-  const config = typeof specOrConfig === 'string' ? parseModelSpec(specOrConfig) : parseModelConfig(specOrConfig);
   const env = options.env ?? process.env;
+  const config = await chooseModel(specOrConfig, env, options);
   const model = await buildModel(config, env, options.fetch);
   return withProviderOptions(model, config.providerOptions);
+}
+
+async function chooseModel(
+  specOrConfig: string | ModelConfig | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  options: CreateModelOptions,
+): Promise<ModelConfig> {
+  const overrides = options.envOverrides !== false;
+  const fromEnv = overrides ? nonEmpty(env[MODEL_ENV]) : undefined;
+  const chosen =
+    fromEnv !== undefined
+      ? parseModelSpec(fromEnv, MODEL_ENV)
+      : specOrConfig !== undefined
+        ? typeof specOrConfig === 'string'
+          ? parseModelSpec(specOrConfig)
+          : parseModelConfig(specOrConfig)
+        : await modelOfConfigFile(options.configFile);
+  const baseURL = overrides ? nonEmpty(env[BASE_URL_ENV]) : undefined;
+  return baseURL === undefined ? chosen : { ...chosen, baseURL };
+}
+
+async function modelOfConfigFile(configFile: string | false | undefined): Promise<ModelConfig> {
+  const file = configFile === false ? undefined : (configFile ?? CONFIG_FILE_NAME);
+  const config = file === undefined ? undefined : await loadConfigFile(file);
+  const model = config?.model;
+  if (model !== undefined) return typeof model === 'string' ? parseModelSpec(model, '/model') : model;
+  throw new ModelConfigurationError(
+    'invalid_model_spec',
+    'model',
+    `no model chosen: pass one (createModel('anthropic:claude-sonnet-5-5')), set ${MODEL_ENV}=provider:model, or add "model" to ${CONFIG_FILE_NAME}${file === undefined ? '' : ` (looked for ${file})`}.`,
+  );
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
 async function buildModel(

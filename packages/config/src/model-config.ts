@@ -4,7 +4,7 @@ import type { ProviderName } from './providers.js';
 /** A model chosen by configuration. Everything except `provider` and `model` is optional. */
 export interface ModelConfig {
   readonly provider: ProviderName;
-  /** The provider's model id, e.g. `claude-sonnet-4-5`, `gpt-4.1`, `gemini-2.5-flash`. */
+  /** The provider's model id, e.g. `claude-sonnet-5-5`, `gpt-5.2`, `gemini-2.5-flash`. */
   readonly model: string;
   /** Another endpoint: a proxy, a replay server, or an OpenAI-compatible server. */
   readonly baseURL?: string;

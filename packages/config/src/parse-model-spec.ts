@@ -1,9 +1,10 @@
+import { didYouMean } from './did-you-mean.js';
 import { ModelConfigurationError } from './errors/configuration-error.js';
 import type { ModelConfig } from './model-config.js';
 import { isProviderName, PROVIDERS } from './providers.js';
 
 /**
- * Parses `"provider:model"` (`anthropic:claude-sonnet-4-5`, `google:gemini-2.5-flash`). Only the first colon
+ * Parses `"provider:model"` (`anthropic:claude-sonnet-5-5`, `google:gemini-2.5-flash`). Only the first colon
  * separates: model ids may contain colons themselves (fine-tuned OpenAI ids do).
  */
 export function parseModelSpec(spec: string, field = 'model'): ModelConfig {
@@ -12,7 +13,7 @@ export function parseModelSpec(spec: string, field = 'model'): ModelConfig {
     throw new ModelConfigurationError(
       'invalid_model_spec',
       field,
-      `${field}: "${spec}" is not "provider:model". Write e.g. "anthropic:claude-sonnet-4-5" (providers: ${PROVIDERS.join(', ')}).`,
+      `${field}: "${spec}" is not "provider:model". Write e.g. "anthropic:claude-sonnet-5-5" (providers: ${PROVIDERS.join(', ')}).`,
     );
   }
   const provider = spec.slice(0, colon).trim();
@@ -21,7 +22,7 @@ export function parseModelSpec(spec: string, field = 'model'): ModelConfig {
     throw new ModelConfigurationError(
       'unknown_provider',
       field,
-      `${field}: unknown provider "${provider}". Use one of: ${PROVIDERS.join(', ')}.`,
+      `${field}: unknown provider "${provider}".${didYouMean(provider, PROVIDERS)} Use one of: ${PROVIDERS.join(', ')}.`,
     );
   }
   return { provider, model };

@@ -37,6 +37,6 @@ function pick(input: ResolveModelConfigInput, env: Readonly<Record<string, strin
   throw new ModelConfigurationError(
     'invalid_model_spec',
     'model',
-    `no model chosen: pass one (e.g. --model anthropic:claude-sonnet-4-5), set ${MODEL_ENV}, or add "model" to toolcircuit.config.json.`,
+    `no model chosen: pass one (e.g. --model anthropic:claude-sonnet-5-5), set ${MODEL_ENV}, or add "model" to toolcircuit.config.json.`,
   );
 }

@@ -31,7 +31,7 @@ describe('parseModelSpec', () => {
     });
   });
 
-  it.each(['claude-sonnet-4-5', ':gpt-4o', 'anthropic:', ''])('refuses %j with a typed error', (spec) => {
+  it.each(['claude-sonnet-5-5', ':gpt-4o', 'anthropic:', ''])('refuses %j with a typed error', (spec) => {
     expect(() => parseModelSpec(spec)).toThrow(ModelConfigurationError);
     expect(() => parseModelSpec(spec)).toThrow(/provider:model/);
   });
@@ -66,13 +66,13 @@ describe('parseConfig', () => {
   });
 
   it('explains that keys never go in the config file', () => {
-    const [problem] = problemsOf({ model: { provider: 'openai', model: 'gpt-4.1', apiKey: 'sk-…' } });
+    const [problem] = problemsOf({ model: { provider: 'openai', model: 'gpt-5.2', apiKey: 'sk-…' } });
     expect(problem?.field).toBe('/model');
     expect(problem?.message).toMatch(/keys are never read from config/);
   });
 
   it('rejects a string model that is not provider:model', () => {
-    const [problem] = problemsOf({ model: 'gpt-4.1' });
+    const [problem] = problemsOf({ model: 'gpt-5.2' });
     expect(problem).toEqual({ field: '/model', message: expect.stringContaining('provider:model') });
   });
 });
@@ -87,11 +87,11 @@ describe('loadConfigFile', () => {
 });
 
 describe('resolveModelConfig', () => {
-  const config = { model: 'anthropic:claude-sonnet-4-5' } as const;
+  const config = { model: 'anthropic:claude-sonnet-5-5' } as const;
 
   it('prefers the explicit model, then TOOLCIRCUIT_MODEL, then the file', () => {
     const env = { TOOLCIRCUIT_MODEL: 'google:gemini-2.5-flash' };
-    expect(resolveModelConfig({ model: 'openai:gpt-4.1', config, env }).provider).toBe('openai');
+    expect(resolveModelConfig({ model: 'openai:gpt-5.2', config, env }).provider).toBe('openai');
     expect(resolveModelConfig({ config, env }).provider).toBe('google');
     expect(resolveModelConfig({ config, env: {} }).provider).toBe('anthropic');
   });

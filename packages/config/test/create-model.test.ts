@@ -195,7 +195,7 @@ describe('createModel', () => {
     expect(Object.values(request?.headers ?? {}).some((value) => value.includes(KEY))).toBe(true);
   });
 
-  it('takes a "provider:model" string; TOOLCIRCUIT_BASE_URL is resolveModelConfig\'s job, not this one\'s', async () => {
+  it('takes a "provider:model" string', async () => {
     const model = await createModel('openai-responses:gpt-test', { env: { OPENAI_API_KEY: KEY } });
     expect(model.provider).toBe('openai');
     expect(model.modelId).toBe('gpt-test');
@@ -300,7 +300,7 @@ describe('importAdapter', () => {
 
 describe('formatModelSpec', () => {
   it('prints provider:model, the Google SDK and the endpoint, masking credentials in the URL', () => {
-    expect(formatModelSpec({ provider: 'anthropic', model: 'claude-haiku-4-5' })).toBe('anthropic:claude-haiku-4-5');
+    expect(formatModelSpec({ provider: 'anthropic', model: 'claude-haiku-5-5' })).toBe('anthropic:claude-haiku-5-5');
     expect(formatModelSpec({ provider: 'google', model: 'gemini-2.5-flash', sdk: 'generative-ai' })).toBe(
       'google:gemini-2.5-flash (sdk generative-ai)',
     );

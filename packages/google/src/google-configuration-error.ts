@@ -4,7 +4,8 @@ export type GoogleConfigurationErrorCode =
   | 'missing_api_key'
   | 'invalid_option'
   | 'unsupported_schema_target'
-  | 'unknown_tool_choice';
+  | 'unknown_tool_choice'
+  | 'sdk_missing';
 
 /**
  * The Gemini adapter was set up in a way that cannot work: no API key, a schema target the chosen SDK

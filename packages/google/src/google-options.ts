@@ -1,10 +1,11 @@
 import { GoogleGenAI, type HttpOptions } from '@google/genai';
-import { GoogleGenerativeAI, type RequestOptions } from '@google/generative-ai';
+import type { GoogleGenerativeAI, RequestOptions } from '@google/generative-ai';
 import type { GoogleBinding } from './google-binding.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
 import { createGenaiBinding } from './google-genai-binding.js';
 import { createGenerativeAiBinding } from './google-generative-ai-binding.js';
 import type { GoogleSchemaTarget } from './google-prepare-tools.js';
+import { loadGenerativeAi } from './load-generative-ai.js';
 
 /** Where the key is looked for, in this order (the first is the Gemini docs' name). */
 export const GOOGLE_API_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
@@ -55,7 +56,7 @@ export function createGoogleBinding(options: GoogleModelOptions): GoogleBinding 
   }
   const baseUrl = options.baseURL?.replace(/\/+$/, '');
   if (options.sdk === 'generative-ai') {
-    const client = options.client ?? new GoogleGenerativeAI(resolveGoogleApiKey(options));
+    const client = options.client ?? new (loadGenerativeAi().GoogleGenerativeAI)(resolveGoogleApiKey(options));
     const requestOptions: RequestOptions = {};
     if (baseUrl !== undefined) requestOptions.baseUrl = baseUrl;
     if (options.headers !== undefined) requestOptions.customHeaders = { ...options.headers };

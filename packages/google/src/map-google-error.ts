@@ -1,11 +1,5 @@
 import { ApiError } from '@google/genai';
-import {
-  GoogleGenerativeAIAbortError,
-  GoogleGenerativeAIError,
-  GoogleGenerativeAIFetchError,
-  GoogleGenerativeAIRequestInputError,
-  GoogleGenerativeAIResponseError,
-} from '@google/generative-ai';
+import type { GoogleGenerativeAIFetchError } from '@google/generative-ai';
 import { abortedProviderError, ProviderError, type ProviderErrorCode } from '@toolcircuit/core';
 
 const PROVIDER = 'google';
@@ -40,7 +34,7 @@ export function mapGoogleError(error: unknown, signal: AbortSignal | undefined):
     const body = parseGenaiMessage(error.message);
     return fromBody(body ?? { message: error.message }, error.status, error);
   }
-  if (error instanceof GoogleGenerativeAIFetchError) {
+  if (isLegacyError(error, 'GoogleGenerativeAIFetchError')) {
     const body: GoogleErrorBody = {
       message: legacyMessage(error.message),
       ...(error.errorDetails === undefined ? {} : { details: error.errorDetails }),
@@ -143,7 +137,9 @@ function legacyMessage(message: string): string {
 }
 
 function isAbort(error: unknown): boolean {
-  return error instanceof GoogleGenerativeAIAbortError || (error instanceof Error && error.name === 'AbortError');
+  return (
+    isLegacyError(error, 'GoogleGenerativeAIAbortError') || (error instanceof Error && error.name === 'AbortError')
+  );
 }
 
 /**
@@ -151,10 +147,13 @@ function isAbort(error: unknown): boolean {
  * "Incomplete JSON segment at the end"; legacy: "Failed to parse stream"), a timeout.
  */
 function isBrokenTransport(error: unknown): boolean {
-  if (error instanceof GoogleGenerativeAIRequestInputError || error instanceof GoogleGenerativeAIResponseError) {
+  if (
+    isLegacyError(error, 'GoogleGenerativeAIRequestInputError') ||
+    isLegacyError(error, 'GoogleGenerativeAIResponseError')
+  ) {
     return false;
   }
-  if (error instanceof GoogleGenerativeAIError) return true;
+  if (isLegacyError(error, 'GoogleGenerativeAIError')) return true;
   if (!(error instanceof Error)) return false;
   return (
     error instanceof TypeError ||
@@ -169,4 +168,26 @@ function messageOf(error: unknown): string {
 
 function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface LegacyErrors {
+  readonly GoogleGenerativeAIError: Error;
+  readonly GoogleGenerativeAIFetchError: GoogleGenerativeAIFetchError;
+  readonly GoogleGenerativeAIAbortError: Error;
+  readonly GoogleGenerativeAIRequestInputError: Error;
+  readonly GoogleGenerativeAIResponseError: Error;
+}
+
+/**
+ * `error instanceof <class of @google/generative-ai>`, by the class names along its prototype chain. The
+ * archived SDK is an optional peer loaded only when asked for, and may be present twice (its CommonJS and
+ * ESM entries are separate classes), so identity would miss errors from a client the application built.
+ */
+function isLegacyError<K extends keyof LegacyErrors>(error: unknown, name: K): error is LegacyErrors[K] {
+  if (!(error instanceof Error)) return false;
+  for (let proto: unknown = Object.getPrototypeOf(error); proto !== null && proto !== Error.prototype; ) {
+    if ((proto as { constructor?: { name?: string } }).constructor?.name === name) return true;
+    proto = Object.getPrototypeOf(proto);
+  }
+  return false;
 }

@@ -6,7 +6,7 @@ export const OPENAI_API_KEY_ENV = 'OPENAI_API_KEY';
 
 /** The options both OpenAI adapters (Chat Completions and Responses) take. */
 export interface OpenAISharedModelOptions {
-  /** Model id sent as `model`, e.g. `gpt-4.1` or `gpt-5-mini`. */
+  /** Model id sent as `model`, e.g. `gpt-5.2` or `gpt-5-mini`. */
   readonly model: string;
   /**
    * Adapter name and key of this adapter's entries in provider bags (`providerOptions`, `providerMetadata`).

@@ -29,7 +29,7 @@ interface ErrorCase {
   readonly expected: Partial<ProviderError>;
 }
 
-// Bodies: shapes recorded in shared/fixtures/recorded (openai-error.1.json, o1-mini 400) and quoted in issue threads.
+// Bodies: shapes recorded in fixtures/recorded (openai-error.1.json, o1-mini 400) and quoted in issue threads.
 const cases: ErrorCase[] = [
   {
     title: '400 invalid_function_parameters',

@@ -1,5 +1,5 @@
-// Regenerates PORTABILITY.md from the shared catalogues, using the BUILT package (run `tsc` first;
-// `pnpm --filter @toolcircuit/schema report` does both). The catalogue folder defaults to the shared one;
+// Regenerates PORTABILITY.md from the tool-definition corpus in fixtures/catalogues, using the BUILT package (run `tsc` first;
+// `pnpm --filter @toolcircuit/schema report` does both). The catalogue folder defaults to that copy;
 // TOOLCIRCUIT_CATALOGUE_DIR points elsewhere.
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { loadCatalogueFile } from '../dist/node.js';
 import { buildPortabilityReport } from '../dist/report/build-portability-report.js';
 
-// shared/ sits beside the repository (on CI too): <repo>/../shared/catalogues.
+// The corpus is copied into the repository: <repo>/fixtures/catalogues (see fixtures/README.md).
 const directory =
-  process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? fileURLToPath(new URL('../../../../shared/catalogues', import.meta.url));
+  process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? fileURLToPath(new URL('../../../fixtures/catalogues', import.meta.url));
 const names = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
 const files = [];
 for (const name of names) files.push({ source: name, tools: await loadCatalogueFile(join(directory, name)) });

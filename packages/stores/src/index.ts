@@ -6,6 +6,7 @@ export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
 export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
 export { RunNotFoundError } from './errors/run-not-found-error.js';
 export { RunNotResumableError } from './errors/run-not-resumable-error.js';
+export { StoreDriverMissingError } from './errors/store-driver-missing-error.js';
 export { UnsupportedSchemaVersionError } from './errors/unsupported-schema-version-error.js';
 export { fileAnchorSink, readAnchorFile } from './journal/file-anchor-sink.js';
 export { type JournalAnchor, type JournalAnchorSink, parseJournalAnchor } from './journal/journal-anchor.js';

@@ -7,9 +7,19 @@ export type {
   RecordedRequest,
   RecordedResponse,
   SseEvent,
-} from './cassette.js';
-export { CassetteFormatError } from './cassette-format-error.js';
-export type { CassetteIndex, CassetteIndexEntry } from './cassette-index.js';
+} from './cassettes/cassette.js';
+export { CassetteFormatError } from './cassettes/cassette-format-error.js';
+export type { CassetteIndex, CassetteIndexEntry } from './cassettes/cassette-index.js';
+export {
+  type CassetteLocation,
+  cassettesDirectory,
+  type ListCassettesOptions,
+  listCassettes,
+  loadCassette,
+  loadCassetteIndex,
+} from './cassettes/load-cassette.js';
+export { type ResponseSummary, summarizeResponse } from './cassettes/summarize-response.js';
+export { validateCassette } from './cassettes/validate-cassette.js';
 export {
   type ArgumentStyle,
   argumentStyleOf,
@@ -57,15 +67,8 @@ export {
   OVERSIZED_IMAGE_BYTES,
   runMediaResultScenario,
 } from './conformance/media-result-scenario.js';
-export { withDroppingServer } from './dropping-server.js';
-export {
-  type CassetteLocation,
-  cassettesDirectory,
-  type ListCassettesOptions,
-  listCassettes,
-  loadCassette,
-  loadCassetteIndex,
-} from './load-cassette.js';
+export { withDroppingServer } from './http/dropping-server.js';
+export { type ParsedSseEvent, parseSse } from './http/parse-sse.js';
 export { coverageColumnOf } from './media/coverage-column.js';
 export { MEDIA_PART_SAMPLES, resultWithPart } from './media/media-part-samples.js';
 export {
@@ -74,15 +77,17 @@ export {
   SYNTHETIC_PNG,
   SYNTHETIC_PNG_BASE64,
 } from './media/synthetic-media.js';
-export { type ParsedSseEvent, parseSse } from './parse-sse.js';
-export { type Recorder, type RecorderOptions, startRecorder } from './recorder.js';
+export { type Recorder, type RecorderOptions, startRecorder } from './record/recorder.js';
 export {
   type RecordedWireRequest,
   type RecordingServer,
   type ReplyScript,
   type ScriptedReply,
   startRecordingServer,
-} from './recording-server.js';
+} from './record/recording-server.js';
+export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './record/scrub-secrets.js';
+export { type MatchFailure, type MatchOptions, matchRequest } from './replay/match-request.js';
+export { ReplayIncompleteError } from './replay/replay-incomplete-error.js';
 export {
   defaultMatch,
   REPLAY_MISMATCH_STATUS,
@@ -91,7 +96,8 @@ export {
   type ReplayOptions,
   type ReplayServer,
   startReplayServer,
-} from './replay-server.js';
+} from './replay/replay-server.js';
+export { asksForStream, recordedAsStream } from './replay/streamed.js';
 export {
   createScriptedModel,
   type RecordedModelRequest,
@@ -102,14 +108,11 @@ export {
   type ScriptedStep,
   textTurn,
   toolCallsTurn,
-} from './scripted-model.js';
+} from './scripted/scripted-model.js';
 export {
   createScriptedStreamingModel,
   type ScriptedEvents,
   ScriptedStreamingModel,
   type ScriptedStreamingModelOptions,
   type ScriptedStreamStep,
-} from './scripted-streaming-model.js';
-export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './scrub-secrets.js';
-export { type ResponseSummary, summarizeResponse } from './summarize-response.js';
-export { validateCassette } from './validate-cassette.js';
+} from './scripted/scripted-streaming-model.js';

@@ -22,12 +22,13 @@ const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path
 
 let manifest: SourceEntry[];
 let result: ImportResult;
+// Converts every recorded file: about a second alone, much longer on a machine busy with other suites.
 beforeAll(() => {
   manifest = readSourceManifest(source);
   result = importRecorded(source);
-});
+}, 120_000);
 
-describe('import of shared/fixtures/recorded', () => {
+describe('import of fixtures/recorded', () => {
   it('accounts for every recorded file: a cassette, or an INDEX entry with a reason', () => {
     const onDisk = SOURCE_GROUPS.flatMap((group) => readdirSync(join(source, group)).map((name) => `${group}/${name}`));
     expect(onDisk.length).toBe(manifest.length);

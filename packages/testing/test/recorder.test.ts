@@ -177,7 +177,12 @@ describe('startRecorder', () => {
     });
     const first = await fetch(`${recorder.url}/v1/messages`, { method: 'POST', headers: secretHeaders, body: '{}' });
     const recordedJson: unknown = await first.json();
-    const streamed = fetch(`${recorder.url}/v1/stream`, { method: 'POST', headers: secretHeaders, body: '{}' });
+    // A streamed request says so in its body, as the SDKs do; the replay checks it against the recorded answer.
+    const streamed = fetch(`${recorder.url}/v1/stream`, {
+      method: 'POST',
+      headers: secretHeaders,
+      body: '{"stream":true}',
+    });
     upstream.releaseStream();
     const recordedText = await (await streamed).text();
     await recorder.close();
@@ -188,7 +193,7 @@ describe('startRecorder', () => {
     try {
       const again = await fetch(`${replay.url}/v1/messages`, { method: 'POST', body: '{}' });
       expect(await again.json()).toEqual({ ...(recordedJson as object), echo: `key ${SCRUBBED} was used` });
-      const againStream = await fetch(`${replay.url}/v1/stream`, { method: 'POST', body: '{}' });
+      const againStream = await fetch(`${replay.url}/v1/stream`, { method: 'POST', body: '{"stream":true}' });
       expect(await againStream.text()).toBe(recordedText);
       expect(replay.mismatches).toEqual([]);
     } finally {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSourceDirectory } from '../src/import/import-recorded.js';
 import {
-  type Cassette,
   type Interaction,
   loadCassette,
   parseSse,
@@ -11,23 +10,11 @@ import {
   type ReplayServer,
   startReplayServer,
 } from '../src/index.js';
+import { replayServers } from './support/serve-interactions.js';
 
-const servers: ReplayServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(interactions: Interaction[], options?: Parameters<typeof startReplayServer>[1]) {
-  const cassette: Cassette = {
-    format: 'toolcircuit-cassette/1',
-    protocol: 'anthropic-messages',
-    provenance: { kind: 'synthetic', note: 'replay-server test' },
-    interactions,
-  };
-  const server = await startReplayServer(cassette, options);
-  servers.push(server);
-  return server;
-}
+const servers = replayServers('replay-server test');
+afterEach(() => servers.closeAll());
+const serve = servers.serve;
 
 const json = (path: string, value: number): Interaction => ({
   request: { method: 'POST', path },
@@ -130,7 +117,7 @@ describe('startReplayServer', () => {
         },
       },
     ]);
-    const response = await post(server, '/v1/messages');
+    const response = await post(server, '/v1/messages', { stream: true });
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const text = await response.text();
     expect(text).toBe('event: message_start\ndata: {"type":"message_start"}\n\ndata: line one\ndata: line two\n\n');
@@ -181,7 +168,7 @@ describe('startReplayServer', () => {
   it('replays an imported raw SSE cassette byte for byte as the source file', async () => {
     const cassette = loadCassette('openai-chat/openai-python__test_parse_pydantic_tool__c6aa7e39.sse');
     const server = await startReplayServer(cassette);
-    servers.push(server);
+    servers.track(server);
     const response = await post(server, '/v1/chat/completions', { stream: true });
     const source = readFileSync(
       join(defaultSourceDirectory(), 'openai-chat/openai-python__test_parse_pydantic_tool__c6aa7e39.sse.txt'),
@@ -192,7 +179,7 @@ describe('startReplayServer', () => {
   it('replays an imported data-lines cassette as a stream a client can assemble into the tool call', async () => {
     const cassette = loadCassette('anthropic/vercel-ai__issue-10781.1.chunks');
     const server = await startReplayServer(cassette);
-    servers.push(server);
+    servers.track(server);
     const events = parseSse(await (await post(server, '/v1/messages', { stream: true })).text());
     // What an SSE client does: the event name is the payload type, and the JSON fragments join into the input.
     for (const event of events) expect(event.event).toBe(JSON.parse(event.data).type);

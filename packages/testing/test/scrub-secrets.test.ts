@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eraseSecrets, SCRUBBED, scrubHeaders, scrubQuery } from '../src/scrub-secrets.js';
+import { eraseSecrets, SCRUBBED, scrubHeaders, scrubQuery } from '../src/record/scrub-secrets.js';
 
 describe('scrubbing', () => {
   it('scrubs credential and account headers whatever their case, and lower-cases names', () => {

@@ -27,11 +27,11 @@ export interface TranslationRow {
   readonly ms: number;
 }
 
-/** The real catalogue translated alongside the synthetic one (read-only shared corpus, skipped when absent). */
-// shared/ sits beside the repository; this file runs from apps/bench/{src,dist}/measure/.
+/** The real catalogue translated alongside the synthetic one (the corpus copied into fixtures/, skipped when absent). */
+// This file runs from apps/bench/{src,dist}/measure/.
 export const REAL_CATALOGUE =
   process.env['BENCH_REAL_CATALOGUE'] ??
-  fileURLToPath(new URL('../../../../../shared/catalogues/mcp_github_mcp_server.json', import.meta.url));
+  fileURLToPath(new URL('../../../../fixtures/catalogues/mcp_github_mcp_server.json', import.meta.url));
 
 /**
  * What turning a catalogue into each provider's tool list costs, and how often it is paid. toolcircuit

@@ -7,12 +7,14 @@ import {
   type ModelConfig,
   resolveModelConfig,
 } from '@toolcircuit/config';
-import { loadCassette, startReplayServer } from '@toolcircuit/testing';
+import type { JsonValue, Model } from '@toolcircuit/core';
+import { type Cassette, loadCassette, startReplayServer } from '@toolcircuit/testing';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { DEMO_BACKENDS, type DemoBackend, demoCassettesDirectory } from '../demo/demo-backends.js';
 import { DEMO_PROMPT } from '../demo/demo-catalogue.js';
 import { type DemoScenarioOutcome, runDemoScenario } from '../demo/run-demo-scenario.js';
+import { type WireExchange, type WireShape, wireShape } from '../demo/wire-shape.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { ParsedArgs } from '../parsed-args.js';
@@ -32,22 +34,25 @@ const OFFLINE_KEYS = {
 
 /** Live demo without TOOLCIRCUIT_MODEL: the first provider whose key is set, with a small, cheap model. */
 const LIVE_DEFAULTS: readonly { readonly spec: string; readonly provider: keyof typeof DEFAULT_API_KEY_ENV }[] = [
-  { spec: 'anthropic:claude-haiku-4-5', provider: 'anthropic' },
-  { spec: 'openai:gpt-4.1-mini', provider: 'openai' },
+  { spec: 'anthropic:claude-haiku-5-5', provider: 'anthropic' },
+  { spec: 'openai:gpt-5-mini', provider: 'openai' },
   { spec: 'google:gemini-2.5-flash', provider: 'google' },
 ];
 
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'Run the example catalogue through every provider adapter and SDK, offline, and compare the traces.',
-  usage: 'toolcircuit demo [--live] [--model provider:model] [--json] [--trace file]',
+  usage: 'toolcircuit demo [--show-wire] [--live] [--model provider:model] [--json] [--trace file]',
   description: [
     'One catalogue (chercher_dossier, supprimer_dossier, cloturer_dossier), one prompt, five backends:',
     ...DEMO_BACKENDS.map((backend) => `  ${backend.id.padEnd(22)}${backend.label}`),
     'Each runs against a local replay server serving a SYNTHETIC cassette (cassettes/demo/), through the',
     "official SDK's real HTTP code. Every backend must show the same neutral trace: one call refused by the",
     "schema, one refused for a missing right, one irreversible call paused, approved by the demo's human and",
-    'run exactly once. The last line says whether all traces are identical.',
+    'run exactly once. The trace is printed once; each other backend is checked against it. Then a table shows',
+    'where each provider puts the same turn on its wire (tool declaration, call, stop reason, result), found',
+    'in the bodies just exchanged; --show-wire prints those bodies in full. The last line says whether all',
+    'traces are identical. A backend whose optional SDK is not installed is skipped and says what to install.',
     '',
     `Live: with --live, or when ${MODEL_ENV} is set, the same scenario runs once on a real model`,
     '(--model, else TOOLCIRCUIT_MODEL, else toolcircuit.config.json, else the first provider whose key is',
@@ -63,6 +68,10 @@ export const demoCommand: Command = {
       description: 'config file for the live model (default ./toolcircuit.config.json)',
     },
     json: { type: 'boolean', description: 'JSON lines (each with its backend), ending with a demo-result line' },
+    'show-wire': {
+      type: 'boolean',
+      description: "offline: also print each backend's first request, its response and the reply, in full",
+    },
     cassettes: {
       type: 'string',
       valueName: 'dir',
@@ -76,6 +85,7 @@ export const demoCommand: Command = {
   },
   examples: [
     'toolcircuit demo',
+    'toolcircuit demo --show-wire',
     'ANTHROPIC_API_KEY=… toolcircuit demo --live',
     'toolcircuit demo --live --model google:gemini-2.5-flash',
     'toolcircuit demo --trace run.jsonl && toolcircuit trace open run.jsonl',
@@ -97,6 +107,15 @@ export const demoCommand: Command = {
   },
 };
 
+interface BackendOutcome {
+  readonly backend: DemoBackend;
+  readonly trace: readonly TraceEvent[];
+  readonly problems: readonly string[];
+  /** Set when the backend's SDK is an optional package that is not installed: not run, not a failure. */
+  readonly skipped?: string;
+  readonly exchange?: WireExchange;
+}
+
 async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.flag('json');
   if (!json) {
@@ -107,45 +126,31 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   const flag = args.string('cassettes');
   const directory = flag === undefined ? demoCassettesDirectory() : resolve(io.cwd, flag);
-  const outcomes: { backend: DemoBackend; trace: readonly TraceEvent[]; problems: string[] }[] = [];
+  const outcomes: BackendOutcome[] = [];
   const traceFile = traceFileOf(args, io);
   for (const backend of DEMO_BACKENDS) {
+    const cassette = loadCassette(backend.cassette, { directory });
+    // The whole trace is shown once, for the first backend; the others must produce the very same one.
+    const shown = json || outcomes.length === 0;
     const writer: TraceWriter = json
       ? new JsonTraceWriter(io.stdout, { backend: backend.id })
-      : new HumanTraceWriter(io.stdout, '  ');
-    const cassette = loadCassette(backend.cassette, { directory });
+      : new HumanTraceWriter(shown ? io.stdout : DISCARD, '  ');
     if (!json) {
       const where = flag === undefined ? `demo/${backend.cassette}.json` : `${backend.cassette}.json in ${flag}`;
-      io.stdout.write(`▸ ${backend.id}: ${backend.label} (cassette ${where}, ${cassette.provenance.kind})\n`);
+      io.stdout.write(`▸ ${backend.id}: ${backend.label} (cassette ${where}, ${cassette.provenance.kind})`);
+      io.stdout.write(shown ? '\n' : ' … ');
     }
-    const server = await startReplayServer(cassette);
-    const problems: string[] = [];
-    let outcome: DemoScenarioOutcome | undefined;
-    try {
-      const model = await createModel(backend.config(server.url, cassette.model ?? 'demo-model'), {
-        env: OFFLINE_KEYS,
-      });
-      outcome = await runDemoScenario(model, writer, io.signal, await traceFile?.loop(backend.id));
-      problems.push(...outcome.missing.map((what) => `did not show ${what}`));
-      writer.note(`cloturer_dossier ran ${outcome.closeRuns} time(s); journal: ${outcome.journal.length} entries`);
-    } catch (error) {
-      problems.push(`failed: ${(error as Error).message}`);
-    } finally {
-      await server.close();
-    }
-    for (const mismatch of server.mismatches)
-      problems.push(`request #${mismatch.index + 1} did not match the cassette: ${mismatch.reason}`);
-    if (outcome !== undefined && server.remaining > 0)
-      problems.push(`${server.remaining} recorded response(s) were never requested`);
-    for (const problem of problems) writer.note(`PROBLEM: ${problem}`);
-    if (!json) io.stdout.write('\n');
-    outcomes.push({ backend, trace: outcome?.trace ?? [], problems });
+    const outcome = await runBackend(backend, cassette, writer, io, traceFile);
+    if (!json) io.stdout.write(shown ? '\n' : `${verdictOf(outcome, outcomes[0])}\n`);
+    if (!json && !shown) for (const problem of outcome.problems) io.stdout.write(`    PROBLEM: ${problem}\n`);
+    outcomes.push(outcome);
   }
 
   await saveTraceFile(traceFile, io);
-  const [reference] = outcomes;
-  const differing = outcomes.filter((outcome) => JSON.stringify(outcome.trace) !== JSON.stringify(reference?.trace));
-  const failed = outcomes.filter((outcome) => outcome.problems.length > 0);
+  const ran = outcomes.filter((outcome) => outcome.skipped === undefined);
+  const [reference] = ran;
+  const differing = ran.filter((outcome) => JSON.stringify(outcome.trace) !== JSON.stringify(reference?.trace));
+  const failed = ran.filter((outcome) => outcome.problems.length > 0);
   const identical = differing.length === 0 && (reference?.trace.length ?? 0) > 0;
   if (json) {
     io.stdout.write(
@@ -156,21 +161,146 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
           backend: outcome.backend.id,
           steps: outcome.trace.length,
           problems: outcome.problems,
+          ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }),
         })),
       })}\n`,
     );
-  } else if (identical) {
-    io.stdout.write(`All ${outcomes.length} traces are identical.\n`);
+    return identical && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
+  }
+  const firstCall = reference?.trace.find((event) => event.type === 'call');
+  if (firstCall?.type === 'call') {
+    io.stdout.write(`\n${formatWireTable(ran, firstCall.tool, firstCall.input)}`);
+  }
+  if (args.flag('show-wire')) io.stdout.write(`\n${formatWireBodies(ran)}`);
+  io.stdout.write(`\n${NEXT_STEPS}\n\n`);
+  if (identical) {
+    io.stdout.write(`All ${ran.length} traces are identical.\n`);
   } else {
     const names = differing.map((outcome) => outcome.backend.id).join(', ');
     io.stdout.write(
       `Traces differ: ${names} ${differing.length === 1 ? 'differs' : 'differ'} from ${reference?.backend.id ?? 'the first backend'}.\n`,
     );
   }
-  if (!json && failed.length > 0 && identical) {
+  if (failed.length > 0 && identical) {
     io.stdout.write(`…but ${failed.map((outcome) => outcome.backend.id).join(', ')} reported problems (see above).\n`);
   }
   return identical && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
+}
+
+/** Output of the backends whose trace is not shown: they are compared, not printed. */
+const DISCARD = { write: () => true };
+
+const NEXT_STEPS = [
+  'Next:',
+  '  toolcircuit demo --show-wire                         the full request and response bodies above',
+  '  toolcircuit convert <catalogue.js> --provider gemini  your own tools as one provider receives them',
+  '  toolcircuit run <catalogue.js> "<prompt>" --model anthropic:claude-haiku-5-5',
+  '                                                       your catalogue on a real model (key from the env)',
+  '  toolcircuit demo --live                              this scenario on a real model',
+].join('\n');
+
+async function runBackend(
+  backend: DemoBackend,
+  cassette: Cassette,
+  writer: TraceWriter,
+  io: CliIo,
+  traceFile: TraceFile | undefined,
+): Promise<BackendOutcome> {
+  const server = await startReplayServer(cassette);
+  const problems: string[] = [];
+  let outcome: DemoScenarioOutcome | undefined;
+  try {
+    let model: Model;
+    try {
+      model = await createModel(backend.config(server.url, cassette.model ?? 'demo-model'), { env: OFFLINE_KEYS });
+    } catch (error) {
+      const missing = missingPackage(error);
+      if (missing === undefined) throw error;
+      writer.note(`skipped: ${missing}`);
+      return { backend, trace: [], problems: [], skipped: missing };
+    }
+    outcome = await runDemoScenario(model, writer, io.signal, await traceFile?.loop(backend.id));
+    problems.push(...outcome.missing.map((what) => `did not show ${what}`));
+    writer.note(`cloturer_dossier ran ${outcome.closeRuns} time(s); journal: ${outcome.journal.length} entries`);
+  } catch (error) {
+    problems.push(`failed: ${(error as Error).message}`);
+  } finally {
+    await server.close();
+  }
+  for (const mismatch of server.mismatches) {
+    const hint = mismatch.hint === undefined ? '' : ` (hint: ${mismatch.hint})`;
+    problems.push(`request #${mismatch.index + 1} did not match the cassette: ${mismatch.reason}${hint}`);
+  }
+  if (outcome !== undefined && server.remaining > 0)
+    problems.push(`${server.remaining} recorded response(s) were never requested`);
+  for (const problem of problems) writer.note(`PROBLEM: ${problem}`);
+  const answer = cassette.interactions[0]?.response.body;
+  return {
+    backend,
+    trace: outcome?.trace ?? [],
+    problems,
+    exchange: {
+      request: server.received[0]?.body,
+      response: answer?.kind === 'json' ? answer.json : undefined,
+      reply: server.received[1]?.body,
+    },
+  };
+}
+
+/** An optional SDK that is not installed (the archived Gemini SDK, most often): its message, else undefined. */
+function missingPackage(error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return code === 'adapter_missing' || code === 'sdk_missing' ? (error as Error).message : undefined;
+}
+
+function verdictOf(outcome: BackendOutcome, reference: BackendOutcome | undefined): string {
+  if (outcome.skipped !== undefined) return `skipped: ${outcome.skipped}`;
+  if (outcome.problems.length > 0) return 'PROBLEMS';
+  const same = JSON.stringify(outcome.trace) === JSON.stringify(reference?.trace);
+  return same ? `same trace ✓ (${outcome.trace.length} steps)` : 'DIFFERENT trace';
+}
+
+const WIRE_ROWS: readonly { readonly key: keyof WireShape; readonly title: string }[] = [
+  { key: 'tools', title: 'the tool, as declared in the request' },
+  { key: 'call', title: 'the model asks for it' },
+  { key: 'stop', title: 'why the turn stopped' },
+  { key: 'result', title: 'the result, sent back in the next request' },
+];
+
+/** Side by side, per part of the turn: where each provider puts it and with which field names. */
+function formatWireTable(outcomes: readonly BackendOutcome[], tool: string, input: JsonValue | null): string {
+  const shapes = outcomes.map((outcome) => ({
+    id: outcome.backend.id,
+    shape: outcome.exchange === undefined ? {} : wireShape(outcome.exchange, tool, input),
+  }));
+  const width = Math.max(...shapes.map(({ id }) => id.length)) + 2;
+  const lines = [`The same turn on each wire — ${tool} ${JSON.stringify(input)} — found in the bodies just exchanged:`];
+  for (const row of WIRE_ROWS) {
+    lines.push('', `  ${row.title}`);
+    for (const { id, shape } of shapes) {
+      const place = shape[row.key];
+      lines.push(`    ${id.padEnd(width)}${place === undefined ? '—' : `${place.path}  ${place.shape}`}`);
+    }
+  }
+  lines.push('', 'toolcircuit reads and writes each of these; your code and the trace above stay the same.');
+  return `${lines.join('\n')}\n`;
+}
+
+function formatWireBodies(outcomes: readonly BackendOutcome[]): string {
+  const parts: string[] = [];
+  for (const outcome of outcomes) {
+    const exchange = outcome.exchange;
+    if (exchange === undefined) continue;
+    parts.push(
+      `── ${outcome.backend.id}: first request body`,
+      JSON.stringify(exchange.request, null, 2) ?? '(none)',
+      `── ${outcome.backend.id}: its response body`,
+      JSON.stringify(exchange.response, null, 2) ?? '(not JSON)',
+      `── ${outcome.backend.id}: the next request body (the results going back)`,
+      JSON.stringify(exchange.reply, null, 2) ?? '(none)',
+    );
+  }
+  return `${parts.join('\n')}\n`;
 }
 
 async function runLive(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -178,7 +308,7 @@ async function runLive(args: ParsedArgs, io: CliIo): Promise<number> {
   const { config } = await loadCliConfig(io.cwd, args.string('config'));
   const chosen = liveModelConfig(args.string('model'), config?.model, io.env);
   const spec = formatModelSpec(chosen);
-  const model = await createModel(chosen, { env: io.env });
+  const model = await createModel(chosen, { env: io.env, envOverrides: false });
   const writer: TraceWriter = json
     ? new JsonTraceWriter(io.stdout, { backend: 'live' })
     : new HumanTraceWriter(io.stdout, '  ');
@@ -232,6 +362,6 @@ function liveModelConfig(
   const variables = LIVE_DEFAULTS.flatMap((candidate) => DEFAULT_API_KEY_ENV[candidate.provider]).join(', ');
   throw new UsageError(
     `no provider key in the environment, so the demo cannot run live. Set one of ${variables}.`,
-    `Or choose the model too: ${MODEL_ENV}=anthropic:claude-haiku-4-5 with ANTHROPIC_API_KEY set. Without --live, \`toolcircuit demo\` runs offline.`,
+    `Or choose the model too: ${MODEL_ENV}=anthropic:claude-haiku-5-5 with ANTHROPIC_API_KEY set. Without --live, \`toolcircuit demo\` runs offline.`,
   );
 }

@@ -40,7 +40,7 @@ export const runCommand: Command = {
       type: 'string',
       short: 'm',
       valueName: 'provider:model',
-      description: 'e.g. anthropic:claude-haiku-4-5, openai:gpt-4.1-mini',
+      description: 'e.g. anthropic:claude-haiku-5-5, openai:gpt-5-mini',
     },
     prompt: {
       type: 'string',
@@ -67,7 +67,7 @@ export const runCommand: Command = {
     },
   },
   examples: [
-    'toolcircuit run dist/catalogue.js "Close case A-1234" --model anthropic:claude-haiku-4-5 --right dossiers:close',
+    'toolcircuit run dist/catalogue.js "Close case A-1234" --model anthropic:claude-haiku-5-5 --right dossiers:close',
     'echo "Find case A-1234" | toolcircuit run dist/catalogue.js --json',
   ],
   exitCodes: [
@@ -103,7 +103,8 @@ async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
 
   const modelConfig = resolveModelConfig({ model: args.string('model'), config, env: io.env });
   const spec = formatModelSpec(modelConfig);
-  const model = await createModel(modelConfig, { env: io.env });
+  // Already resolved (--model wins over TOOLCIRCUIT_MODEL here): no second round of env overrides.
+  const model = await createModel(modelConfig, { env: io.env, envOverrides: false });
   const loaded = moduleFile === undefined ? undefined : await loadCatalogueModule(moduleFile);
   // MCP servers (and the SDK) are loaded only when the config lists some: a plain run starts without them.
   const servers = config?.mcpServers === undefined ? undefined : await import('../mcp/connect-config-servers.js');

@@ -9,7 +9,7 @@ import type { CliProvider } from '../lint/lint-providers.js';
 export function providerModelConfig(provider: CliProvider, url: string): ModelConfig {
   switch (provider) {
     case 'anthropic':
-      return { provider: 'anthropic', model: 'claude-haiku-4-5', baseURL: url };
+      return { provider: 'anthropic', model: 'claude-haiku-5-5', baseURL: url };
     case 'openai':
       return { provider: 'openai', model: 'gpt-4.1', baseURL: `${url}/v1` };
     case 'openai-strict':

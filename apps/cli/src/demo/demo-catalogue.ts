@@ -2,7 +2,7 @@
  * The example catalogue of the README and of `toolcircuit demo`, usable on its own:
  *
  *     toolcircuit run node_modules/@toolcircuit/cli/dist/demo/demo-catalogue.js "Find case A-1234" \
- *       --model anthropic:claude-haiku-4-5
+ *       --model anthropic:claude-haiku-5-5
  *
  * Three tools over case files ("dossiers"), one per check the circuit makes before running anything:
  * - `chercher_dossier` takes an exact number `^[A-Z]-[0-9]{4}$`: "b-12" is refused by the schema;

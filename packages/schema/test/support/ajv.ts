@@ -19,6 +19,9 @@ function createAjv(): AjvInstance {
   addFormats(ajv);
   // Gemini's OpenAPI number/string formats that ajv-formats lacks: annotations only.
   for (const name of ['enum']) ajv.addFormat(name, true);
+  // Real catalogues (Notion's MCP server) mark a string holding JSON text with `format: "json"`; checked, so
+  // ajv neither ignores it nor logs "unknown format" for every such schema.
+  ajv.addFormat('json', { type: 'string', validate: isJsonText });
   return ajv;
 }
 
@@ -38,4 +41,13 @@ export function compile(schema: JsonObject): Validate {
   const result: Validate = (value) => validate(value) === true;
   compiled.set(key, result);
   return result;
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

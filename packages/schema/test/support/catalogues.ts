@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { loadCatalogueFile } from '../../src/node.js';
 import type { CatalogueFile } from '../../src/report/build-portability-report.js';
 
-/** The shared, read-only corpus (`shared/catalogues` beside the repository), or TOOLCIRCUIT_CATALOGUE_DIR. */
+/** The real tool-definition corpus copied into the repository (`fixtures/catalogues`), or TOOLCIRCUIT_CATALOGUE_DIR. */
 export const CATALOGUE_DIR =
-  process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? fileURLToPath(new URL('../../../../../shared/catalogues', import.meta.url));
+  process.env.TOOLCIRCUIT_CATALOGUE_DIR ?? fileURLToPath(new URL('../../../../fixtures/catalogues', import.meta.url));
 
 export function catalogueFileNames(): string[] {
   return readdirSync(CATALOGUE_DIR)

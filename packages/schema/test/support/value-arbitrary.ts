@@ -128,6 +128,8 @@ function stringArbitrary(node: JsonObject): fc.Arbitrary<string> {
       return fc.ipV4();
     case 'ipv6':
       return fc.ipV6();
+    case 'json':
+      return fc.json();
     default:
       break;
   }

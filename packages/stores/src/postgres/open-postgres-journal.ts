@@ -20,7 +20,7 @@ export async function openPostgresJournal(options: {
   readonly key?: JournalKey;
 }): Promise<ReadonlyJournal> {
   const schema = checkedSchemaName(options.schema);
-  const connection = new PostgresConnection(ownPool(options.connectionString, 1), schema, true);
+  const connection = new PostgresConnection(await ownPool(options.connectionString, 1), schema, true);
   let version: number;
   try {
     const [found] = await connection.transaction('read', (session) =>

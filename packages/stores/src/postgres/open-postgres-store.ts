@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { checkedJournalKey } from '../journal/journal-key.js';
 import type { JournalPolicy } from '../journal/journal-policy.js';
@@ -7,6 +7,7 @@ import { quoteIdentifier } from '../sql/sql-connection.js';
 import { migrate } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
 import type { DurableStore } from '../store/durable-store.js';
+import { loadPg } from '../store/load-driver.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
@@ -41,8 +42,9 @@ class PostgresDurableStore extends BackedStore implements PostgresStore {
  * A pool of the store's own. An idle connection the server drops emits 'error' on the pool, which would
  * crash the process without a listener; the next transaction reports the problem instead.
  */
-export function ownPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+export async function ownPool(connectionString: string, max: number): Promise<pg.Pool> {
+  const { Pool } = await loadPg();
+  const pool = new Pool({ connectionString, max });
   pool.on('error', () => {});
   return pool;
 }
@@ -70,7 +72,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new InvalidStoreOptionsError('connectionString', 'give exactly one of `connectionString` and `pool`.');
   }
   const ownsPool = options.pool === undefined;
-  const pool = options.pool ?? ownPool(options.connectionString as string, options.maxConnections ?? 10);
+  const pool = options.pool ?? (await ownPool(options.connectionString as string, options.maxConnections ?? 10));
   const connection = new PostgresConnection(pool, schema, ownsPool);
   let version: number;
   try {

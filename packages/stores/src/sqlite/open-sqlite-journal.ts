@@ -1,11 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
+import { loadBetterSqlite3 } from '../store/load-driver.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
@@ -25,6 +25,7 @@ export async function openSqliteJournal(options: {
       `${options.file} does not exist; give the path of the store's database file.`,
     );
   }
+  const Database = await loadBetterSqlite3();
   const db = new Database(options.file, { readonly: true, fileMustExist: true });
   const connection = new SqliteConnection(db, realpathSync(options.file));
   let version: number;

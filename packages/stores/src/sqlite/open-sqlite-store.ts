@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import type { JournalPolicy } from '../journal/journal-policy.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { migrate } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
 import type { DurableStore } from '../store/durable-store.js';
+import { loadBetterSqlite3 } from '../store/load-driver.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -44,6 +44,7 @@ class SqliteDurableStore extends BackedStore implements SqliteStore {
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const file = storeFile(options);
+  const Database = await loadBetterSqlite3();
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   let connection: SqliteConnection | undefined;

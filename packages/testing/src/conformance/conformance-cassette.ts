@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { Cassette, CassetteProtocol } from '../cassette.js';
-import { loadCassette } from '../load-cassette.js';
+import type { Cassette, CassetteProtocol } from '../cassettes/cassette.js';
+import { loadCassette } from '../cassettes/load-cassette.js';
 import type { ConformanceScenario, ConformanceScenarioId } from './conformance-scenario.js';
 import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 import { CONFORMANCE_PROTOCOLS, conformanceWireOf } from './conformance-wires.js';

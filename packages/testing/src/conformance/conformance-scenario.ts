@@ -1,5 +1,5 @@
 import type { JsonObject } from '@toolcircuit/core';
-import type { CassetteProtocol } from '../cassette.js';
+import type { CassetteProtocol } from '../cassettes/cassette.js';
 import type { NeutralTrace } from './neutral-trace.js';
 
 export type ConformanceScenarioId =

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@toolcircuit/core';
-import type { CassetteProtocol } from '../cassette.js';
+import type { CassetteProtocol } from '../cassettes/cassette.js';
 import type { ConformanceTurn } from './conformance-scenario.js';
 
 /** Where a generated response sits: seeds every made-up id, so each is stable and unique. */

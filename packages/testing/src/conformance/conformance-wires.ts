@@ -1,4 +1,4 @@
-import type { CassetteProtocol } from '../cassette.js';
+import type { CassetteProtocol } from '../cassettes/cassette.js';
 import { anthropicConformanceWire } from './anthropic-conformance-wire.js';
 import type { ConformanceWire } from './conformance-wire.js';
 import { geminiConformanceWire } from './gemini-conformance-wire.js';

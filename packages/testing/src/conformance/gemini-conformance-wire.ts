@@ -1,5 +1,5 @@
 import type { JsonValue } from '@toolcircuit/core';
-import { arrayAt, isRecord, recordAt, stringAt } from '../json-access.js';
+import { arrayAt, isRecord, recordAt, stringAt } from '../cassettes/json-access.js';
 import type { ConformanceWire, ExpectedResult, TurnPosition } from './conformance-wire.js';
 import { syntheticBlob, syntheticToken } from './synthetic-token.js';
 

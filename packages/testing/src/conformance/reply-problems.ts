@@ -1,5 +1,5 @@
 import type { JsonValue } from '@toolcircuit/core';
-import { stringAt } from '../json-access.js';
+import { stringAt } from '../cassettes/json-access.js';
 import type { ExpectedResult } from './conformance-wire.js';
 
 // Shared wording for the wires' reply checks: each problem names what was found and what was expected.

@@ -1,6 +1,6 @@
 import { InMemoryJournal, type LoopResult, type Model, runLoop } from '@toolcircuit/core';
-import type { Cassette, CassetteProtocol } from '../cassette.js';
-import { type ReplayMismatch, startReplayServer } from '../replay-server.js';
+import type { Cassette, CassetteProtocol } from '../cassettes/cassette.js';
+import { type ReplayMismatch, startReplayServer } from '../replay/replay-server.js';
 import { loadConformanceCassette } from './conformance-cassette.js';
 import {
   CONFORMANCE_TOOL_NAMES,

@@ -1,5 +1,5 @@
 import type { ResultCoverageTable } from '@toolcircuit/core';
-import type { Cassette } from '../cassette.js';
+import type { Cassette } from '../cassettes/cassette.js';
 import type { ConformanceScenario } from './conformance-scenario.js';
 import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 import { mediaResultProblems, runMediaResultScenario } from './media-result-scenario.js';

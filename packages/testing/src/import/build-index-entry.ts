@@ -1,6 +1,6 @@
-import type { Cassette } from '../cassette.js';
-import type { CassetteIndexEntry } from '../cassette-index.js';
-import { summarizeResponse } from '../summarize-response.js';
+import type { Cassette } from '../cassettes/cassette.js';
+import type { CassetteIndexEntry } from '../cassettes/cassette-index.js';
+import { summarizeResponse } from '../cassettes/summarize-response.js';
 
 /** The INDEX.json row for a converted file, with a skip reason when an SDK-based adapter test cannot use it. */
 export function buildIndexEntry(

@@ -1,5 +1,5 @@
-import type { CassetteProtocol, Interaction, SseEvent } from '../cassette.js';
-import { stringAt } from '../json-access.js';
+import type { CassetteProtocol, Interaction, SseEvent } from '../cassettes/cassette.js';
+import { stringAt } from '../cassettes/json-access.js';
 import {
   DEFAULT_GEMINI_MODEL,
   DEFAULT_GEMINI_MODEL_NOTE,

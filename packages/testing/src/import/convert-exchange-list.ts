@@ -1,6 +1,6 @@
 import type { JsonValue } from '@toolcircuit/core';
-import type { Interaction, RecordedBody } from '../cassette.js';
-import { isRecord } from '../json-access.js';
+import type { Interaction, RecordedBody } from '../cassettes/cassette.js';
+import { isRecord } from '../cassettes/json-access.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import {
   firstRequestModel,

@@ -1,5 +1,5 @@
-import type { Interaction } from '../cassette.js';
-import { arrayAt, isRecord, stringAt } from '../json-access.js';
+import type { Interaction } from '../cassettes/cassette.js';
+import { arrayAt, isRecord, stringAt } from '../cassettes/json-access.js';
 import { requestBodyOf, responseBodyOf } from './convert-exchange-list.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import { firstRequestModel, splitUrl } from './wire-parts.js';

@@ -1,5 +1,5 @@
-import type { Interaction } from '../cassette.js';
-import { isRecord } from '../json-access.js';
+import type { Interaction } from '../cassettes/cassette.js';
+import { isRecord } from '../cassettes/json-access.js';
 import { requestBodyOf, responseBodyOf } from './convert-exchange-list.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import { firstRequestModel, RECORDED_HEADERS_NOTE, responseHeadersOf, splitUrl } from './wire-parts.js';

@@ -1,6 +1,6 @@
-import type { CassetteProtocol } from '../cassette.js';
-import { tryParseJson } from '../json-access.js';
-import { parseSse } from '../parse-sse.js';
+import type { CassetteProtocol } from '../cassettes/cassette.js';
+import { tryParseJson } from '../cassettes/json-access.js';
+import { parseSse } from '../http/parse-sse.js';
 import {
   DEFAULT_GEMINI_MODEL,
   DEFAULT_GEMINI_MODEL_NOTE,

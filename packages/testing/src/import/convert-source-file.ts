@@ -1,6 +1,6 @@
-import type { Cassette } from '../cassette.js';
-import { isRecord } from '../json-access.js';
-import { validateCassette } from '../validate-cassette.js';
+import type { Cassette } from '../cassettes/cassette.js';
+import { isRecord } from '../cassettes/json-access.js';
+import { validateCassette } from '../cassettes/validate-cassette.js';
 import { convertDataLines } from './convert-data-lines.js';
 import { convertExchangeList } from './convert-exchange-list.js';
 import { convertHarnessCalls } from './convert-harness-calls.js';

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
-import type { Interaction, RecordedBody, RecordedRequest } from '../cassette.js';
-import { isRecord } from '../json-access.js';
+import type { Interaction, RecordedBody, RecordedRequest } from '../cassettes/cassette.js';
+import { isRecord } from '../cassettes/json-access.js';
 import type { Conversion, SourceFile } from './source-file.js';
 import {
   firstRequestModel,

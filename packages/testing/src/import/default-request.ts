@@ -1,4 +1,4 @@
-import type { CassetteProtocol, RecordedRequest } from '../cassette.js';
+import type { CassetteProtocol, RecordedRequest } from '../cassettes/cassette.js';
 
 /**
  * The model put in Gemini paths when a source does not name one: every example in the @google/genai

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { cassettesDirectory } from '../load-cassette.js';
+import { cassettesDirectory } from '../cassettes/load-cassette.js';
 import { defaultSourceDirectory, importRecorded, staleFiles, writeImport } from './import-recorded.js';
 
 // `pnpm --filter @toolcircuit/testing import-recorded [--source DIR] [--out DIR] [--check]`

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CassetteIndex, CassetteIndexEntry } from '../cassette-index.js';
+import type { CassetteIndex, CassetteIndexEntry } from '../cassettes/cassette-index.js';
 import { buildIndexEntry } from './build-index-entry.js';
 import { cassetteNameOf, convertSourceFile, DERIVED_SUFFIX } from './convert-source-file.js';
 import { PROTOCOL_OF_GROUP, SOURCE_GROUPS, type SourceFile, type SourceGroup } from './source-file.js';
@@ -15,16 +15,16 @@ export interface ImportResult {
   readonly index: CassetteIndex;
 }
 
-export const INDEX_SOURCE = 'shared/fixtures/recorded';
+export const INDEX_SOURCE = 'fixtures/recorded';
 
 /**
- * `TOOLCIRCUIT_RECORDED_DIR`, else `shared/fixtures/recorded` beside the repository (`/work/shared` for
- * `/work/main`). Resolved from this file, which sits at `<package>/{src,dist}/import/`.
+ * `TOOLCIRCUIT_RECORDED_DIR`, else the repository's copy `fixtures/recorded` (see fixtures/README.md).
+ * Resolved from this file, which sits at `<package>/{src,dist}/import/`.
  */
 export function defaultSourceDirectory(): string {
   const fromEnv = process.env['TOOLCIRCUIT_RECORDED_DIR'];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  return fileURLToPath(new URL('../../../../../shared/fixtures/recorded/', import.meta.url));
+  return fileURLToPath(new URL('../../../../fixtures/recorded/', import.meta.url));
 }
 
 /** Converts every file of the recorded folder in memory. Pure apart from reading: same input, same bytes out. */

@@ -1,5 +1,5 @@
-import type { CassetteProtocol } from '../cassette.js';
-import { numberAt, recordAt, stringAt } from '../json-access.js';
+import type { CassetteProtocol } from '../cassettes/cassette.js';
+import { numberAt, recordAt, stringAt } from '../cassettes/json-access.js';
 
 /** An HTTP status for an error body stored without one, and how it was found. */
 export interface InferredStatus {

@@ -1,7 +1,7 @@
-import type { CassetteProtocol, Interaction } from '../cassette.js';
+import type { CassetteProtocol, Interaction } from '../cassettes/cassette.js';
 import type { SourceEntry } from './source-manifest.js';
 
-/** The four folders of shared/fixtures/recorded; each holds one wire protocol. */
+/** The four folders of fixtures/recorded; each holds one wire protocol. */
 export type SourceGroup = 'anthropic' | 'gemini' | 'openai-chat' | 'openai-responses';
 
 export const SOURCE_GROUPS: readonly SourceGroup[] = ['anthropic', 'gemini', 'openai-chat', 'openai-responses'];

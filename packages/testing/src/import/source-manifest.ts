@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** One row of shared/fixtures/recorded/sources.json: where a recorded file came from. */
+/** One row of fixtures/recorded/sources.json: where a recorded file came from. */
 export interface SourceEntry {
   /** Path under the recorded folder: `<group>/<file>`. */
   readonly dest: string;

@@ -1,7 +1,7 @@
 import type { JsonValue } from '@toolcircuit/core';
-import type { Interaction } from '../cassette.js';
-import { isRecord, stringAt } from '../json-access.js';
-import { scrubHeaders, scrubQuery } from '../scrub-secrets.js';
+import type { Interaction } from '../cassettes/cassette.js';
+import { isRecord, stringAt } from '../cassettes/json-access.js';
+import { scrubHeaders, scrubQuery } from '../record/scrub-secrets.js';
 
 // Shared pieces of the converters: header maps, URLs, and the model id found in bodies and paths.
 

@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+// Installs toolcircuit the way an outside project does, and runs the README's example there, offline.
+//
+//   node scripts/pack-smoke.mjs        (after `pnpm build`; CI runs it from .ci/run)
+//
+// 1. Packs every public package (`pnpm pack` turns workspace:* into versions); the private bench app must
+//    not be packable, and every tarball must carry its LICENSE and dist.
+// 2. An empty project installs, with npm, the tarballs the README's Install section names (core, config,
+//    anthropic); the provider SDK comes as a peer dependency. Nothing else may come along: no other SDK, no
+//    database driver, no archived Gemini SDK.
+// 3. A second empty project installs the CLI tarball and serves a synthetic cassette with
+//    `toolcircuit replay --port 0 --exit-when-done` on 127.0.0.1.
+// 4. The README's twenty-line example, copied from README.md as it is, runs against that server as ESM
+//    (`example.mjs`) and as CommonJS through `require` (`example.cjs`); both must print the answer, and
+//    stderr must stay empty (no deprecation, no experimental warning). The replay must serve every interaction.
+// 5. The optional pieces fail clearly: opening a SQLite or PostgreSQL store without its driver, and the
+//    archived Gemini SDK without its package, throw typed configuration errors naming `npm install …`.
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'toolcircuit-pack-'));
+const keep = process.argv.includes('--keep');
+let failures = 0;
+
+function step(title) {
+  console.log(`\n▸ ${title}`);
+}
+function check(ok, what) {
+  console.log(`  ${ok ? '✓' : '✗'} ${what}`);
+  if (!ok) failures += 1;
+}
+function run(command, args, cwd, env = {}) {
+  return execFileSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+function runCapture(command, args, cwd, env = {}) {
+  try {
+    const stdout = execFileSync(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return { code: 0, stdout, stderr: '' };
+  } catch (error) {
+    return { code: error.status ?? 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' };
+  }
+}
+
+// ── 1. pack ──────────────────────────────────────────────────────────────────────────────────────────────
+step('pack every public package');
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+const packed = new Map();
+for (const group of ['packages', 'apps']) {
+  for (const dir of readdirSync(join(root, group))) {
+    const where = join(root, group, dir);
+    if (!existsSync(join(where, 'package.json'))) continue;
+    const manifest = JSON.parse(readFileSync(join(where, 'package.json'), 'utf8'));
+    if (manifest.private === true) {
+      // `private` stops a publish; its prepack script stops a pack too (`pnpm -r pack` included).
+      const attempt = runCapture('pnpm', ['pack', '--pack-destination', join(work, 'refused')], where);
+      check(attempt.code !== 0 && !existsSync(join(work, 'refused')), `${manifest.name} is private: packing it fails`);
+      continue;
+    }
+    const before = new Set(readdirSync(tarballs));
+    run('pnpm', ['pack', '--pack-destination', tarballs], where);
+    const file = readdirSync(tarballs).find((name) => !before.has(name));
+    const listing = run('tar', ['-tzf', join(tarballs, file)], work).split('\n');
+    check(
+      listing.includes('package/LICENSE') && listing.some((path) => path.startsWith('package/dist/')),
+      `${manifest.name} → ${file} (${listing.length - 1} files, LICENSE and dist included)`,
+    );
+    check(!listing.some((path) => /\.test\.ts$/.test(path)), `${manifest.name}: no test files in the tarball`);
+    const packedManifest = JSON.parse(run('tar', ['-xzOf', join(tarballs, file), 'package/package.json'], work));
+    const workspaceRanges = JSON.stringify(packedManifest).includes('workspace:');
+    check(!workspaceRanges, `${manifest.name}: no workspace: ranges left in the packed package.json`);
+    packed.set(manifest.name, join(tarballs, file));
+  }
+}
+const tarball = (name) => {
+  const file = packed.get(name);
+  if (file === undefined) throw new Error(`${name} was not packed`);
+  return file;
+};
+
+// ── 2. the README's install, in an empty project ─────────────────────────────────────────────────────────
+step('npm install the README packages into an empty project');
+const app = join(work, 'app');
+mkdirSync(app);
+writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'outside-app', private: true }, null, 2)}\n`);
+const npmFlags = ['--no-audit', '--no-fund', '--loglevel=error'];
+// @toolcircuit/schema is a dependency of the adapter; from the registry npm would fetch it by itself.
+run(
+  'npm',
+  ['install', ...npmFlags, ...['core', 'schema', 'config', 'anthropic'].map((name) => tarball(`@toolcircuit/${name}`))],
+  app,
+);
+const installed = (project, name) => existsSync(join(project, 'node_modules', ...name.split('/'), 'package.json'));
+check(installed(app, '@anthropic-ai/sdk'), 'the Anthropic SDK came in as the adapter’s peer dependency');
+for (const absent of ['openai', '@google/genai', '@google/generative-ai', 'better-sqlite3', 'pg']) {
+  check(!installed(app, absent), `${absent} was not installed`);
+}
+
+// ── 3. the CLI, in another empty project, serving the example's cassette ─────────────────────────────────
+step('npm install the CLI and serve a cassette with `toolcircuit replay`');
+const tool = join(work, 'tool');
+mkdirSync(tool);
+writeFileSync(join(tool, 'package.json'), `${JSON.stringify({ name: 'outside-tool', private: true }, null, 2)}\n`);
+run(
+  'npm',
+  [
+    'install',
+    ...npmFlags,
+    ...['core', 'config', 'anthropic', 'openai', 'google', 'schema', 'stores', 'testing'].map((name) =>
+      tarball(`@toolcircuit/${name}`),
+    ),
+    tarball('@toolcircuit/cli'),
+  ],
+  tool,
+);
+for (const absent of ['better-sqlite3', 'pg', '@google/generative-ai']) {
+  check(!installed(tool, absent), `the CLI did not pull in the optional ${absent}`);
+}
+const help = runCapture('npx', ['--no-install', 'toolcircuit', '--help'], tool);
+check(help.code === 0 && /toolcircuit/.test(help.stdout), '`npx toolcircuit --help` runs');
+cpSync(join(root, 'scripts/pack-smoke/readme-example.cassette.json'), join(tool, 'readme-example.json'));
+
+/** Starts `toolcircuit replay`, resolves with its base URL and a promise of how it ended. */
+function startReplay() {
+  const child = spawn(
+    'npx',
+    ['--no-install', 'toolcircuit', 'replay', 'readme-example.json', '--port', '0', '--exit-when-done'],
+    {
+      cwd: tool,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  const ended = new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const url = new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const found = /^url: (\S+)$/m.exec(stdout);
+      if (found) resolve(found[1]);
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', () => reject(new Error(`replay ended before printing its URL:\n${stdout}\n${stderr}`)));
+  });
+  return { url, ended, child };
+}
+
+// ── 4. the README's example, ESM and CommonJS ────────────────────────────────────────────────────────────
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## In twenty lines'));
+const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+if (example === undefined) throw new Error('README.md: no ```ts block under "## In twenty lines"');
+writeFileSync(join(app, 'example.mjs'), example);
+writeFileSync(join(app, 'example.cjs'), toCommonJs(example));
+
+/** `import { a, b } from 'x';` → `const { a, b } = require('x');`, the rest inside an async function. */
+function toCommonJs(source) {
+  const requires = [];
+  const body = source.replace(/^import \{([^}]+)\} from '([^']+)';\n/gm, (_line, names, from) => {
+    requires.push(`const {${names}} = require('${from}');`);
+    return '';
+  });
+  return `'use strict';\n${requires.join('\n')}\n(async () => {\n${body}})().catch((error) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
+}
+
+for (const file of ['example.mjs', 'example.cjs']) {
+  step(
+    `node ${file} (the README example, ${file.endsWith('.mjs') ? 'ESM' : 'CommonJS via require'}) against the replay`,
+  );
+  const replay = startReplay();
+  const url = await replay.url;
+  // The example names anthropic:…; TOOLCIRCUIT_BASE_URL sends it to the local server instead (documented in
+  // packages/config). The key is a placeholder: it only ever reaches 127.0.0.1.
+  const result = runCapture('node', [file], app, {
+    TOOLCIRCUIT_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'offline-placeholder',
+    TOOLCIRCUIT_MODEL: '',
+  });
+  const served = await replay.ended;
+  check(result.code === 0, `exit code 0 (got ${result.code})`);
+  check(
+    /^completed Le dossier A-1234 est ouvert\.$/m.test(result.stdout),
+    `prints the answer: ${JSON.stringify(result.stdout.trim())}`,
+  );
+  check(
+    result.stderr.trim() === '',
+    `nothing on stderr${result.stderr.trim() === '' ? '' : `: ${result.stderr.trim()}`}`,
+  );
+  check(
+    served.code === 0 && /served 2\/2 interaction\(s\), 0 mismatch/.test(served.stdout),
+    'the replay served every interaction, no mismatch',
+  );
+}
+
+// ── 5. optional pieces fail clearly ──────────────────────────────────────────────────────────────────────
+step('optional dependencies, when missing, name what to install');
+const probe = (code) => runCapture('node', ['--input-type=module', '-e', code], tool);
+const sqlite = probe(
+  "const { openSqliteStore } = await import('@toolcircuit/stores/sqlite');" +
+    "try { await openSqliteStore({ file: 'x.sqlite' }); console.log('opened'); } catch (e) { console.log(e.constructor.name, e.kind, e.message); }",
+);
+check(
+  /StoreDriverMissingError configuration .*npm install better-sqlite3/.test(sqlite.stdout),
+  `SQLite: ${sqlite.stdout.trim() || sqlite.stderr.trim()}`,
+);
+const postgres = probe(
+  "const { openPostgresStore } = await import('@toolcircuit/stores/postgres');" +
+    "try { await openPostgresStore({ connectionString: 'postgres://127.0.0.1:1/x' }); console.log('opened'); } catch (e) { console.log(e.constructor.name, e.kind, e.message); }",
+);
+check(
+  /StoreDriverMissingError configuration .*npm install pg/.test(postgres.stdout),
+  `PostgreSQL: ${postgres.stdout.trim() || postgres.stderr.trim()}`,
+);
+const legacy = probe(
+  "const { createGoogleModel } = await import('@toolcircuit/google');" +
+    "try { createGoogleModel({ model: 'gemini-2.5-flash', sdk: 'generative-ai', apiKey: 'k' }); console.log('created'); } catch (e) { console.log(e.constructor.name, e.code, e.message); }",
+);
+check(
+  /GoogleConfigurationError sdk_missing .*npm install @google\/generative-ai/.test(legacy.stdout),
+  `Gemini legacy SDK: ${legacy.stdout.trim() || legacy.stderr.trim()}`,
+);
+
+if (!keep) rmSync(work, { recursive: true, force: true });
+else console.log(`\nkept ${work}`);
+console.log(failures === 0 ? '\npack smoke: all checks passed' : `\npack smoke: ${failures} check(s) failed`);
+process.exitCode = failures === 0 ? 0 : 1;

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Refreshes the repository's copy of the third-party test data from the upstream data folder, when a
+# checkout has one beside it (`../shared`, or $TOOLCIRCUIT_SHARED_DIR). This is the only script that reads
+# outside the repository; tests and tools read `fixtures/` only, so a plain clone is self-contained.
+#
+#   bash scripts/refresh-fixtures.sh          # copy, then show what changed (git diff --stat fixtures)
+#   bash scripts/refresh-fixtures.sh --check  # exit 1 when the copy differs from the upstream folder
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+upstream="${TOOLCIRCUIT_SHARED_DIR:-../shared}"
+if [ ! -d "$upstream" ]; then
+  echo "refresh-fixtures: no upstream folder at $upstream (set TOOLCIRCUIT_SHARED_DIR); the committed copy stays as it is" >&2
+  exit 2
+fi
+
+# What is copied: the tool-definition corpus with its SOURCES.md / KEYWORDS.md, and the recorded provider
+# traffic (four protocol folders, SOURCES.md and the machine-readable sources.json with a sha256 per file).
+copy() {
+  local from="$1" to="$2"
+  shift 2
+  mkdir -p "$to"
+  for pattern in "$@"; do
+    # shellcheck disable=SC2086
+    cp -R $from/$pattern "$to"/
+  done
+}
+
+if [ "${1:-}" = "--check" ]; then
+  status=0
+  diff -r -q "$upstream/fixtures/recorded" fixtures/recorded || status=1
+  for name in "$upstream"/catalogues/*.json "$upstream"/catalogues/*.md; do
+    cmp -s "$name" "fixtures/catalogues/$(basename "$name")" || { echo "differs: $name"; status=1; }
+  done
+  for name in fixtures/catalogues/*.json; do
+    [ -f "$upstream/catalogues/$(basename "$name")" ] || { echo "only in the copy: $name"; status=1; }
+  done
+  exit "$status"
+fi
+
+rm -rf fixtures/recorded
+copy "$upstream/catalogues" fixtures/catalogues '*.json' 'SOURCES.md' 'KEYWORDS.md'
+copy "$upstream/fixtures" fixtures recorded
+git diff --stat -- fixtures || true
