@@ -6,7 +6,9 @@
 //
 // The rules are about roles, not about today's package list, so a new package is covered the day it lands:
 // - every package: no import cycle among its own files; other packages only by name, never by a relative
-//   path out of its folder; a subpath of a workspace package only when that package exports it;
+//   path out of its folder (except a test reaching the repository's own test harness in scripts/test/,
+//   which vitest loads for every test anyway and which is never published); a subpath of a workspace
+//   package only when that package exports it;
 // - `@toolcircuit/core` (the neutral circuit): no vendor SDK and no other `@toolcircuit` package;
 // - an adapter (a package under packages/ that depends on a vendor SDK): only core, schema, node built-ins
 //   and the vendor SDKs it declares;
@@ -214,6 +216,7 @@ export function checkBoundaries(root) {
       for (const { fileName: specifier } of imports) {
         if (specifier.startsWith('.') || specifier.startsWith('/')) {
           const target = resolveRelative(file, specifier);
+          if (!published && !relative(join(root, 'scripts', 'test'), target).startsWith('..')) continue;
           if (!inside(target)) {
             const owner = packages.find((other) => !relative(other.dir, target).startsWith('..'));
             const fix =

@@ -1,5 +1,5 @@
-export { type Catalogue, type CatalogueEntry, createCatalogue } from './catalogue/catalogue.js';
-export type { CatalogueMode, CatalogueOptions, LenientCatalogue, RefusedTool } from './catalogue/refused-tool.js';
+export { type Catalogue, type CatalogueEntry, createCatalogue, type LenientCatalogue } from './catalogue/catalogue.js';
+export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
 export {
   type AnyToolDefinition,
   defineTool,

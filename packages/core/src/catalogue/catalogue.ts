@@ -7,7 +7,7 @@ import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
-import { type CatalogueOptions, isRefusal, type LenientCatalogue, type RefusedTool } from './refused-tool.js';
+import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import {
   createSchemaCompiler,
@@ -33,6 +33,11 @@ export interface Catalogue {
   get(name: string): CatalogueEntry | undefined;
   /** Checks an input against a tool's schema (an unknown tool is reported as such, not thrown). */
   validate(name: string, input: unknown): Promise<InputValidation>;
+}
+
+/** A catalogue of the valid tools of a list, and the tools it refused with their reasons. */
+export interface LenientCatalogue extends Catalogue {
+  readonly refused: readonly RefusedTool[];
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { ToolcircuitError } from '../errors/toolcircuit-error.js';
-import type { Catalogue } from './catalogue.js';
 
 /** `strict` (the default): the first invalid tool throws. `lenient`: valid tools load, invalid ones are listed. */
 export type CatalogueMode = 'strict' | 'lenient';
@@ -15,11 +14,6 @@ export interface RefusedTool {
   /** The tool's name as given (`String(name)` when it was not a string). */
   readonly name: string;
   readonly error: ToolcircuitError;
-}
-
-/** A catalogue of the valid tools of a list, and the tools it refused with their reasons. */
-export interface LenientCatalogue extends Catalogue {
-  readonly refused: readonly RefusedTool[];
 }
 
 /** Only setup errors are collected; anything else (a bug) still throws in lenient mode. */

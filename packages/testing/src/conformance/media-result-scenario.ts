@@ -15,9 +15,9 @@ import {
   streamLoop,
   type ToolMessage,
 } from '@toolcircuit/core';
-import type { CassetteProtocol } from '../cassette.js';
+import type { CassetteProtocol } from '../cassettes/cassette.js';
 import { SYNTHETIC_PDF, SYNTHETIC_PDF_BASE64, SYNTHETIC_PNG, SYNTHETIC_PNG_BASE64 } from '../media/synthetic-media.js';
-import { type RecordedWireRequest, startRecordingServer } from '../recording-server.js';
+import { type RecordedWireRequest, startRecordingServer } from '../record/recording-server.js';
 import type { ConformanceTurn } from './conformance-scenario.js';
 import { conformanceWireOf } from './conformance-wires.js';
 
