@@ -14,6 +14,7 @@ export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
 export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
+export { type InvalidResponseReceived, invalidResponseError } from './errors/invalid-response-error.js';
 export { InvalidResumeError } from './errors/invalid-resume-error.js';
 export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
@@ -21,6 +22,7 @@ export { JournalWriteError } from './errors/journal-write-error.js';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
 export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
 export { SchemaCompileError } from './errors/schema-compile-error.js';
+export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
 export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
 export {
@@ -30,6 +32,8 @@ export {
   executeCall,
   type ToolStartEvent,
 } from './executor.js';
+export { isEventStream } from './http/is-event-stream.js';
+export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './in-memory-journal.js';
 export type { Journal, JournalAppendDetail, JournalEntry } from './journal.js';

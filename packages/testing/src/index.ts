@@ -49,6 +49,26 @@ export {
 } from './conformance/index.js';
 export { withDroppingServer } from './dropping-server.js';
 export {
+  FAULT_CASES,
+  FAULT_WIRES,
+  type FaultAnswer,
+  type FaultCase,
+  type FaultExpectation,
+  type FaultMode,
+  type FaultOutcome,
+  type FaultSdkLimit,
+  type FaultServer,
+  type FaultSuiteOptions,
+  type FaultWire,
+  faultProblems,
+  type HttpFault,
+  type HttpFaultKind,
+  playFaultCase,
+  runFaultSuite,
+  withFaultServer,
+  withinLimits,
+} from './faults/index.js';
+export {
   type CassetteLocation,
   cassettesDirectory,
   type ListCassettesOptions,
