@@ -1,5 +1,6 @@
 import { jsonCopy } from './json-copy.js';
 import type { JsonContentPart, TextPart, ToolResultContent } from './messages.js';
+import { describeError } from './model-facing-texts.js';
 import type { ToolOutput, ToolResultOutput } from './tool.js';
 
 export type NormalisedOutput =
@@ -15,6 +16,15 @@ const NO_OUTPUT = 'The tool ran and returned no output.';
  * JSON cannot carry is reported, not thrown.
  */
 export function normaliseToolOutput(output: ToolOutput): NormalisedOutput {
+  try {
+    return normalise(output);
+  } catch (error) {
+    // A throwing getter, a revoked Proxy, a `toJSON` that throws: reading the value is the tool failing.
+    return { ok: false, message: `reading the value it returned threw (${describeError(error)})` };
+  }
+}
+
+function normalise(output: ToolOutput): NormalisedOutput {
   if (typeof output === 'string') return { ok: true, content: output, isError: false };
   if (output === undefined) return { ok: true, content: NO_OUTPUT, isError: false };
   if (isResultOutput(output)) {
