@@ -48,6 +48,7 @@ const HOSTILE: Readonly<Record<string, () => unknown>> = {
     },
   }),
   returnsThrowingThen: () => ({
+    // biome-ignore lint/suspicious/noThenProperty: the hostile value under test is exactly this
     get then() {
       throw new Error('then');
     },
