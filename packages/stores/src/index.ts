@@ -1,5 +1,39 @@
-export { BackedStore } from './backed-store.js';
-export { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './catalogue-fingerprint.js';
+export { CatalogueChangedError } from './errors/catalogue-changed-error.js';
+export { ClaimLostError } from './errors/claim-lost-error.js';
+export { InvalidJournalAnchorError } from './errors/invalid-journal-anchor-error.js';
+export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
+export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
+export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
+export { RunNotFoundError } from './errors/run-not-found-error.js';
+export { RunNotResumableError } from './errors/run-not-resumable-error.js';
+export { UnsupportedSchemaVersionError } from './errors/unsupported-schema-version-error.js';
+export { fileAnchorSink, readAnchorFile } from './journal/file-anchor-sink.js';
+export { type JournalAnchor, type JournalAnchorSink, parseJournalAnchor } from './journal/journal-anchor.js';
+export { chainHash, GENESIS_HASH, keyedChainHash } from './journal/journal-chain.js';
+export type { JournalKey, JournalKeys } from './journal/journal-key.js';
+export { DEFAULT_INLINE_OUTPUT_MAX_BYTES, type JournalPolicy } from './journal/journal-policy.js';
+export type {
+  CallRecord,
+  DecisionRecord,
+  JournalHead,
+  JournalRecord,
+  JournalRow,
+  OutcomeUnknownRecord,
+  RecoveryRecord,
+  StartRecord,
+} from './journal/journal-record.js';
+export { redactInputFields } from './journal/redact-input-fields.js';
+export { REDACTED, scrubSecrets, scrubSecretText } from './journal/scrub-secrets.js';
+export {
+  type JournalProblem,
+  type JournalSource,
+  type JournalVerification,
+  type RawJournalRow,
+  type VerifyJournalOptions,
+  verifyJournal,
+} from './journal/verify-journal.js';
+export type { JournalSnapshot } from './memory/memory-backend.js';
+export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
 export {
   createDurableRunner,
   DEFAULT_LEASE_MS,
@@ -9,8 +43,11 @@ export {
   type RecoverContext,
   type ResumeContext,
   type StartInput,
-} from './durable-runner.js';
+} from './runner/durable-runner.js';
+export { BackedStore } from './store/backed-store.js';
+export { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './store/catalogue-fingerprint.js';
 export type {
+  AnchorJournalOptions,
   CallStartRequest,
   CallState,
   ClaimRequest,
@@ -25,32 +62,8 @@ export type {
   RunRecord,
   RunStatus,
   UnknownOutcomeRequest,
-} from './durable-store.js';
-export { CatalogueChangedError } from './errors/catalogue-changed-error.js';
-export { ClaimLostError } from './errors/claim-lost-error.js';
-export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
-export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
-export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
-export { RunNotFoundError } from './errors/run-not-found-error.js';
-export { RunNotResumableError } from './errors/run-not-resumable-error.js';
-export { UnsupportedSchemaVersionError } from './errors/unsupported-schema-version-error.js';
-export { chainHash, GENESIS_HASH } from './journal-chain.js';
-export { DEFAULT_INLINE_OUTPUT_MAX_BYTES, type JournalPolicy } from './journal-policy.js';
-export type {
-  CallRecord,
-  DecisionRecord,
-  JournalHead,
-  JournalRecord,
-  JournalRow,
-  OutcomeUnknownRecord,
-  RecoveryRecord,
-  StartRecord,
-} from './journal-record.js';
-export type { JournalSnapshot } from './memory-backend.js';
-export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export type { ReadonlyJournal } from './readonly-journal.js';
-export { redactInputFields } from './redact-input-fields.js';
-export { REDACTED, scrubSecrets, scrubSecretText } from './scrub-secrets.js';
+} from './store/durable-store.js';
+export type { ReadonlyJournal } from './store/readonly-journal.js';
 export type {
   CallRow,
   ReadTransaction,
@@ -58,12 +71,4 @@ export type {
   StoreBackend,
   StoredJournalRow,
   WriteTransaction,
-} from './store-backend.js';
-export {
-  type JournalProblem,
-  type JournalSource,
-  type JournalVerification,
-  type RawJournalRow,
-  type VerifyJournalOptions,
-  verifyJournal,
-} from './verify-journal.js';
+} from './store/store-backend.js';

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { convertCommand } from './convert-command.js';
 import { demoCommand } from './demo-command.js';
+import { journalAnchorCommand } from './journal-anchor-command.js';
 import { journalVerifyCommand } from './journal-verify-command.js';
 import { lintCommand } from './lint-command.js';
 import { recordCommand } from './record-command.js';
@@ -19,4 +20,5 @@ export const COMMANDS: readonly Command[] = [
   recordCommand,
   replayCommand,
   journalVerifyCommand,
+  journalAnchorCommand,
 ];

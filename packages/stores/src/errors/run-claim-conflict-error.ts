@@ -1,5 +1,5 @@
 import { ToolcircuitError } from '@toolcircuit/core';
-import type { RunStatus } from '../durable-store.js';
+import type { RunStatus } from '../store/durable-store.js';
 
 /**
  * Another resume or recovery claimed the run between this one's check and its claim. This is the race

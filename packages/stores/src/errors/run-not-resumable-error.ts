@@ -1,5 +1,5 @@
 import { ToolcircuitError } from '@toolcircuit/core';
-import type { RunStatus } from '../durable-store.js';
+import type { RunStatus } from '../store/durable-store.js';
 
 /**
  * The run is not in a state that allows what was asked: resuming a run that is not paused (resumed

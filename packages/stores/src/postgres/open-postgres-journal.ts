@@ -1,9 +1,10 @@
-import { BackedStore } from '../backed-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
-import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
+import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { checkedSchemaName, ownPool } from './open-postgres-store.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';
@@ -15,9 +16,12 @@ import { postgresMigrations } from './postgres-migrations.js';
 export async function openPostgresJournal(options: {
   readonly connectionString: string;
   readonly schema?: string;
+  /** The store's current key: verification checks entries with it, anchors are signed with it. */
+  readonly key?: JournalKey;
 }): Promise<ReadonlyJournal> {
   const schema = checkedSchemaName(options.schema);
   const connection = new PostgresConnection(ownPool(options.connectionString, 1), schema, true);
+  let version: number;
   try {
     const [found] = await connection.transaction('read', (session) =>
       session.all('SELECT to_regclass(?) AS journal, to_regclass(?) AS migrations', [
@@ -28,12 +32,14 @@ export async function openPostgresJournal(options: {
     if (found?.journal === null || found?.migrations === null || found === undefined) {
       throw new InvalidStoreOptionsError('schema', `schema "${schema}" holds no toolcircuit store (no journal table).`);
     }
-    const version = await appliedVersion(connection);
+    version = await appliedVersion(connection);
     const latest = postgresMigrations(schema).length;
     if (version > latest) throw new UnsupportedSchemaVersionError(version, latest);
   } catch (error) {
     await connection.close();
     throw error;
   }
-  return readonlyJournalOf(new BackedStore(new SqlBackend(connection)));
+  return readonlyJournalOf(
+    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }),
+  );
 }

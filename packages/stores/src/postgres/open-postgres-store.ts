@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { BackedStore } from '../backed-store.js';
-import type { DurableStore } from '../durable-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
-import type { JournalPolicy } from '../journal-policy.js';
+import type { JournalPolicy } from '../journal/journal-policy.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
 import { migrate } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import type { DurableStore } from '../store/durable-store.js';
 import { PostgresConnection } from './postgres-connection.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
@@ -69,8 +69,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const ownsPool = options.pool === undefined;
   const pool = options.pool ?? ownPool(options.connectionString as string, options.maxConnections ?? 10);
   const connection = new PostgresConnection(pool, schema, ownsPool);
+  let version: number;
   try {
-    await migrate(connection, {
+    version = await migrate(connection, {
       preamble: [
         { sql: 'SELECT pg_advisory_xact_lock(hashtext(?))', params: [`toolcircuit-stores:${schema}`] },
         { sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}` },
@@ -81,5 +82,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await connection.close();
     throw error;
   }
-  return new PostgresDurableStore(schema, new SqlBackend(connection), options.journal);
+  return new PostgresDurableStore(schema, new SqlBackend(connection, version), options.journal);
 }

@@ -1,4 +1,4 @@
-import { GENESIS_HASH } from '../journal-chain.js';
+import { GENESIS_HASH } from '../journal/journal-chain.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
 import type { Migration } from '../sql/sql-migrations.js';
 
@@ -70,6 +70,12 @@ export function postgresMigrations(schema: string): readonly Migration[] {
         `CREATE TRIGGER journal_no_truncate BEFORE TRUNCATE ON ${s}.journal
           FOR EACH STATEMENT EXECUTE FUNCTION ${s}.journal_append_only()`,
       ],
+    },
+    {
+      version: 2,
+      name: 'keyed journal entries: the id of the key each entry is chained under',
+      // NULL for every existing entry: they stay on the unkeyed chain and verify as before.
+      statements: [`ALTER TABLE ${s}.journal ADD COLUMN key_id TEXT`],
     },
   ];
 }

@@ -1,5 +1,5 @@
-import type { CallState, RunStatus } from '../durable-store.js';
-import type { JournalHead } from '../journal-record.js';
+import type { JournalHead } from '../journal/journal-record.js';
+import type { CallState, RunStatus } from '../store/durable-store.js';
 import type {
   CallRow,
   ReadTransaction,
@@ -7,8 +7,7 @@ import type {
   StoreBackend,
   StoredJournalRow,
   WriteTransaction,
-} from '../store-backend.js';
-import type { RawJournalRow } from '../verify-journal.js';
+} from '../store/store-backend.js';
 import type { SqlConnection, SqlSession } from './sql-connection.js';
 import { appliedVersion } from './sql-migrations.js';
 
@@ -47,14 +46,23 @@ const CALL_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** The schema version that added the journal's `key_id` column (keyed chains). */
+export const KEYED_JOURNAL_VERSION = 2;
+
 /** The store backend for SQLite and PostgreSQL: the same statements, placeholders numbered for PostgreSQL. */
 export class SqlBackend implements StoreBackend {
   readonly #connection: SqlConnection;
   readonly #t: (name: string) => string;
+  readonly #keyColumn: string;
 
-  constructor(connection: SqlConnection) {
+  /**
+   * `schemaVersion`: the store's, so a journal opened read-only at an older version (no `key_id` column)
+   * is still read, as the unkeyed chain it is.
+   */
+  constructor(connection: SqlConnection, schemaVersion: number) {
     this.#connection = connection;
     this.#t = (name) => connection.table(name);
+    this.#keyColumn = schemaVersion >= KEYED_JOURNAL_VERSION ? 'key_id' : 'NULL AS key_id';
   }
 
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
@@ -103,26 +111,30 @@ export class SqlBackend implements StoreBackend {
       },
       head: async () => {
         const [row] = await session.all(`SELECT seq, hash FROM ${head} WHERE id = 1`);
-        if (row === undefined) throw new Error('the journal head row is missing: the schema was altered');
-        return { seq: Number(row.seq), hash: String(row.hash) } satisfies JournalHead;
+        return row === undefined ? undefined : ({ seq: Number(row.seq), hash: String(row.hash) } satisfies JournalHead);
       },
       journalRows: async ({ afterSeq, limit, runId }) => {
+        const columns = `seq, run_id, kind, prev_hash, hash, record_json, ${this.#keyColumn}`;
         const rows =
           runId === undefined
-            ? await session.all(
-                `SELECT seq, prev_hash, hash, record_json FROM ${journal} WHERE seq > ? ORDER BY seq LIMIT ?`,
-                [afterSeq, limit],
-              )
-            : await session.all(
-                `SELECT seq, prev_hash, hash, record_json FROM ${journal} WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-                [runId, afterSeq, limit],
-              );
+            ? await session.all(`SELECT ${columns} FROM ${journal} WHERE seq > ? ORDER BY seq LIMIT ?`, [
+                afterSeq,
+                limit,
+              ])
+            : await session.all(`SELECT ${columns} FROM ${journal} WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`, [
+                runId,
+                afterSeq,
+                limit,
+              ]);
         return rows.map(
-          (row): RawJournalRow => ({
+          (row): StoredJournalRow => ({
             seq: Number(row.seq),
             prevHash: String(row.prev_hash),
             hash: String(row.hash),
             recordJson: String(row.record_json),
+            runId: String(row.run_id),
+            kind: String(row.kind),
+            keyId: text(row.key_id),
           }),
         );
       },
@@ -157,8 +169,8 @@ export class SqlBackend implements StoreBackend {
       },
       appendJournal: async (row: StoredJournalRow) => {
         await session.run(
-          `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json) VALUES (?, ?, ?, ?, ?, ?)`,
-          [row.seq, row.runId, row.kind, row.prevHash, row.hash, row.recordJson],
+          `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          [row.seq, row.runId, row.kind, row.prevHash, row.hash, row.recordJson, row.keyId ?? null],
         );
         await session.run(`UPDATE ${head} SET seq = ?, hash = ? WHERE id = 1`, [row.seq, row.hash]);
       },

@@ -1,11 +1,12 @@
 import { existsSync, realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { BackedStore } from '../backed-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
-import { type ReadonlyJournal, readonlyJournalOf } from '../readonly-journal.js';
+import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -13,7 +14,11 @@ import { sqliteMigrations } from './sqlite-migrations.js';
  * Opens the journal of an existing SQLite store read-only (no migration, no write), e.g. to verify it
  * from another machine or a backup. Refuses a file that is not a toolcircuit store.
  */
-export async function openSqliteJournal(options: { readonly file: string }): Promise<ReadonlyJournal> {
+export async function openSqliteJournal(options: {
+  readonly file: string;
+  /** The store's current key: verification checks entries with it, anchors are signed with it. */
+  readonly key?: JournalKey;
+}): Promise<ReadonlyJournal> {
   if (!existsSync(options.file)) {
     throw new InvalidStoreOptionsError(
       'file',
@@ -22,6 +27,7 @@ export async function openSqliteJournal(options: { readonly file: string }): Pro
   }
   const db = new Database(options.file, { readonly: true, fileMustExist: true });
   const connection = new SqliteConnection(db, realpathSync(options.file));
+  let version: number;
   try {
     const tables = db
       .prepare(
@@ -34,12 +40,14 @@ export async function openSqliteJournal(options: { readonly file: string }): Pro
         `${options.file} is not a toolcircuit store (it has no journal tables).`,
       );
     }
-    const version = await appliedVersion(connection);
+    version = await appliedVersion(connection);
     const latest = sqliteMigrations.length;
     if (version > latest) throw new UnsupportedSchemaVersionError(version, latest);
   } catch (error) {
     await connection.close();
     throw error;
   }
-  return readonlyJournalOf(new BackedStore(new SqlBackend(connection)));
+  return readonlyJournalOf(
+    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }),
+  );
 }

@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BackedStore } from '../backed-store.js';
-import type { DurableStore } from '../durable-store.js';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
-import type { JournalPolicy } from '../journal-policy.js';
+import type { JournalPolicy } from '../journal/journal-policy.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { migrate } from '../sql/sql-migrations.js';
+import { BackedStore } from '../store/backed-store.js';
+import type { DurableStore } from '../store/durable-store.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -53,8 +53,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     connection = new SqliteConnection(db, realpathSync(file));
-    await migrate(connection, { migrations: sqliteMigrations });
-    return new SqliteDurableStore(file, new SqlBackend(connection), options.journal);
+    const version = await migrate(connection, { migrations: sqliteMigrations });
+    return new SqliteDurableStore(file, new SqlBackend(connection, version), options.journal);
   } catch (error) {
     if (connection === undefined) db.close();
     else await connection.close();

@@ -1,4 +1,4 @@
-import { GENESIS_HASH } from '../journal-chain.js';
+import { GENESIS_HASH } from '../journal/journal-chain.js';
 import type { Migration } from '../sql/sql-migrations.js';
 
 /** Versioned schema of the SQLite store. Append new versions; never edit an applied one. */
@@ -65,5 +65,11 @@ export const sqliteMigrations: readonly Migration[] = [
       `CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
         BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal is append-only'); END`,
     ],
+  },
+  {
+    version: 2,
+    name: 'keyed journal entries: the id of the key each entry is chained under',
+    // NULL for every existing entry: they stay on the unkeyed chain and verify as before.
+    statements: ['ALTER TABLE journal ADD COLUMN key_id TEXT'],
   },
 ];

@@ -1,5 +1,5 @@
+import type { DecisionRecord, OutcomeUnknownRecord, RecoveryRecord, StartRecord } from '../journal/journal-record.js';
 import type { ClaimRequest, DecisionInit } from './durable-store.js';
-import type { DecisionRecord, OutcomeUnknownRecord, RecoveryRecord, StartRecord } from './journal-record.js';
 import type { CallRow, RunRow } from './store-backend.js';
 
 // The journal records a store writes itself (the executor writes the `call` records).

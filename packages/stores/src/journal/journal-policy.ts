@@ -1,4 +1,6 @@
 import { canonicalJson, type JournalAppendDetail, type JournalEntry } from '@toolcircuit/core';
+import type { JournalAnchorSink } from './journal-anchor.js';
+import type { JournalKey } from './journal-key.js';
 import type { CallRecord, JournalRecord } from './journal-record.js';
 import { scrubSecrets } from './scrub-secrets.js';
 
@@ -22,6 +24,14 @@ export interface JournalPolicy {
    * every record. Default true; turn off only if your `redact` does better.
    */
   readonly scrubSecrets?: boolean;
+  /**
+   * Chain new entries with HMAC-SHA256 under this key (held by the application, never stored in the
+   * database) instead of plain SHA-256: without the key nobody can append a valid-looking entry or re-hash a
+   * changed one. Also used to sign anchors and, with older keys passed to `verifyJournal`, to verify.
+   */
+  readonly key?: JournalKey;
+  /** Where `anchorJournal()` sends anchors when it is given no sink of its own. */
+  readonly anchorSink?: JournalAnchorSink;
 }
 
 /** The call record a store appends for an executor entry: output kept or digested, then scrubbed and redacted. */

@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { createCatalogue, defineTool, type Message, toolResultText } from '@toolcircuit/core';
 import { createScriptedModel } from '@toolcircuit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDurableRunner, type DurableStore, type JournalRecord } from '../src/index.js';
-import { openSqliteStore } from '../src/sqlite/index.js';
-import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from './support/world.js';
+import { createDurableRunner, type DurableStore, type JournalRecord } from '../../src/index.js';
+import { openSqliteStore } from '../../src/sqlite/index.js';
+import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const packages = join(here, '..', '..');
+const packages = join(here, '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-kill-'));
 
 beforeAll(() => {

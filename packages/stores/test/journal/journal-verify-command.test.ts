@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../apps/cli/src/cli-io.js';
-import { createJournalVerifyCommand } from '../../../apps/cli/src/commands/journal-verify-command.js';
-import { parseCommandArgs } from '../../../apps/cli/src/parsed-args.js';
-import { reportError } from '../../../apps/cli/src/report-error.js';
-import { openPostgresJournal, openPostgresStore } from '../src/postgres/index.js';
-import { openSqliteJournal, openSqliteStore } from '../src/sqlite/index.js';
-import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from './support/postgres-url.js';
-import { approveAll, done, marie, startPaused, world } from './support/world.js';
+import type { CliIo } from '../../../../apps/cli/src/cli-io.js';
+import { createJournalVerifyCommand } from '../../../../apps/cli/src/commands/journal-verify-command.js';
+import { parseCommandArgs } from '../../../../apps/cli/src/parsed-args.js';
+import { reportError } from '../../../../apps/cli/src/report-error.js';
+import { lastAnchorOf } from '../../src/journal/journal-anchor.js';
+import { openPostgresJournal, openPostgresStore } from '../../src/postgres/index.js';
+import { openSqliteJournal, openSqliteStore } from '../../src/sqlite/index.js';
+import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
+import { approveAll, done, marie, startPaused, world } from '../support/world.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-verify-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -22,6 +23,7 @@ const command = createJournalVerifyCommand({
   sqlite: (file) => openSqliteJournal({ file }),
   postgres: (connectionString, schema) =>
     openPostgresJournal({ connectionString, ...(schema === undefined ? {} : { schema }) }),
+  parseAnchor: async (text) => lastAnchorOf(text),
 });
 
 async function cli(argv: readonly string[], env: Record<string, string> = {}) {
@@ -59,7 +61,9 @@ describe('toolcircuit journal verify', () => {
     await sqliteJournal('intact.sqlite');
     const result = await cli(['--sqlite', 'intact.sqlite']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^journal intact: 5 entries, head 5:[0-9a-f]{64}\n$/);
+    expect(result.stdout).toMatch(
+      /^journal intact: 5 entries, head 5:[0-9a-f]{64}\nnote: 5 entries are on the unkeyed chain/,
+    );
     const anchor = /head (\d+:[0-9a-f]{64})/.exec(result.stdout)?.[1] ?? '';
     expect((await cli(['--sqlite', 'intact.sqlite', '--anchor', anchor])).code).toBe(0);
     const json = await cli(['--sqlite', 'intact.sqlite', '--json']);
@@ -101,7 +105,7 @@ describe('toolcircuit journal verify', () => {
       [['--sqlite', 'nope.sqlite'], /does not exist/],
       [['--sqlite', 'other.sqlite'], /not a toolcircuit store/],
       [['--sqlite', 'empty.sqlite'], /not a toolcircuit store/],
-      [['--sqlite', 'usage.sqlite', '--anchor', '5:abc'], /--anchor must be/],
+      [['--sqlite', 'usage.sqlite', '--anchor', '5:abc'], /--anchor: .*neither <seq>:<64 hex digits>/],
       [['--sqlite', 'usage.sqlite', '--schema', 's'], /--postgres only/],
       [['--postgres', 'env'], /TOOLCIRCUIT_POSTGRES_URL is not set/],
       [['--sqlite'], /argument missing|requires an argument|Option '--sqlite <value>'/i],

@@ -72,8 +72,13 @@ export interface JournalRow {
   readonly seq: number;
   /** The `hash` of the previous row (64 zeros for the first). */
   readonly prevHash: string;
-  /** SHA-256 over the canonical JSON of `{ prevHash, record }`. */
+  /**
+   * Unkeyed: SHA-256 over the canonical JSON of `{ prevHash, record }`. Keyed: HMAC-SHA256 under the key
+   * `keyId` over the canonical JSON of `{ keyId, prevHash, record }`.
+   */
   readonly hash: string;
+  /** The key the row was chained under; absent for the unkeyed chain. */
+  readonly keyId?: string;
   readonly record: JournalRecord;
 }
 

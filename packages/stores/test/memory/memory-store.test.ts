@@ -1,8 +1,9 @@
 import { canonicalJson, type PausedRun } from '@toolcircuit/core';
-import { BackedStore, type JournalPolicy } from '../src/index.js';
-import { MemoryBackend } from '../src/memory-backend.js';
-import type { StoredJournalRow } from '../src/store-backend.js';
-import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
+import { BackedStore, type JournalPolicy } from '../../src/index.js';
+import { MemoryBackend } from '../../src/memory/memory-backend.js';
+import type { StoredJournalRow } from '../../src/store/store-backend.js';
+import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { indexColumns } from '../support/raw-rows.js';
 
 async function memoryHarness(options: { readonly journal?: JournalPolicy } = {}): Promise<StoreHarness> {
   const backend = new MemoryBackend();
@@ -13,9 +14,15 @@ async function memoryHarness(options: { readonly journal?: JournalPolicy } = {})
     second: new BackedStore(backend, options.journal),
     tamper: {
       rows: async () =>
-        backend.snapshot().rows.map(({ seq, prevHash, hash, recordJson }) => ({ seq, prevHash, hash, recordJson })),
+        backend.snapshot().rows.map(({ seq, prevHash, hash, recordJson, keyId }) => ({
+          seq,
+          prevHash,
+          hash,
+          recordJson,
+          keyId: keyId ?? null,
+        })),
       replaceJournal: async (rows, head) => {
-        const stored: StoredJournalRow[] = rows.map((row) => ({ ...row, runId: '', kind: '' }));
+        const stored: StoredJournalRow[] = rows.map((row) => ({ ...row, ...indexColumns(row) }));
         return new BackedStore(new MemoryBackend({ rows: stored, head }), options.journal);
       },
       replacePausedState: async (runId: string, paused: PausedRun) => {

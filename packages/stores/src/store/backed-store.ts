@@ -7,8 +7,19 @@ import {
   type PausedRun,
   type ToolResultPart,
 } from '@toolcircuit/core';
+import { ClaimLostError } from '../errors/claim-lost-error.js';
+import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
+import { RunClaimConflictError } from '../errors/run-claim-conflict-error.js';
+import { RunNotFoundError } from '../errors/run-not-found-error.js';
+import { createJournalAnchor, type JournalAnchor } from '../journal/journal-anchor.js';
+import { chainHash, keyedChainHash } from '../journal/journal-chain.js';
+import { checkedJournalKey } from '../journal/journal-key.js';
+import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
+import type { JournalHead, JournalRecord, JournalRow } from '../journal/journal-record.js';
+import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from '../journal/verify-journal.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 import type {
+  AnchorJournalOptions,
   CallStartRequest,
   ClaimRequest,
   DurableStore,
@@ -19,13 +30,6 @@ import type {
   RunRecord,
   UnknownOutcomeRequest,
 } from './durable-store.js';
-import { ClaimLostError } from './errors/claim-lost-error.js';
-import { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
-import { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
-import { RunNotFoundError } from './errors/run-not-found-error.js';
-import { chainHash } from './journal-chain.js';
-import { applyPolicy, callRecordOf, type JournalPolicy } from './journal-policy.js';
-import type { JournalHead, JournalRecord, JournalRow } from './journal-record.js';
 import type {
   CallRow,
   ReadTransaction,
@@ -35,9 +39,10 @@ import type {
   WriteTransaction,
 } from './store-backend.js';
 import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutcomeRecord } from './store-records.js';
-import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from './verify-journal.js';
 
 const PAGE = 500;
+const JOURNAL_HEAD_MISSING =
+  "the journal's head row is missing: the store was damaged; run `toolcircuit journal verify` on it";
 
 /**
  * The store's rules, written once over any backend: claims compare revisions, writes of a claim compare
@@ -51,6 +56,7 @@ export class BackedStore implements DurableStore {
 
   constructor(backend: StoreBackend, policy: JournalPolicy = {}) {
     this.#backend = backend;
+    if (policy.key !== undefined) checkedJournalKey(policy.key);
     this.#policy = policy;
     this.journal = { append: (entry, detail) => this.#appendCall(entry, detail) };
   }
@@ -78,14 +84,18 @@ export class BackedStore implements DurableStore {
     const applied = applyPolicy(record, this.#policy);
     const recordJson = canonicalJson(applied);
     const head = await tx.head();
+    if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
+    const { key } = this.#policy;
+    // Hashed from the stored text, so verification (which only has the text) recomputes the same value.
+    const stored = JSON.parse(recordJson);
     const row: StoredJournalRow = {
       seq: head.seq + 1,
       prevHash: head.hash,
-      // Hashed from the stored text, so verification (which only has the text) recomputes the same value.
-      hash: chainHash(head.hash, JSON.parse(recordJson)),
+      hash: key === undefined ? chainHash(head.hash, stored) : keyedChainHash(key, head.hash, stored),
       recordJson,
       runId: applied.runId,
       kind: applied.kind,
+      keyId: key?.id ?? null,
     };
     await tx.appendJournal(row);
     return row;
@@ -261,7 +271,13 @@ export class BackedStore implements DurableStore {
           ...(options.runId === undefined ? {} : { runId: options.runId }),
         });
         for (const raw of page) {
-          rows.push({ seq: raw.seq, prevHash: raw.prevHash, hash: raw.hash, record: JSON.parse(raw.recordJson) });
+          rows.push({
+            seq: raw.seq,
+            prevHash: raw.prevHash,
+            hash: raw.hash,
+            ...(raw.keyId === null || raw.keyId === undefined ? {} : { keyId: raw.keyId }),
+            record: JSON.parse(raw.recordJson),
+          });
         }
         const last = page.at(-1);
         if (last === undefined || page.length < PAGE) break;
@@ -272,16 +288,30 @@ export class BackedStore implements DurableStore {
   }
 
   journalHead(): Promise<JournalHead> {
-    return this.#backend.read((tx) => tx.head());
+    return this.#backend.read(async (tx) => {
+      const head = await tx.head();
+      if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
+      return head;
+    });
   }
 
   verifyJournal(options: VerifyJournalOptions = {}): Promise<JournalVerification> {
+    const { key } = this.#policy;
+    const keys = key === undefined ? options.keys : [key, ...(options.keys ?? [])];
     return this.#backend.read((tx) =>
       verifyJournal(
         { rows: () => pagedRows(tx), head: () => tx.head(), seqOfHash: (hash) => tx.seqOfHash(hash) },
-        options,
+        { ...options, ...(keys === undefined ? {} : { keys }) },
       ),
     );
+  }
+
+  async anchorJournal(options: AnchorJournalOptions = {}): Promise<JournalAnchor> {
+    const key = options.key ?? this.#policy.key;
+    if (key !== undefined) checkedJournalKey(key, 'key');
+    const anchor = createJournalAnchor(await this.journalHead(), now(), key);
+    await (options.sink ?? this.#policy.anchorSink)?.(anchor);
+    return anchor;
   }
 
   schemaVersion(): Promise<number> {

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { canonicalJson } from '@toolcircuit/core';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InvalidStoreOptionsError } from '../src/errors/invalid-store-options-error.js';
-import type { JournalPolicy, RawJournalRow } from '../src/index.js';
-import { openSqliteStore, SQLITE_STORE_FILE, sqliteMigrations } from '../src/sqlite/index.js';
-import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
-import { indexColumns } from './support/raw-rows.js';
-import { marie, startPaused, world } from './support/world.js';
+import { InvalidStoreOptionsError } from '../../src/errors/invalid-store-options-error.js';
+import type { JournalPolicy, RawJournalRow } from '../../src/index.js';
+import { openSqliteStore, SQLITE_STORE_FILE, sqliteMigrations } from '../../src/sqlite/index.js';
+import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { indexColumns } from '../support/raw-rows.js';
+import { marie, startPaused, world } from '../support/world.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-sqlite-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,7 +42,9 @@ async function sqliteHarness(options: { readonly journal?: JournalPolicy } = {})
         const db = new Database(file, { readonly: true });
         try {
           return db
-            .prepare('SELECT seq, prev_hash AS prevHash, hash, record_json AS recordJson FROM journal ORDER BY seq')
+            .prepare(
+              'SELECT seq, prev_hash AS prevHash, hash, record_json AS recordJson, key_id AS keyId FROM journal ORDER BY seq',
+            )
             .all() as RawJournalRow[];
         } finally {
           db.close();
@@ -54,11 +56,11 @@ async function sqliteHarness(options: { readonly journal?: JournalPolicy } = {})
           db.transaction(() => {
             db.prepare('DELETE FROM journal').run();
             const insert = db.prepare(
-              'INSERT INTO journal (seq, run_id, kind, prev_hash, hash, record_json) VALUES (?, ?, ?, ?, ?, ?)',
+              'INSERT INTO journal (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
             );
             for (const row of rows) {
               const { runId, kind } = indexColumns(row);
-              insert.run(row.seq, runId, kind, row.prevHash, row.hash, row.recordJson);
+              insert.run(row.seq, runId, kind, row.prevHash, row.hash, row.recordJson, row.keyId ?? null);
             }
             db.prepare('UPDATE journal_head SET seq = ?, hash = ? WHERE id = 1').run(head.seq, head.hash);
           })();
@@ -104,9 +106,9 @@ describe('SQLite store', () => {
     expect((await again.getRun('run-1'))?.status).toBe('paused');
     await again.close();
     const db = new Database(file, { readonly: true });
-    expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
-      { version: 1, name: sqliteMigrations[0]?.name },
-    ]);
+    expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(
+      sqliteMigrations.map(({ version, name }) => ({ version, name })),
+    );
     db.close();
   });
 
@@ -116,7 +118,7 @@ describe('SQLite store', () => {
     const db = new Database(file);
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 'x')").run();
     db.close();
-    await expect(openSqliteStore({ file })).rejects.toThrow(/version 99, newer than the 1/);
+    await expect(openSqliteStore({ file })).rejects.toThrow(/version 99, newer than the 2/);
   });
 
   it('the database itself refuses to change or delete journal rows', async () => {

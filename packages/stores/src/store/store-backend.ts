@@ -1,6 +1,6 @@
+import type { JournalHead } from '../journal/journal-record.js';
+import type { RawJournalRow } from '../journal/verify-journal.js';
 import type { CallState, RunStatus } from './durable-store.js';
-import type { JournalHead } from './journal-record.js';
-import type { RawJournalRow } from './verify-journal.js';
 
 /** A run as a backend stores it: flat, JSON as text. */
 export interface RunRow {
@@ -38,7 +38,7 @@ export interface CallRow {
   readonly updatedAt: string;
 }
 
-/** A journal row with the columns a backend indexes it by. */
+/** A journal row with the columns a backend indexes it by (verification compares them with the record). */
 export interface StoredJournalRow extends RawJournalRow {
   readonly runId: string;
   readonly kind: string;
@@ -49,9 +49,10 @@ export interface ReadTransaction {
   /** In turn, then call order. */
   getCalls(runId: string): Promise<CallRow[]>;
   getCall(runId: string, turn: number, callId: string): Promise<CallRow | undefined>;
-  head(): Promise<JournalHead>;
+  /** Undefined when the head row is gone (a damaged store: verification reports it). */
+  head(): Promise<JournalHead | undefined>;
   /** Rows in seq order, after `afterSeq`, at most `limit`, optionally of one run. */
-  journalRows(options: { afterSeq: number; limit: number; runId?: string }): Promise<RawJournalRow[]>;
+  journalRows(options: { afterSeq: number; limit: number; runId?: string }): Promise<StoredJournalRow[]>;
   seqOfHash(hash: string): Promise<number | undefined>;
 }
 

@@ -20,9 +20,18 @@ import {
   scrubSecrets,
   scrubSecretText,
   verifyJournal,
-} from '../src/index.js';
-import { chainHash } from '../src/journal-chain.js';
-import { approveAll, done, lookupTool, marie, startPaused, toolReplies, transferTool, world } from './support/world.js';
+} from '../../src/index.js';
+import { chainHash } from '../../src/journal/journal-chain.js';
+import {
+  approveAll,
+  done,
+  lookupTool,
+  marie,
+  startPaused,
+  toolReplies,
+  transferTool,
+  world,
+} from '../support/world.js';
 
 describe('durable runner', () => {
   it('an approval never outlives its resume: unused, it is not left in the application confirmation store', async () => {

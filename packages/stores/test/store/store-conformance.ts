@@ -26,8 +26,8 @@ import {
   RunNotFoundError,
   RunNotResumableError,
   redactInputFields,
-} from '../src/index.js';
-import { chainHash } from '../src/journal-chain.js';
+} from '../../src/index.js';
+import { chainHash } from '../../src/journal/journal-chain.js';
 import {
   approveAll,
   done,
@@ -38,7 +38,7 @@ import {
   transferTool,
   user,
   world,
-} from './support/world.js';
+} from '../support/world.js';
 
 /** Direct writes to the storage, bypassing the store (and its append-only triggers). */
 export interface StorageTamper {
@@ -500,7 +500,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 
       it('reports its schema version', async () => {
         const { store } = await open();
-        expect(await store.schemaVersion()).toBe(1);
+        expect(await store.schemaVersion()).toBe(2);
       });
     });
 
@@ -517,7 +517,12 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           expect(row.hash).toBe(chainHash(row.prevHash, row.record));
         }
         expect(await store.journalHead()).toEqual({ seq: 5, hash: rows[4]?.hash });
-        expect(await store.verifyJournal()).toEqual({ ok: true, entries: 5, head: { seq: 5, hash: rows[4]?.hash } });
+        expect(await store.verifyJournal()).toEqual({
+          ok: true,
+          entries: 5,
+          head: { seq: 5, hash: rows[4]?.hash },
+          unkeyedEntries: 5,
+        });
         expect(await store.readJournal({ afterSeq: 3, limit: 1 })).toEqual([rows[3]]);
       });
 
@@ -541,7 +546,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           );
           expect(edited[2]?.recordJson).not.toBe(rows[2]?.recordJson);
           const store = await tamper.replaceJournal(edited, head);
-          expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 3, problem: 'edited', entries: 2 });
+          // Entry 2 is not vouched for: only entry 3's link (which no longer checks out) confirmed it.
+          expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 3, problem: 'edited', entries: 1 });
           expect(await verification(store)).toMatch(/entry 3 does not match its hash/);
         });
 
@@ -552,10 +558,12 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
             head,
           );
           expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 4, problem: 'deleted' });
-          // Renumbered to hide the gap: still found.
+          // Renumbered to hide the gap: still found. Unkeyed, it cannot be told from entry 3 changed and
+          // re-hashed, so entry 3 is not vouched for.
           const renumbered = rows.filter((row) => row.seq !== 4).map((row, index) => ({ ...row, seq: index + 1 }));
           const again = await tamper.replaceJournal(renumbered, { seq: renumbered.length, hash: head.hash });
-          expect(await again.verifyJournal()).toMatchObject({ ok: false, seq: 4, problem: 'deleted' });
+          expect(await again.verifyJournal()).toMatchObject({ ok: false, seq: 3, problem: 'edited', entries: 2 });
+          expect(await verification(again)).toMatch(/entry 4 does not link to entry 3/);
         });
 
         it('deleted entries at the end are found through the head', async () => {
@@ -696,6 +704,7 @@ function bind(store: DurableStore): DurableStore {
     readJournal: (options) => store.readJournal(options),
     journalHead: () => store.journalHead(),
     verifyJournal: (options) => store.verifyJournal(options),
+    anchorJournal: (options) => store.anchorJournal(options),
     schemaVersion: () => store.schemaVersion(),
     close: () => store.close(),
   };

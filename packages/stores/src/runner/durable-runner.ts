@@ -17,13 +17,13 @@ import {
   type Session,
   type ToolResultPart,
 } from '@toolcircuit/core';
-import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './catalogue-fingerprint.js';
-import type { DurableStore, RunClaim, RunOutcome, RunRecord } from './durable-store.js';
-import { CatalogueChangedError } from './errors/catalogue-changed-error.js';
-import { ClaimLostError } from './errors/claim-lost-error.js';
-import { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
-import { RunNotFoundError } from './errors/run-not-found-error.js';
-import { RunNotResumableError } from './errors/run-not-resumable-error.js';
+import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
+import { ClaimLostError } from '../errors/claim-lost-error.js';
+import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
+import { RunNotFoundError } from '../errors/run-not-found-error.js';
+import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
+import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
+import type { DurableStore, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
 import { ResumeConfirmations } from './resume-confirmations.js';
 
 /** A claim protects a resuming run from `recover` this long unless forced. */

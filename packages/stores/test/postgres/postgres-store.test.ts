@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, type JournalEntry, type PausedRun } from '@toolcircuit/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../src/index.js';
-import { openPostgresStore, type PostgresStore } from '../src/postgres/index.js';
-import { describeStoreConformance, type StoreHarness } from './store-conformance.js';
-import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from './support/postgres-url.js';
-import { indexColumns } from './support/raw-rows.js';
-import { approveAll, done, marie, startPaused, world } from './support/world.js';
+import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../../src/index.js';
+import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
+import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
+import { indexColumns } from '../support/raw-rows.js';
+import { approveAll, done, marie, startPaused, world } from '../support/world.js';
 
 const url = postgresTestUrl();
 requirePostgresInCi(url);
@@ -52,7 +52,7 @@ async function postgresHarness(options: { readonly journal?: JournalPolicy } = {
       rows: () =>
         withClient(async (client) => {
           const { rows } = await client.query(
-            `SELECT seq, prev_hash AS "prevHash", hash, record_json AS "recordJson" FROM ${q('journal')} ORDER BY seq`,
+            `SELECT seq, prev_hash AS "prevHash", hash, record_json AS "recordJson", key_id AS "keyId" FROM ${q('journal')} ORDER BY seq`,
           );
           return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
         }),
@@ -64,8 +64,8 @@ async function postgresHarness(options: { readonly journal?: JournalPolicy } = {
           for (const row of rows) {
             const { runId, kind } = indexColumns(row);
             await client.query(
-              `INSERT INTO ${q('journal')} (seq, run_id, kind, prev_hash, hash, record_json) VALUES ($1, $2, $3, $4, $5, $6)`,
-              [row.seq, runId, kind, row.prevHash, row.hash, row.recordJson],
+              `INSERT INTO ${q('journal')} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+              [row.seq, runId, kind, row.prevHash, row.hash, row.recordJson, row.keyId ?? null],
             );
           }
           await client.query(`UPDATE ${q('journal_head')} SET seq = $1, hash = $2 WHERE id = 1`, [head.seq, head.hash]);
@@ -167,11 +167,12 @@ if (url === undefined) {
       const workers = await Promise.all([0, 1, 2].map(() => open(schema)));
       await Promise.all(workers.map((store) => store.close()));
       const rows = await withClient(
-        async (client) => (await client.query(`SELECT version FROM "${schema}".schema_migrations`)).rows,
+        async (client) =>
+          (await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).rows,
       );
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
       const again = await open(schema);
-      expect(await again.schemaVersion()).toBe(1);
+      expect(await again.schemaVersion()).toBe(2);
       await again.close();
     });
 

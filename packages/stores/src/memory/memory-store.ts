@@ -1,6 +1,6 @@
-import { BackedStore } from './backed-store.js';
-import type { DurableStore } from './durable-store.js';
-import type { JournalPolicy } from './journal-policy.js';
+import type { JournalPolicy } from '../journal/journal-policy.js';
+import { BackedStore } from '../store/backed-store.js';
+import type { DurableStore } from '../store/durable-store.js';
 import { type JournalSnapshot, MemoryBackend } from './memory-backend.js';
 
 export interface MemoryStoreOptions {

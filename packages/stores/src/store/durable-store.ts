@@ -1,7 +1,9 @@
 import type { Journal, LoopResult, PausedRun, ToolResultPart } from '@toolcircuit/core';
+import type { JournalAnchor, JournalAnchorSink } from '../journal/journal-anchor.js';
+import type { JournalKey } from '../journal/journal-key.js';
+import type { JournalHead, JournalRow } from '../journal/journal-record.js';
+import type { JournalVerification, VerifyJournalOptions } from '../journal/verify-journal.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
-import type { JournalHead, JournalRow } from './journal-record.js';
-import type { JournalVerification, VerifyJournalOptions } from './verify-journal.js';
 
 /**
  * - `paused`: irreversible calls await the human; `resume` may claim it.
@@ -122,6 +124,13 @@ export interface UnknownOutcomeRequest extends CallStartRequest {
   readonly detail: string;
 }
 
+export interface AnchorJournalOptions {
+  /** Where the anchor goes; default the journal policy's `anchorSink`, else nowhere (it is returned). */
+  readonly sink?: JournalAnchorSink;
+  /** The key to sign it with; default the store's key. */
+  readonly key?: JournalKey;
+}
+
 export interface ReadJournalOptions {
   readonly runId?: string;
   /** Rows with a seq above this one. */
@@ -172,8 +181,18 @@ export interface DurableStore {
 
   readJournal(options?: ReadJournalOptions): Promise<JournalRow[]>;
   journalHead(): Promise<JournalHead>;
-  /** Walks the whole chain; see `verifyJournal`. */
+  /**
+   * Walks the whole chain; see `verifyJournal`. The store's own key (its journal policy's `key`) is
+   * always among the keys; pass retired ones in `keys`.
+   */
   verifyJournal(options?: VerifyJournalOptions): Promise<JournalVerification>;
+  /**
+   * Takes the journal's head out of the database as an anchor (signed with the store's key, if any) and
+   * hands it to the sink (default: the journal policy's `anchorSink`). Call it on a schedule (e.g. hourly)
+   * and keep the anchors where the database's writers cannot reach: `verifyJournal({ anchor })` then
+   * reports any truncation, rewind or wipe since.
+   */
+  anchorJournal(options?: AnchorJournalOptions): Promise<JournalAnchor>;
   /** The schema version the store runs (the number of the last migration applied; 1 for memory). */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;

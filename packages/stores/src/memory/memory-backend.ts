@@ -1,6 +1,6 @@
-import { GENESIS_HASH } from './journal-chain.js';
-import type { JournalHead } from './journal-record.js';
-import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from './store-backend.js';
+import { GENESIS_HASH } from '../journal/journal-chain.js';
+import type { JournalHead } from '../journal/journal-record.js';
+import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from '../store/store-backend.js';
 
 /** The rows of a journal and its head, as plain data: what a memory store can be loaded with. */
 export interface JournalSnapshot {
@@ -46,7 +46,8 @@ export class MemoryBackend implements StoreBackend {
   }
 
   async schemaVersion(): Promise<number> {
-    return 1;
+    // The memory store has no schema; it reports the version whose rows it keeps (keyed entries: 2).
+    return 2;
   }
 
   async close(): Promise<void> {}

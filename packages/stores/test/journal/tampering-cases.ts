@@ -1,0 +1,210 @@
+// What someone with write access to the database can do to a journal, and what each protection says about
+// it. One list for the tests (tampering.test.ts, on SQLite and PostgreSQL, through the API and the CLI) and
+// for the table in packages/stores/README.md (a test checks the README shows exactly this table).
+import { chainHash, GENESIS_HASH, type JournalHead, type JournalProblem } from '../../src/index.js';
+
+/** A journal row with every column, as an attacker reads and writes it. */
+export interface TamperRow {
+  readonly seq: number;
+  readonly runId: string;
+  readonly kind: string;
+  readonly prevHash: string;
+  readonly hash: string;
+  readonly recordJson: string;
+  readonly keyId: string | null;
+}
+
+/** Direct access to the journal's tables, with the append-only triggers already dropped. */
+export interface RawJournalDb {
+  rows(): Promise<TamperRow[]>;
+  /** Replaces every row; sets the head row to `head` (or leaves it when undefined). */
+  replace(rows: readonly TamperRow[], head?: JournalHead): Promise<void>;
+  /** One statement; `{journal}` and `{head}` name the tables, `?` are parameters. */
+  sql(statement: string, params?: readonly (string | number | null)[]): Promise<void>;
+}
+
+/** How the journal is checked: the three protections of the README table. */
+export const PROTECTIONS = ['unkeyed', 'keyed', 'keyed + anchor'] as const;
+export type Protection = (typeof PROTECTIONS)[number];
+
+/** What verify must say: intact (tampering not detected), or the first entry that does not check out. */
+export type Verdict = 'intact' | { readonly problem: JournalProblem; readonly seq: number };
+
+export interface TamperingCase {
+  /** The row label in the README. */
+  readonly name: string;
+  /**
+   * The journal is 7 entries: run-1 paused (1-2: its two calls), decided (3), started (4), executed (5);
+   * run-2 paused (6-7). The anchor, when there is one, was taken of that head, before the tampering.
+   */
+  tamper(db: RawJournalDb): Promise<void>;
+  readonly verdicts: Readonly<Record<Protection, Verdict>>;
+}
+
+const detected = (problem: JournalProblem, seq: number): Verdict => ({ problem, seq });
+const everywhere = (verdict: Verdict): Record<Protection, Verdict> => ({
+  unkeyed: verdict,
+  keyed: verdict,
+  'keyed + anchor': verdict,
+});
+
+/** Re-hashes rows from `from` on with the public (unkeyed) algorithm, keeping their key ids: a forger's best try. */
+function rehash(rows: readonly TamperRow[], from: number): TamperRow[] {
+  const out: TamperRow[] = [];
+  let prevHash = GENESIS_HASH;
+  for (const row of rows) {
+    if (row.seq < from) {
+      out.push(row);
+      prevHash = row.hash;
+      continue;
+    }
+    const hash = chainHash(prevHash, JSON.parse(row.recordJson));
+    out.push({ ...row, prevHash, hash });
+    prevHash = hash;
+  }
+  return out;
+}
+
+function headOf(rows: readonly TamperRow[]): JournalHead {
+  const last = rows.at(-1);
+  return last === undefined ? { seq: 0, hash: GENESIS_HASH } : { seq: last.seq, hash: last.hash };
+}
+
+function withRecord(row: TamperRow, change: (record: Record<string, unknown>) => void): TamperRow {
+  const record = JSON.parse(row.recordJson) as Record<string, unknown>;
+  change(record);
+  return { ...row, recordJson: JSON.stringify(record) };
+}
+
+export const TAMPERING_CASES: readonly TamperingCase[] = [
+  {
+    name: 'edit an entry',
+    tamper: (db) =>
+      db.sql(
+        `UPDATE {journal} SET record_json = replace(record_json, '"approved":true', '"approved":false') WHERE seq = 3`,
+      ),
+    verdicts: everywhere(detected('edited', 3)),
+  },
+  {
+    name: 'edit an entry and re-hash it in place',
+    tamper: async (db) => {
+      const rows = await db.rows();
+      const edited = rows.map((row) =>
+        row.seq === 3 ? withRecord(row, (record) => Object.assign(record, { approved: false })) : row,
+      );
+      const target = edited[2] as TamperRow;
+      await db.replace(
+        edited.map((row) =>
+          row.seq === 3 ? { ...row, hash: chainHash(row.prevHash, JSON.parse(target.recordJson)) } : row,
+        ),
+      );
+    },
+    // Unkeyed, entry 4 no longer links to entry 3, and entry 3 is not vouched for; keyed, entry 3's MAC fails.
+    verdicts: everywhere(detected('edited', 3)),
+  },
+  {
+    name: 'delete an entry in the middle',
+    tamper: (db) => db.sql('DELETE FROM {journal} WHERE seq = 4'),
+    verdicts: everywhere(detected('deleted', 4)),
+  },
+  {
+    name: 'reorder entries',
+    tamper: async (db) => {
+      const rows = await db.rows();
+      const [two, three] = [rows[1] as TamperRow, rows[2] as TamperRow];
+      await db.replace(
+        rows.map((row) => (row.seq === 2 ? { ...three, seq: 2 } : row.seq === 3 ? { ...two, seq: 3 } : row)),
+      );
+    },
+    verdicts: everywhere(detected('reordered', 2)),
+  },
+  {
+    name: 'insert an entry in the middle',
+    tamper: async (db) => {
+      const rows = await db.rows();
+      const after = rows[2] as TamperRow;
+      const forged = withRecord({ ...after, seq: 4, prevHash: after.hash }, (record) => {
+        record.callId = 'forged';
+      });
+      const inserted = { ...forged, hash: chainHash(after.hash, JSON.parse(forged.recordJson)) };
+      const shifted = [...rows.slice(0, 3), inserted, ...rows.slice(3).map((row) => ({ ...row, seq: row.seq + 1 }))];
+      await db.replace(shifted, { seq: rows.length + 1, hash: (rows.at(-1) as TamperRow).hash });
+    },
+    verdicts: {
+      unkeyed: detected('inserted', 4),
+      // Keyed, the forged entry's MAC fails before its place in the chain is looked at.
+      keyed: detected('edited', 4),
+      'keyed + anchor': detected('edited', 4),
+    },
+  },
+  {
+    name: 'cut off the tail (head row left)',
+    tamper: (db) => db.sql('DELETE FROM {journal} WHERE seq > 5'),
+    verdicts: everywhere(detected('deleted', 6)),
+  },
+  {
+    name: 'cut off the tail and rewind the head row',
+    tamper: async (db) => {
+      const rows = (await db.rows()).filter((row) => row.seq <= 5);
+      await db.replace(rows, headOf(rows));
+    },
+    verdicts: { unkeyed: 'intact', keyed: 'intact', 'keyed + anchor': detected('truncated', 6) },
+  },
+  {
+    name: 'wipe the journal and reset the head row',
+    tamper: (db) => db.replace([], headOf([])),
+    verdicts: { unkeyed: 'intact', keyed: 'intact', 'keyed + anchor': detected('truncated', 1) },
+  },
+  {
+    name: 'append a forged entry',
+    tamper: async (db) => {
+      const rows = await db.rows();
+      const last = rows.at(-1) as TamperRow;
+      const forged = withRecord({ ...last, seq: last.seq + 1, prevHash: last.hash }, (record) => {
+        record.callId = 'forged';
+        record.at = '2031-01-01T00:00:00.000Z';
+      });
+      const row = { ...forged, hash: chainHash(last.hash, JSON.parse(forged.recordJson)) };
+      await db.replace([...rows, row], headOf([...rows, row]));
+    },
+    verdicts: { unkeyed: 'intact', keyed: detected('edited', 8), 'keyed + anchor': detected('edited', 8) },
+  },
+  {
+    name: 'edit an entry and re-hash the whole journal',
+    tamper: async (db) => {
+      const rows = (await db.rows()).map((row) =>
+        row.seq === 2 ? withRecord(row, (record) => Object.assign(record, { at: '2000-01-01T00:00:00.000Z' })) : row,
+      );
+      const rewritten = rehash(rows, 1);
+      await db.replace(rewritten, headOf(rewritten));
+    },
+    verdicts: { unkeyed: 'intact', keyed: detected('edited', 1), 'keyed + anchor': detected('edited', 1) },
+  },
+  {
+    name: "move a run's entries to another run id",
+    tamper: (db) => db.sql(`UPDATE {journal} SET run_id = 'run-9' WHERE run_id = 'run-1'`),
+    verdicts: everywhere(detected('edited', 1)),
+  },
+  {
+    name: "change an entry's kind column",
+    tamper: (db) => db.sql(`UPDATE {journal} SET kind = 'call' WHERE seq = 3`),
+    verdicts: everywhere(detected('edited', 3)),
+  },
+  {
+    name: 'delete the head row',
+    tamper: (db) => db.sql('DELETE FROM {head}'),
+    verdicts: everywhere(detected('head_missing', 8)),
+  },
+];
+
+/** The README table, rendered from the list. */
+export function tamperingTable(): string {
+  const cell = (verdict: Verdict) => (verdict === 'intact' ? 'not detected' : `detected (${verdict.problem})`);
+  return [
+    `| someone with write access to the database… | ${PROTECTIONS.join(' | ')} |`,
+    `|---|${PROTECTIONS.map(() => '---').join('|')}|`,
+    ...TAMPERING_CASES.map(
+      (entry) => `| ${entry.name} | ${PROTECTIONS.map((protection) => cell(entry.verdicts[protection])).join(' | ')} |`,
+    ),
+  ].join('\n');
+}
