@@ -19,6 +19,7 @@ import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { readModelTurn } from './read-model-turn.js';
 import { settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
+import { callIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
 import { addUsage } from './usage.js';
 
 type Options = Omit<LoopOptions, 'messages'>;
@@ -76,7 +77,8 @@ async function turns(
     const request = buildModelRequest(state, options);
     const read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit);
     if (read === undefined) return endLoop(state, 'aborted', emit);
-    const { modelTurn, incomplete } = read;
+    const modelTurn = withUniqueCallIds(read.modelTurn, turn, callIdsOf(state.messages));
+    const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
     const calls = toolCallsOf(modelTurn.content);
     state.turns.push(modelTurn);
     state.usage = addUsage(state.usage, modelTurn.usage);

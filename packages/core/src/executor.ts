@@ -266,6 +266,7 @@ function finish(
     humanId: context.session.humanId,
     turn: context.turn ?? 1,
     callId: call.id,
+    ...(call.originalId === undefined ? {} : { originalCallId: call.originalId }),
     toolName: call.name,
     // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
     input: journalInputOf(attempt),

@@ -642,7 +642,11 @@ describe('streamLoop and runLoop on the same random scripts (property-based)', (
             const inOrder = [...results].sort((a, b) => a.index - b.index).map((other) => other.result);
             expect(event.message.content).toEqual(inOrder);
           }
-          expect(events.at(-1)).toMatchObject({ type: 'loop-end', result: expected });
+          // toEqual, not toMatchObject: the subset walk does not stop at shared references, and the random
+          // inputs nest deeper than its recursion can go.
+          const last = events.at(-1);
+          expect(last?.type).toBe('loop-end');
+          expect(last?.type === 'loop-end' ? last.result : undefined).toEqual(expected);
         },
       ),
       { numRuns: 100 },
