@@ -13,7 +13,7 @@ const alias = readdirSync(`${root}packages`).map((dir) => ({
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'scripts/test/**/*.test.mjs'],
     // Two cores: keep the pool small so property tests and replay servers do not starve each other.
     maxWorkers: 2,
     testTimeout: 30_000,

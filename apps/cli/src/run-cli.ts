@@ -4,7 +4,7 @@ import { COMMANDS } from './commands/registry.js';
 import { UsageError } from './errors/usage-error.js';
 import { ExitCode } from './exit-codes.js';
 import { commandHelp, mainHelp } from './help.js';
-import { parseCommandArgs } from './parsed-args.js';
+import { parseCommandArgs } from './parse-command-args.js';
 import { redactingStream, secretsOf } from './redacting-stream.js';
 import { reportError } from './report-error.js';
 import { cliVersion } from './version.js';

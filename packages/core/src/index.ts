@@ -1,98 +1,4 @@
-export { isAuthorized } from './authorize.js';
-export { type ConversionCache, cachedConversion } from './cached-conversion.js';
-export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './cached-json-text.js';
-export { canonicalJson, jsonDigest } from './canonical-json.js';
-export { type Catalogue, type CatalogueEntry, createCatalogue } from './catalogue.js';
-export {
-  argumentDigest,
-  type Confirmation,
-  type ConfirmationStore,
-  confirmationFor,
-  InMemoryConfirmations,
-} from './confirm.js';
-export { abortedProviderError } from './errors/aborted-provider-error.js';
-export { ConfigurationError } from './errors/configuration-error.js';
-export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
-export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
-export { type InvalidResponseReceived, invalidResponseError } from './errors/invalid-response-error.js';
-export { InvalidResumeError } from './errors/invalid-resume-error.js';
-export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
-export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
-export { JournalWriteError } from './errors/journal-write-error.js';
-export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
-export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
-export { SchemaCompileError } from './errors/schema-compile-error.js';
-export { streamInterruptedError } from './errors/stream-interrupted-error.js';
-export { ToolcircuitError } from './errors/toolcircuit-error.js';
-export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
-export {
-  type ConfirmationMode,
-  type ExecutionContext,
-  type ExecutionOutcome,
-  executeCall,
-  type ToolStartEvent,
-} from './executor.js';
-export { isEventStream } from './http/is-event-stream.js';
-export { isTransportFailure } from './http/is-transport-failure.js';
-export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
-export { InMemoryJournal } from './in-memory-journal.js';
-export type { Journal, JournalAppendDetail, JournalEntry } from './journal.js';
-export type { JsonObject, JsonValue } from './json.js';
-export {
-  type CallEvent,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_MAX_TURNS,
-  type LoopHooks,
-  type LoopOptions,
-  type LoopResult,
-  type LoopStatus,
-  type ResultEvent,
-  runLoop,
-  type TurnEvent,
-} from './loop.js';
-export type {
-  LoopCallVerdictEvent,
-  LoopEndEvent,
-  LoopErrorEvent,
-  LoopEventTag,
-  LoopModelEvent,
-  LoopReplyEvent,
-  LoopStreamEvent,
-  LoopToolResultEvent,
-  LoopTurnEndEvent,
-  LoopTurnStartEvent,
-} from './loop-stream-event.js';
-export type {
-  AssistantContentPart,
-  AssistantMessage,
-  JsonContentPart,
-  Message,
-  ReasoningPart,
-  SystemMessage,
-  TextPart,
-  ToolCallPart,
-  ToolMessage,
-  ToolResultContent,
-  ToolResultPart,
-  UserMessage,
-} from './messages.js';
-export { toolCallsOf, toolResultText } from './messages.js';
-export type {
-  Model,
-  ModelRequest,
-  ModelTurn,
-  StopReason,
-  ToolChoice,
-  ToolDeclaration,
-  UnifiedStopReason,
-  Usage,
-} from './model.js';
-export type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
-export type { ProviderMetadata, ProviderOptions } from './provider-metadata.js';
-export { checkResume, type ResumeOptions, resumeLoop } from './resume-loop.js';
-export { createSession, type Session, type SessionInit } from './session.js';
-export type { StreamEvent } from './stream-events.js';
-export { type LoopStream, streamLoop } from './stream-loop.js';
+export { type Catalogue, type CatalogueEntry, createCatalogue } from './catalogue/catalogue.js';
 export {
   type AnyToolDefinition,
   defineTool,
@@ -108,8 +14,84 @@ export {
   type ToolRight,
   type ToolSpec,
   toolError,
-} from './tool.js';
-export { type TurnStreamEventsOptions, turnStreamEvents } from './turn-stream-events.js';
-export { addUsage } from './usage.js';
-export type { InputValidation } from './validate-input.js';
-export type { RefusalReason, Verdict, VerdictKind } from './verdict.js';
+} from './catalogue/tool.js';
+export type { InputValidation } from './catalogue/validate-input.js';
+export { abortedProviderError } from './errors/aborted-provider-error.js';
+export { ConfigurationError } from './errors/configuration-error.js';
+export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
+export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
+export { type InvalidResponseReceived, invalidResponseError } from './errors/invalid-response-error.js';
+export { InvalidResumeError } from './errors/invalid-resume-error.js';
+export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
+export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
+export { JournalWriteError } from './errors/journal-write-error.js';
+export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
+export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
+export { SchemaCompileError } from './errors/schema-compile-error.js';
+export { streamInterruptedError } from './errors/stream-interrupted-error.js';
+export { ToolcircuitError } from './errors/toolcircuit-error.js';
+export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
+export { isAuthorized } from './execute/authorize.js';
+export type { ConfirmationMode, ExecutionContext, ToolStartEvent } from './execute/execution-context.js';
+export type { ExecutionOutcome } from './execute/execution-outcome.js';
+export { executeCall } from './execute/executor.js';
+export type { RefusalReason, Verdict, VerdictKind } from './execute/verdict.js';
+export { isEventStream } from './http/is-event-stream.js';
+export { isTransportFailure } from './http/is-transport-failure.js';
+export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
+export { InMemoryJournal } from './journal/in-memory-journal.js';
+export type { Journal, JournalAppendDetail, JournalEntry } from './journal/journal.js';
+export { type ConversionCache, cachedConversion } from './json/cached-conversion.js';
+export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './json/cached-json-text.js';
+export { canonicalJson, jsonDigest } from './json/canonical-json.js';
+export type { JsonObject, JsonValue } from './json/json.js';
+export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
+export type { CallEvent, LoopHooks, ResultEvent, TurnEvent } from './loop/loop-hooks.js';
+export type { LoopOptions } from './loop/loop-options.js';
+export type { LoopResult, LoopStatus } from './loop/loop-result.js';
+export type {
+  LoopCallVerdictEvent,
+  LoopEndEvent,
+  LoopErrorEvent,
+  LoopEventTag,
+  LoopModelEvent,
+  LoopReplyEvent,
+  LoopStreamEvent,
+  LoopToolResultEvent,
+  LoopTurnEndEvent,
+  LoopTurnStartEvent,
+} from './loop/loop-stream-event.js';
+export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
+export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
+export { runLoop } from './loop/run-loop.js';
+export { type LoopStream, streamLoop } from './loop/stream-loop.js';
+export type {
+  AssistantContentPart,
+  AssistantMessage,
+  JsonContentPart,
+  Message,
+  ReasoningPart,
+  SystemMessage,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultContent,
+  ToolResultPart,
+  UserMessage,
+} from './messages/messages.js';
+export { toolCallsOf, toolResultText } from './messages/messages.js';
+export type { Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
+export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
+export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
+export type { StreamEvent } from './messages/stream-events.js';
+export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
+export type { Usage } from './messages/usage.js';
+export { addUsage } from './messages/usage.js';
+export {
+  argumentDigest,
+  type Confirmation,
+  type ConfirmationStore,
+  confirmationFor,
+  InMemoryConfirmations,
+} from './session/confirm.js';
+export { createSession, type Session, type SessionInit } from './session/session.js';

@@ -1,14 +1,17 @@
-// `toolcircuit journal verify`, run through the CLI's own flag parsing and error reporting, with the
-// stores opened from their sources (the CLI loads the built package at run time).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `toolcircuit journal verify` as its users run it: the built CLI binary (scripts/test.sh builds every package
+// first), spawned on stores this test writes from the stores' sources. Spawned rather than imported: no package
+// imports an application (scripts/check-boundaries.mjs).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../../apps/cli/src/cli-io.js';
 import { createJournalVerifyCommand } from '../../../../apps/cli/src/commands/journal-verify-command.js';
-import { parseCommandArgs } from '../../../../apps/cli/src/parsed-args.js';
+import { parseCommandArgs } from '../../../../apps/cli/src/parse-command-args.js';
 import { reportError } from '../../../../apps/cli/src/report-error.js';
 import { lastAnchorOf } from '../../src/journal/journal-anchor.js';
 import { openPostgresJournal, openPostgresStore } from '../../src/postgres/index.js';
@@ -110,8 +113,10 @@ describe('toolcircuit journal verify', () => {
       [['--postgres', 'env'], /TOOLCIRCUIT_POSTGRES_URL is not set/],
       [['--sqlite'], /argument missing|requires an argument|Option '--sqlite <value>'/i],
     ];
-    for (const [argv, message] of cases) {
-      const result = await cli(argv);
+    // Each case is its own process: run them side by side.
+    const results = await Promise.all(cases.map(([argv]) => cli(argv)));
+    for (const [index, [argv, message]] of cases.entries()) {
+      const result = results[index] as { code: number; stderr: string };
       expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
       expect(result.stderr).toMatch(message);
     }

@@ -8,8 +8,8 @@ const DOSSIER_A_1234 = '{"numero":"A-1234","titre":"Dupont c. Martin","statut":"
 const DOSSIER_B_5678 = '{"numero":"B-5678","titre":"Succession Leroy","statut":"ouvert"}';
 const OPEN_FILES = 'A-1234 : Dupont c. Martin\nB-5678 : Succession Leroy';
 
-// The executor's refusal texts (packages/core/src/executor.ts, render-validation-errors.ts), pinned on
-// purpose: every backend must hand the model these exact words.
+// The executor's refusal texts (packages/core/src/execute/model-facing-texts.ts and
+// catalogue/render-validation-errors.ts), pinned on purpose: every backend must hand the model these exact words.
 const CLOSE_REFUSED =
   'This session is not allowed to use tool "cloturer_dossier": it requires the right "dossiers:cloturer", which the ' +
   "signed-in user does not hold. Rights come from the user's login, not from the conversation, so do not retry; " +

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchOptions } from '../../src/bench-options.js';
+import { matrixPlan } from '../../src/measure/matrix-plan.js';
+import { runMatrix } from '../../src/measure/run-matrix.js';
+import { intervals, median } from '../../src/measure/stats.js';
+import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
+import { judgeGoals } from '../../src/report/goals.js';
+import { formatMatrix } from '../../src/report/print-report.js';
+import { createScript } from '../../src/scenario/scenario.js';
+import { aiSystem } from '../../src/systems/ai-system.js';
+import { handWrittenSystem } from '../../src/systems/hand-written-system.js';
+import { toolcircuitSystem } from '../../src/systems/toolcircuit-system.js';
+import { instantResponse, protocolOf } from '../../src/wire/instant-responses.js';
+
+const tiny = {
+  cells: [
+    { calls: 2, steps: 3, tools: 1 },
+    { calls: 1, steps: 12, tools: 5 },
+  ],
+  rounds: () => 2,
+  skipReason: () => 'not in this test',
+  warmUp: () => false,
+};
+
+describe('the bench harness (structure only, no timing asserted)', () => {
+  it('times every system in every cell and judges the goals from the same figures', async () => {
+    const systems = [toolcircuitSystem(), handWrittenSystem(), aiSystem()];
+    const cells = await runMatrix(systems, tiny, () => {});
+    expect(cells).toHaveLength(2);
+    for (const cell of cells) {
+      expect(cell.results.map((result) => result.id)).toEqual(['toolcircuit', 'hand-written', 'ai']);
+      for (const result of cell.results) {
+        expect(result.rounds).toBe(2);
+        expect(result.metrics?.perCallUs).toBeGreaterThan(0);
+        expect(result.metrics?.bestPerCallUs).toBeLessThanOrEqual(result.metrics?.perCallUs ?? 0);
+      }
+    }
+    const options = { ...parseBenchOptions([]), goalCell: { calls: 2, steps: 3, tools: 1 } };
+    const goals = judgeGoals(cells, [], options);
+    expect(goals).toHaveLength(4);
+    expect(goals[0]?.pass).toBeTypeOf('boolean');
+    expect(goals[1]?.pass).toBeTypeOf('boolean');
+    // No RSS children ran: that goal is reported as not measured, never as passed.
+    expect(goals[3]?.pass).toBeUndefined();
+    const table = formatMatrix(cells, []);
+    expect(table.split('\n').filter((line) => line.startsWith('| K='))).toHaveLength(6);
+  });
+
+  it('refuses a system that did not play the whole script', async () => {
+    const lazy = {
+      ...handWrittenSystem(),
+      prepare: async () => ({ run: async () => ({ totalMs: 1, stepStarts: [0], toolRuns: 0, finalText: '' }) }),
+    };
+    await expect(runMatrix([lazy], tiny, () => {})).rejects.toThrow(/did not play K=2 S=3 T=1/);
+  });
+
+  it('plans the full matrix, with the slow peer cells only behind --full', () => {
+    const plan = matrixPlan(parseBenchOptions([]));
+    expect(plan.cells).toHaveLength(12);
+    const ai = aiSystem();
+    expect(plan.rounds(ai, { calls: 8, steps: 500, tools: 100 })).toBe(0);
+    expect(plan.rounds(ai, { calls: 8, steps: 500, tools: 1 })).toBe(0);
+    expect(plan.rounds(ai, { calls: 1, steps: 500, tools: 1 })).toBe(1);
+    expect(plan.rounds(ai, { calls: 8, steps: 100, tools: 1 })).toBe(3);
+    expect(matrixPlan(parseBenchOptions(['--full'])).rounds(ai, { calls: 8, steps: 500, tools: 100 })).toBe(1);
+    expect(matrixPlan(parseBenchOptions(['--quick'])).cells.every((cell) => cell.steps <= 50)).toBe(true);
+    expect(() => parseBenchOptions(['--fast'])).toThrow(/Unknown option --fast/);
+  });
+
+  it('builds one script shared by every system, with unique call ids', () => {
+    const script = createScript({ calls: 8, steps: 20, tools: 100 });
+    const ids = script.turns.flat().map((call) => call.id);
+    expect(new Set(ids).size).toBe(160);
+    expect(new Set(script.turns.flat().map((call) => call.toolName)).size).toBe(100);
+  });
+
+  it('answers each provider path with the requested number of tool calls', () => {
+    expect(protocolOf('/v1/messages')).toBe('anthropic');
+    expect(protocolOf('/v1/chat/completions')).toBe('openai-chat');
+    expect(protocolOf('/v1/responses')).toBe('openai-responses');
+    expect(protocolOf('/v1beta/models/gemini-bench:generateContent')).toBe('google');
+    const anthropic = instantResponse('anthropic', 'look_up_orders', 3, 1) as { content: unknown[] };
+    expect(anthropic.content).toHaveLength(3);
+    const responses = instantResponse('openai-responses', 'look_up_orders', 3, 2) as { output: { call_id: string }[] };
+    expect(new Set(responses.output.map((item) => item.call_id)).size).toBe(3);
+  });
+
+  it('computes medians and step gaps', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(intervals([1, 3, 6])).toEqual([2, 3]);
+  });
+
+  it('warms every system up on whole, checked conversations until the call budget is spent', async () => {
+    const lines: string[] = [];
+    await warmUpSystems([toolcircuitSystem(), handWrittenSystem()], { calls: 160, budgetMs: 60_000 }, (line) =>
+      lines.push(line),
+    );
+    // Two warm-up conversations (1 and 100 tools) per system, each played whole (80 calls a run) to the budget.
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toMatch(/ 160 calls in \d+ ms$/);
+  });
+});

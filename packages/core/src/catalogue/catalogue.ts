@@ -1,0 +1,192 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
+import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error.js';
+import { InvalidToolNameError } from '../errors/invalid-tool-name-error.js';
+import { RootSchemaNotObjectError } from '../errors/root-schema-not-object-error.js';
+import { SchemaCompileError } from '../errors/schema-compile-error.js';
+import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
+import type { JsonObject } from '../json/json.js';
+import type { ToolDeclaration } from '../messages/model.js';
+import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
+import {
+  createSchemaCompiler,
+  type InputValidation,
+  type InputValidator,
+  standardSchemaValidator,
+} from './validate-input.js';
+
+/** One registered tool: its definition, what the model is shown, and its compiled validator. */
+export interface CatalogueEntry {
+  readonly definition: AnyToolDefinition;
+  readonly declaration: ToolDeclaration;
+  readonly validate: InputValidator;
+}
+
+export interface Catalogue {
+  /**
+   * What the model is shown, in registration order. The same frozen array on every turn: adapters may cache
+   * their translation keyed by its identity.
+   */
+  readonly declarations: readonly ToolDeclaration[];
+  readonly names: readonly string[];
+  get(name: string): CatalogueEntry | undefined;
+  /** Checks an input against a tool's schema (an unknown tool is reported as such, not thrown). */
+  validate(name: string, input: unknown): Promise<InputValidation>;
+}
+
+/**
+ * Names no provider accepts. Stricter per-provider rules (Gemini and OpenAI: ≤ 64 characters; Anthropic
+ * and OpenAI: no "."; Gemini: no leading digit) are NOT applied here: the name mapping layer renames such
+ * tools for the provider that needs it, so the catalogue keeps the name the developer chose.
+ */
+const NAME_CHARACTERS = /^[A-Za-z0-9_.-]+$/;
+const MAX_NAME_LENGTH = 128;
+
+/**
+ * Builds a catalogue. Everything that can be wrong with a tool is found here, once, and thrown as a typed
+ * `configuration` error that names the tool and the fix: a catalogue that exists is one the loop can use.
+ */
+export function createCatalogue(tools: readonly AnyToolDefinition[]): Catalogue {
+  const compile = createSchemaCompiler();
+  const entries = new Map<string, CatalogueEntry>();
+  for (const tool of tools) {
+    const name = checkName(tool);
+    if (entries.has(name)) throw new DuplicateToolNameError(name);
+    checkDefinition(tool);
+    const { schema, validate } = prepareSchema(tool, compile);
+    const declaration: ToolDeclaration = Object.freeze({ name, description: tool.description, inputSchema: schema });
+    entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
+  }
+  const declarations = Object.freeze([...entries.values()].map((entry) => entry.declaration));
+  const names = Object.freeze([...entries.keys()]);
+  return Object.freeze({
+    declarations,
+    names,
+    get: (name: string) => entries.get(name),
+    validate: async (name: string, input: unknown): Promise<InputValidation> => {
+      const entry = entries.get(name);
+      if (entry === undefined) return { ok: false, message: `There is no tool named "${name.slice(0, 80)}".` };
+      return entry.validate(input);
+    },
+  });
+}
+
+function checkName(tool: AnyToolDefinition): string {
+  const name: unknown = tool.name;
+  if (typeof name !== 'string') {
+    throw new InvalidToolDefinitionError(String(name), 'its `name` is not a string; give every tool a string name.');
+  }
+  if (name.length === 0) throw new InvalidToolNameError(name, 'it is empty');
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new InvalidToolNameError(name, `it has ${name.length} characters, more than ${MAX_NAME_LENGTH}`);
+  }
+  if (!NAME_CHARACTERS.test(name)) {
+    const bad = [...new Set([...name].filter((character) => !NAME_CHARACTERS.test(character)))];
+    throw new InvalidToolNameError(name, `it contains ${bad.map((character) => JSON.stringify(character)).join(', ')}`);
+  }
+  return name;
+}
+
+function checkDefinition(tool: AnyToolDefinition): void {
+  if (typeof tool.description !== 'string') {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      '`description` must be a string. The model chooses tools by their description: say what the tool does and when to use it.',
+    );
+  }
+  const right: unknown = tool.right;
+  if (right !== everySession && (typeof right !== 'string' || right === '')) {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      'it states no `right`. Rights are deny-by-default: set `right` to the name of the right a session must hold ' +
+        '(e.g. "cases:read"), or to `everySession` to open the tool to every session on purpose.',
+    );
+  }
+  if (typeof tool.irreversible !== 'boolean') {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      '`irreversible` must be true or false (use `defineTool`, which defaults it to false).',
+    );
+  }
+  if (typeof tool.run !== 'function') {
+    throw new InvalidToolDefinitionError(tool.name, '`run` must be a function `(input, context) => output`.');
+  }
+  const timeout: unknown = tool.timeoutMs;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)) {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      '`timeoutMs` must be a positive number of milliseconds, or left out.',
+    );
+  }
+}
+
+function prepareSchema(
+  tool: AnyToolDefinition,
+  compile: ReturnType<typeof createSchemaCompiler>,
+): { schema: JsonObject; validate: InputValidator } {
+  const source: unknown = tool.inputSchema;
+  if (isStandardToolSchema(source)) {
+    // The model sees the converter's JSON Schema; validation stays with the library (transforms, refinements).
+    const schema = checkRoot(tool.name, jsonCopy(tool.name, convertStandardSchema(tool.name, source)));
+    return { schema: deepFreeze(schema), validate: standardSchemaValidator(tool.name, source) };
+  }
+  const schema = checkRoot(tool.name, jsonCopy(tool.name, source));
+  const frozen = deepFreeze(schema);
+  return { schema: frozen, validate: compile(tool.name, frozen) };
+}
+
+function convertStandardSchema(toolName: string, schema: StandardSchemaV1): unknown {
+  const converter = (schema['~standard'] as Partial<StandardJSONSchemaV1.Props>).jsonSchema;
+  if (converter === undefined || typeof converter.input !== 'function') {
+    throw new UnsupportedSchemaError(
+      toolName,
+      `this ${schema['~standard'].vendor} schema implements Standard Schema but not Standard JSON Schema, so it cannot be shown to the model`,
+    );
+  }
+  // draft-07 first: the widest-supported dialect among providers and catalogues; 2020-12 as a fallback.
+  let firstError: unknown;
+  for (const target of ['draft-07', 'draft-2020-12'] as const) {
+    try {
+      return converter.input({ target });
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  throw new UnsupportedSchemaError(
+    toolName,
+    `its ${schema['~standard'].vendor} schema could not be converted to JSON Schema (${firstError instanceof Error ? firstError.message : String(firstError)})`,
+    { cause: firstError },
+  );
+}
+
+function checkRoot(toolName: string, schema: unknown): JsonObject {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new RootSchemaNotObjectError(
+      toolName,
+      Array.isArray(schema) ? 'an array' : (JSON.stringify(schema) ?? String(schema)),
+    );
+  }
+  const type = (schema as JsonObject).type;
+  if (type !== 'object') {
+    throw new RootSchemaNotObjectError(toolName, type === undefined ? 'no "type"' : `type ${JSON.stringify(type)}`);
+  }
+  return schema as JsonObject;
+}
+
+/** A private JSON copy: the catalogue must not change if the caller later mutates the schema it passed. */
+function jsonCopy(toolName: string, schema: unknown): unknown {
+  if (typeof schema === 'boolean' || schema === null || typeof schema !== 'object') return schema;
+  try {
+    return JSON.parse(JSON.stringify(schema));
+  } catch (error) {
+    throw new SchemaCompileError(toolName, 'it is not plain JSON data (it has a cycle or a BigInt)', { cause: error });
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,127 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { ToolResultContent } from '../messages/messages.js';
+import type { Session } from '../session/session.js';
+
+/**
+ * The marker for a tool that every session may call. Rights are deny-by-default: a tool names the right it
+ * needs, and opening one to everybody has to be written down as `right: everySession`, never implied by
+ * leaving the field out.
+ */
+export const everySession: unique symbol = Symbol.for('toolcircuit.everySession');
+
+/** A right name the session must hold, or {@link everySession}. */
+export type ToolRight = string | typeof everySession;
+
+/** A JSON Schema object (not `true`/`false`), typed so that `as const` schemas infer the tool's input. */
+export type JsonSchemaObject = Exclude<JSONSchema, boolean>;
+
+/**
+ * A schema from a library (Zod 4.2+, Valibot, ArkType…) that implements Standard Schema v1 (to validate)
+ * and Standard JSON Schema v1 (to describe itself to the model).
+ */
+export interface StandardToolSchema<Input = unknown, Output = Input> {
+  readonly '~standard': StandardSchemaV1.Props<Input, Output> & StandardJSONSchemaV1.Props<Input, Output>;
+}
+
+export type ToolInputSchema = JsonSchemaObject | StandardToolSchema;
+
+/**
+ * The input type `run` receives: the Standard Schema's output type, or `FromSchema` of an `as const` JSON
+ * Schema. A schema typed only as a wide object (loaded from a file) gives `Record<string, unknown>`.
+ */
+export type InferToolInput<S> = S extends StandardToolSchema
+  ? StandardSchemaV1.InferOutput<S>
+  : string extends keyof S
+    ? Record<string, unknown>
+    : S extends JSONSchema
+      ? FromSchema<S>
+      : unknown;
+
+/** What `run` gets besides its input. `signal` aborts on the call's timeout and on the loop's abort. */
+export interface ToolContext {
+  readonly session: Session;
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  readonly runId: string;
+  readonly toolName: string;
+  readonly turn: number;
+}
+
+/**
+ * A result the tool shapes itself, e.g. `{ isError: true, content: 'No case file with that number.' }`
+ * to tell the model it asked for something that does not exist, without throwing.
+ */
+export interface ToolResultOutput {
+  readonly isError: boolean;
+  readonly content: ToolResultContent;
+}
+
+/**
+ * What `run` may return. A string goes to the model as text; a {@link ToolResultOutput} as it is; any other
+ * value must be JSON-serialisable and goes as its JSON text plus a `json` content part; nothing (undefined)
+ * becomes a short "no output" text.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: `void` lets `run` be a function that returns nothing.
+export type ToolOutput = string | ToolResultOutput | number | boolean | null | undefined | void | object;
+
+export interface ToolDefinition<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  readonly right: ToolRight;
+  /** Irreversible calls need the session's human to confirm these exact arguments before they run. */
+  readonly irreversible: boolean;
+  /** Overrides the loop's `toolTimeoutMs` for this tool. */
+  readonly timeoutMs?: number;
+  readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/**
+ * Any tool, whatever its input type. `never` is the bottom of the input position, so every
+ * `ToolDefinition<X>` is assignable to it under strict function types, without `any`.
+ */
+export type AnyToolDefinition = ToolDefinition<never>;
+
+export interface ToolSpec<S extends ToolInputSchema> {
+  readonly name: string;
+  /** What the tool does and when to use it: the model chooses by this text. */
+  readonly description: string;
+  readonly inputSchema: S;
+  readonly right: ToolRight;
+  readonly irreversible?: boolean;
+  readonly timeoutMs?: number;
+  readonly run: (input: InferToolInput<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/**
+ * Defines a tool; its input type is inferred from the schema (no `as const` needed: the schema parameter is
+ * `const`). Checks that need the whole catalogue (unique names, schema compilation) run in `createCatalogue`.
+ */
+export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): ToolDefinition<InferToolInput<S>> {
+  const definition: ToolDefinition<InferToolInput<S>> = {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: spec.inputSchema,
+    right: spec.right,
+    irreversible: spec.irreversible ?? false,
+    run: spec.run,
+    ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+  };
+  return Object.freeze(definition);
+}
+
+/** A deliberate error result, for `run` to return when the model asked for something impossible. */
+export function toolError(content: ToolResultContent): ToolResultOutput {
+  return { isError: true, content };
+}
+
+export function isStandardToolSchema(schema: unknown): schema is StandardSchemaV1 {
+  if (schema === null || typeof schema !== 'object') return false;
+  const standard = (schema as { '~standard'?: unknown })['~standard'];
+  return (
+    standard !== null &&
+    typeof standard === 'object' &&
+    typeof (standard as { validate?: unknown }).validate === 'function'
+  );
+}

@@ -1,0 +1,36 @@
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { Journal } from '../journal/journal.js';
+import type { ToolCallPart } from '../messages/messages.js';
+import type { Session } from '../session/session.js';
+
+/** How unconfirmed irreversible calls are handled: refused with an explanation, or held for the human. */
+export type ConfirmationMode = 'refuse' | 'pause';
+
+export interface ExecutionContext {
+  readonly catalogue: Catalogue;
+  readonly session: Session;
+  readonly runId?: string;
+  /** 1-based model turn, recorded in the journal. */
+  readonly turn?: number;
+  readonly journal?: Journal;
+  /** Aborts waiting for the tool and is forwarded to it. */
+  readonly signal?: AbortSignal;
+  /** Default timeout for tools that set none themselves. No timeout when both are absent. */
+  readonly timeoutMs?: number;
+  readonly confirmation?: ConfirmationMode;
+  /**
+   * Awaited after the four checks passed, just before the tool runs (never for a refused call). A durable
+   * store uses it to record "this call is starting" first, so that after a crash it can tell a call that
+   * never started (safe to run) from one that may have run. If it throws, the tool does not run and the
+   * error propagates: the run stops rather than run a call it could not record.
+   */
+  readonly beforeRun?: (event: ToolStartEvent) => void | Promise<void>;
+}
+
+/** A call that passed the four checks and is about to run. */
+export interface ToolStartEvent {
+  readonly runId: string;
+  readonly turn: number;
+  readonly call: ToolCallPart;
+  readonly inputDigest: string | null;
+}

@@ -1,0 +1,255 @@
+import { type Eventually, isPromiseLike } from '../async/eventually.js';
+import { isAborted } from '../async/is-aborted.js';
+import type { CatalogueEntry } from '../catalogue/catalogue.js';
+import type { ToolOutput } from '../catalogue/tool.js';
+import type { InputValidation } from '../catalogue/validate-input.js';
+import { JournalWriteError } from '../errors/journal-write-error.js';
+import type { JournalEntry } from '../journal/journal.js';
+import { jsonDigest } from '../json/canonical-json.js';
+import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../messages/messages.js';
+import type { Session } from '../session/session.js';
+import { AnsweredCall } from './answered-call.js';
+import { type Attempt, digestOf, journalInputOf, startAttempt } from './attempt.js';
+import { isAuthorized } from './authorize.js';
+import { CallToolContext } from './call-tool-context.js';
+import type { ExecutionContext } from './execution-context.js';
+import type { ExecutionOutcome } from './execution-outcome.js';
+import {
+  abortedText,
+  awaitingText,
+  confirmationText,
+  describeError,
+  failedText,
+  malformedJsonText,
+  missingRightText,
+  notJsonText,
+  timedOutText,
+  unknownToolText,
+} from './model-facing-texts.js';
+import { type RunOutcome, raceTool } from './race-tool.js';
+import { normaliseToolOutput } from './tool-output.js';
+import type { RefusalReason, Verdict } from './verdict.js';
+
+/**
+ * Runs one call through the four checks, in this order, each assuming the previous one passed:
+ * 1. the tool exists; 2. the input is valid against its schema; 3. the session holds the tool's right;
+ * 4. an irreversible call holds a confirmation, by the session's human, of these exact arguments.
+ * Only then does the tool run, with a timeout and the abort signal.
+ *
+ * Every attempt is journaled. Refusals, thrown errors, timeouts and aborts all come back as `isError`
+ * results; the only thing that throws is the journal itself failing ({@link JournalWriteError}), since a
+ * call that cannot be recorded must not be reported as handled.
+ */
+export async function executeCall(call: ToolCallPart, context: ExecutionContext): Promise<ExecutionOutcome> {
+  return answerCall(call, context);
+}
+
+/**
+ * {@link executeCall} without a promise when none is needed: a call whose validation, tool and journal all
+ * answer at once is answered at once (the loop's path); anything that waits makes it a promise. A journal
+ * failure is thrown (synchronously, or as the promise's rejection).
+ */
+export function answerCall(call: ToolCallPart, context: ExecutionContext): Eventually<ExecutionOutcome> {
+  const attempt = startAttempt(call, context);
+  const { catalogue } = context;
+  if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+
+  const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
+  if (entry === undefined) return refuse(attempt, 'unknown_tool', unknownToolText(call.name, catalogue));
+
+  if (call.inputError !== undefined) {
+    return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
+  }
+  const { copy } = attempt;
+  if (copy === undefined) return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  const validation = entry.validate(copy);
+  if (isPromiseLike(validation)) return validation.then((checked) => checkAndRun(attempt, entry, checked));
+  return checkAndRun(attempt, entry, validation);
+}
+
+/** Checks 2 to 4 once the input has been validated, then the tool. */
+function checkAndRun(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  validation: InputValidation,
+): Eventually<ExecutionOutcome> {
+  if (!validation.ok) return refuse(attempt, 'invalid_input', validation.message);
+  const { definition } = entry;
+  if (!isAuthorized(definition.right, attempt.context.session)) {
+    return refuse(attempt, 'missing_right', missingRightText(entry));
+  }
+  if (definition.irreversible) return confirmThenRun(attempt, entry, validation.value);
+  return runTool(attempt, entry, validation.value);
+}
+
+async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const inputDigest = digestOf(attempt);
+  // Unreachable (a copy was made, so there is a canonical text); refused rather than confirmed against nothing.
+  if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  const confirmed = await consumeConfirmation(context.session, call.name, inputDigest);
+  if (!confirmed) {
+    if (context.confirmation === 'pause') {
+      return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));
+    }
+    return refuse(attempt, 'confirmation_required', confirmationText(call.name, inputDigest));
+  }
+  return runTool(attempt, entry, input);
+}
+
+/**
+ * Answers a call the loop must not run (a duplicate id, a call from a truncated turn) and journals it like
+ * any other attempt, so the journal still holds one entry per request.
+ */
+export async function refuseCall(
+  call: ToolCallPart,
+  reason: RefusalReason,
+  message: string,
+  context: ExecutionContext,
+): Promise<ExecutionOutcome> {
+  return refuse(startAttempt(call, context), reason, message);
+}
+
+async function consumeConfirmation(session: Session, toolName: string, inputDigest: string): Promise<boolean> {
+  try {
+    return await session.confirmations.consume({ toolName, inputDigest });
+  } catch {
+    // Fail closed: a store that cannot answer has not confirmed anything.
+    return false;
+  }
+}
+
+function runTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
+  // The checks may have been async (validation, confirmation store): the signal may have fired meanwhile,
+  // and an 'abort' listener added after the fact would never be called.
+  if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+  if (context.beforeRun !== undefined) return announceThenStart(attempt, entry, input, context.beforeRun);
+  return startTool(attempt, entry, input);
+}
+
+async function announceThenStart(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  input: unknown,
+  beforeRun: NonNullable<ExecutionContext['beforeRun']>,
+): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  await beforeRun({ runId: attempt.runId, turn: context.turn ?? 1, call, inputDigest: digestOf(attempt) });
+  if (isAborted(context.signal)) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+  return startTool(attempt, entry, input);
+}
+
+/**
+ * Starts the tool. A tool that answers synchronously is done before any timer could fire, so it is answered
+ * at once; only a promise is raced against the timeout and the loop's signal.
+ */
+function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
+  const toolContext = new CallToolContext(attempt);
+  let output: ToolOutput | PromiseLike<ToolOutput>;
+  let promised: boolean;
+  try {
+    output = entry.definition.run(input as never, toolContext);
+    // Reads `then`, which a hostile value may make throw: that is the tool failing, not the loop.
+    promised = isPromiseLike(output);
+  } catch (error) {
+    return answerThrown(attempt, error);
+  }
+  if (!promised) return answerReturned(attempt, output as ToolOutput);
+  return raceTool(output as PromiseLike<ToolOutput>, call.name, timeoutMs, context.signal, toolContext).then(
+    (outcome) => answerRun(attempt, outcome),
+  );
+}
+
+function answerRun(attempt: Attempt, outcome: RunOutcome): Eventually<ExecutionOutcome> {
+  const { call } = attempt;
+  switch (outcome.kind) {
+    case 'timed_out':
+      return finish(
+        attempt,
+        { kind: 'timed_out', timeoutMs: outcome.timeoutMs },
+        timedOutText(call.name, outcome.timeoutMs),
+      );
+    case 'aborted':
+      return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
+    case 'threw':
+      return answerThrown(attempt, outcome.error);
+    case 'returned':
+      return answerReturned(attempt, outcome.output);
+  }
+}
+
+function answerThrown(attempt: Attempt, error: unknown): Eventually<ExecutionOutcome> {
+  const detail = describeError(error);
+  return finish(attempt, { kind: 'failed', message: detail }, failedText(attempt.call.name, detail), { detail });
+}
+
+const EXECUTED: Verdict = Object.freeze({ kind: 'executed', isError: false });
+const EXECUTED_AS_ERROR: Verdict = Object.freeze({ kind: 'executed', isError: true });
+
+function answerReturned(attempt: Attempt, output: ToolOutput): Eventually<ExecutionOutcome> {
+  const normalised = normaliseToolOutput(output);
+  if (!normalised.ok) {
+    const detail = `tool "${attempt.call.name}" returned an unusable value: ${normalised.message}`;
+    return finish(attempt, { kind: 'failed', message: detail }, failedText(attempt.call.name, normalised.message), {
+      detail,
+    });
+  }
+  const { isError } = normalised;
+  return finish(attempt, isError ? EXECUTED_AS_ERROR : EXECUTED, normalised.content, isError ? AS_ERROR : NO_EXTRA);
+}
+
+function refuse(attempt: Attempt, reason: RefusalReason, message: string): Eventually<ExecutionOutcome> {
+  return finish(attempt, { kind: 'refused', reason, message }, message);
+}
+
+const NO_EXTRA: { readonly isError?: boolean; readonly detail?: string } = Object.freeze({});
+const AS_ERROR: { readonly isError?: boolean; readonly detail?: string } = Object.freeze({ isError: true });
+
+function finish(
+  attempt: Attempt,
+  verdict: Verdict,
+  content: ToolResultContent,
+  extra: { readonly isError?: boolean; readonly detail?: string } = NO_EXTRA,
+): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const durationMs = performance.now() - attempt.startedAt;
+  const isError = verdict.kind === 'executed' ? (extra.isError ?? false) : true;
+  const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
+  const outcome = new AnsweredCall(attempt, result, verdict, durationMs);
+  if (context.journal === undefined) return outcome;
+  const entry: JournalEntry = {
+    at: attempt.at ?? new Date().toISOString(),
+    runId: attempt.runId,
+    sessionId: context.session.id,
+    humanId: context.session.humanId,
+    turn: context.turn ?? 1,
+    callId: call.id,
+    ...(call.originalId === undefined ? {} : { originalCallId: call.originalId }),
+    toolName: call.name,
+    // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
+    input: journalInputOf(attempt),
+    inputDigest: digestOf(attempt),
+    verdict: verdict.kind,
+    durationMs,
+    ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
+    ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
+    ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
+    ...(verdict.kind === 'executed' ? { outputDigest: jsonDigest(content) } : {}),
+  };
+  let appended: void | Promise<void>;
+  try {
+    appended = context.journal.append(entry, { result });
+  } catch (error) {
+    throw new JournalWriteError(call.id, error);
+  }
+  if (!isPromiseLike(appended)) return outcome;
+  return Promise.resolve(appended).then(
+    () => outcome,
+    (error: unknown) => {
+      throw new JournalWriteError(call.id, error);
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import type { RefusalReason, VerdictKind } from '../execute/verdict.js';
+import type { JsonValue } from '../json/json.js';
+import type { ToolResultPart } from '../messages/messages.js';
+
+/**
+ * One attempted call, accepted or refused. Plain JSON data on purpose: later stores (SQLite, Postgres, hash
+ * chaining) persist it as it is.
+ */
+export interface JournalEntry {
+  /** Assigned by the journal on append, in append order. */
+  readonly seq?: number;
+  /** When the attempt started (ISO 8601). */
+  readonly at: string;
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  /** 1-based model turn the call came from. */
+  readonly turn: number;
+  readonly callId: string;
+  /**
+   * The provider's id when the loop replaced it to keep ids unique on the wire (`null`: it sent none);
+   * `callId` is then the replacement, the id the call and its result carry in every request.
+   */
+  readonly originalCallId?: string | null;
+  /** The name the model used, even for an unknown tool. */
+  readonly toolName: string;
+  /** The arguments as the model gave them (a JSON copy); `null` when the provider sent unparsable text. */
+  readonly input: JsonValue;
+  /** The provider's raw argument text, kept when it was not valid JSON. */
+  readonly rawInput?: string;
+  /** SHA-256 of the input's canonical JSON; `null` only when there was no parsable input. */
+  readonly inputDigest: string | null;
+  readonly verdict: VerdictKind;
+  readonly reason?: RefusalReason;
+  /** For failures: the error message the tool threw (kept here for the operator, not sent to the model). */
+  readonly detail?: string;
+  readonly durationMs: number;
+  /** SHA-256 of the result content's canonical JSON, for executed calls. */
+  readonly outputDigest?: string;
+}
+
+/**
+ * What the executor hands a journal besides the entry. Not part of the entry on purpose: the result content
+ * may be large or hold data an audit trail must not keep, so each journal decides what to persist of it (a
+ * durable store keeps it with the run so a resumed run can reuse it instead of running the call again).
+ */
+export interface JournalAppendDetail {
+  /** The result that goes back to the model for this call. */
+  readonly result: ToolResultPart;
+}
+
+/**
+ * Append-only record of every attempt. `append` may be async (database stores); the executor awaits it
+ * before the call's result is used, so a run never gets ahead of its audit trail.
+ */
+export interface Journal {
+  append(entry: JournalEntry, detail?: JournalAppendDetail): void | Promise<void>;
+}

@@ -1,0 +1,28 @@
+import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
+import type { LoopOptions } from './loop-options.js';
+
+/** Rejects option values the loop could only misread (a fractional turn limit, a zero concurrency…). */
+export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
+  const { maxTurns, concurrency, toolTimeoutMs } = options;
+  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
+    throw new InvalidLoopOptionsError(
+      'maxTurns',
+      `got ${String(maxTurns)}; use a whole number of model turns, 1 or more.`,
+    );
+  }
+  if (concurrency !== undefined && !((Number.isInteger(concurrency) && concurrency >= 1) || concurrency === Infinity)) {
+    throw new InvalidLoopOptionsError(
+      'concurrency',
+      `got ${String(concurrency)}; use a whole number, 1 or more (1 runs the calls of a turn one after the other).`,
+    );
+  }
+  if (toolTimeoutMs !== undefined && !(Number.isFinite(toolTimeoutMs) && toolTimeoutMs > 0)) {
+    throw new InvalidLoopOptionsError(
+      'toolTimeoutMs',
+      `got ${String(toolTimeoutMs)}; use a positive number of milliseconds.`,
+    );
+  }
+  if (options.confirmation !== undefined && options.confirmation !== 'refuse' && options.confirmation !== 'pause') {
+    throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
+  }
+}

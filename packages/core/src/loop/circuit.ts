@@ -1,0 +1,142 @@
+import { isPromiseLike } from '../async/eventually.js';
+import { isAborted } from '../async/is-aborted.js';
+import type { ExecutionOutcome } from '../execute/execution-outcome.js';
+import { type AssistantMessage, toolCallsOf } from '../messages/messages.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import { addUsage } from '../messages/usage.js';
+import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
+import { appendReply } from './append-reply.js';
+import { buildModelRequest } from './build-model-request.js';
+import { callVerdictEventOf } from './call-events.js';
+import { callTasks } from './call-tasks.js';
+import { executionContext } from './execution-context.js';
+import { finishLoop } from './finish-loop.js';
+import { DEFAULT_MAX_TURNS } from './loop-defaults.js';
+import type { CallEvent } from './loop-hooks.js';
+import type { LoopOptions } from './loop-options.js';
+import type { LoopResult, LoopStatus } from './loop-result.js';
+import type { LoopState } from './loop-state.js';
+import type { EmitLoopEvent } from './loop-stream-event.js';
+import { LoopStreamStopped } from './loop-stream-stopped.js';
+import type { PausedRun } from './paused-run.js';
+import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
+import { readModelTurn } from './read-model-turn.js';
+import { settleCalls } from './settle-calls.js';
+import type { TurnSource } from './turn-source.js';
+import { callIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
+
+type Options = Omit<LoopOptions, 'messages'>;
+
+/**
+ * The circuit: turns until the model answers without calls, the turn limit, a pause or an abort. `runLoop`
+ * and `resumeLoop` run it without events, `streamLoop` with; there is one loop.
+ *
+ * When the reader stops (`emit` rejects with {@link LoopStreamStopped}), `abandon` is called (to abort the
+ * run's signal) before running calls are awaited, and a turn whose calls have no reply yet still gets one
+ * (see `answerStoppedTurn`), so the conversation left behind can be continued: every call the model made
+ * is answered. The stop is then rethrown for `streamLoop` to end on.
+ */
+export async function runCircuit(
+  state: LoopState,
+  options: Options,
+  source: TurnSource,
+  emit?: EmitLoopEvent,
+  abandon?: () => void,
+): Promise<LoopResult> {
+  const progress: { open: OpenTurn | undefined } = { open: undefined };
+  try {
+    return await turns(state, options, source, emit, abandon, progress);
+  } catch (error) {
+    // Only a stopped reader leaves a turn to answer: a failed run is not answered.
+    if (error instanceof LoopStreamStopped && progress.open !== undefined) {
+      abandon?.();
+      await answerStoppedTurn(state, progress.open, options);
+    }
+    throw error;
+  }
+}
+
+async function turns(
+  state: LoopState,
+  options: Options,
+  source: TurnSource,
+  emit: EmitLoopEvent | undefined,
+  abandon: (() => void) | undefined,
+  progress: { open: OpenTurn | undefined },
+): Promise<LoopResult> {
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const { runId } = state;
+  while (state.turns.length < maxTurns) {
+    if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);
+    const turn = state.turns.length + 1;
+    if (emit !== undefined) await emit({ type: 'turn-start', runId, turn });
+    const request = buildModelRequest(state, options);
+    const read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit);
+    if (read === undefined) return endLoop(state, 'aborted', emit);
+    const modelTurn = withUniqueCallIds(read.modelTurn, turn, callIdsOf(state.messages));
+    const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
+    const calls = toolCallsOf(modelTurn.content);
+    state.turns.push(modelTurn);
+    state.usage = addUsage(state.usage, modelTurn.usage);
+    state.messages.push(assistantMessageOf(modelTurn));
+    const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
+    if (calls.length > 0) progress.open = open;
+    // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
+    const observed = options.hooks?.onTurn?.({ runId, turn, modelTurn });
+    if (isPromiseLike(observed)) await observed;
+    if (emit !== undefined) {
+      await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
+    }
+    if (calls.length === 0) return endLoop(state, 'completed', emit);
+
+    const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
+    const context = executionContext(options, runId, turn, options.confirmation ?? 'refuse');
+    const tasks = callTasks(calls, incomplete, cutByTokenLimit, context);
+    const deliver =
+      emit === undefined
+        ? undefined
+        : async ({ outcome, event }: { outcome: ExecutionOutcome; event: CallEvent }): Promise<void> => {
+            await emit(callVerdictEventOf(event));
+            if (outcome.verdict.kind !== 'awaiting_confirmation') {
+              await emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
+            }
+          };
+    // Each outcome is recorded as its call settles, not as it is delivered: a stopped reader's calls are known.
+    const settling = settleCalls(tasks, turn, runId, options, deliver, abandon, (index, outcome) => {
+      open.outcomes[index] = outcome;
+    });
+    if (isPromiseLike(settling)) await settling;
+    const outcomes = open.outcomes as ExecutionOutcome[];
+    const pending = pendingCallsOf(calls, outcomes);
+    if (pending.length > 0) {
+      // A pause leaves the reply open on purpose: `resumeLoop` completes it.
+      progress.open = undefined;
+      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes));
+    }
+    const replied = appendReply(state, turn, outcomes, options);
+    const message = isPromiseLike(replied) ? await replied : replied;
+    progress.open = undefined;
+    if (emit !== undefined) await emit({ type: 'reply', runId, turn, message });
+    if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);
+  }
+  return endLoop(state, 'max_turns', emit);
+}
+
+async function endLoop(
+  state: LoopState,
+  status: LoopStatus,
+  emit: EmitLoopEvent | undefined,
+  paused?: PausedRun,
+): Promise<LoopResult> {
+  const result = finishLoop(state, status, paused);
+  if (emit !== undefined) await emit({ type: 'loop-end', runId: state.runId, result });
+  return result;
+}
+
+function assistantMessageOf(turn: ModelTurn): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: turn.content,
+    ...(turn.providerMetadata === undefined ? {} : { providerMetadata: turn.providerMetadata }),
+  };
+}

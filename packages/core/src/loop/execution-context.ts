@@ -1,0 +1,22 @@
+import type { ConfirmationMode, ExecutionContext } from '../execute/execution-context.js';
+import type { LoopOptions } from './loop-options.js';
+
+/** What the executor needs from the loop's options for the calls of one turn. */
+export function executionContext(
+  options: Omit<LoopOptions, 'messages'>,
+  runId: string,
+  turn: number,
+  confirmation: ConfirmationMode,
+): ExecutionContext {
+  return {
+    catalogue: options.catalogue,
+    session: options.session,
+    runId,
+    turn,
+    confirmation,
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
+    ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
+  };
+}

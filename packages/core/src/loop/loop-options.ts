@@ -1,0 +1,35 @@
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ConfirmationMode } from '../execute/execution-context.js';
+import type { Journal } from '../journal/journal.js';
+import type { Message } from '../messages/messages.js';
+import type { Model, ToolChoice } from '../messages/model.js';
+import type { ProviderOptions } from '../messages/provider-metadata.js';
+import type { Session } from '../session/session.js';
+import type { LoopHooks } from './loop-hooks.js';
+
+export interface LoopOptions {
+  readonly model: Model;
+  readonly catalogue: Catalogue;
+  /** Built by the application from its own authentication, never from model output. */
+  readonly session: Session;
+  /** The conversation so far (at least the user's message). */
+  readonly messages: readonly Message[];
+  readonly system?: string;
+  /** Model turns allowed before the run stops with status `max_turns`. Default 10. */
+  readonly maxTurns?: number;
+  /** Calls of one turn run at most this many at a time. Default 4; 1 = one after the other. */
+  readonly concurrency?: number;
+  readonly toolTimeoutMs?: number;
+  readonly signal?: AbortSignal;
+  readonly journal?: Journal;
+  /** Unconfirmed irreversible calls: `refuse` (default) tells the model; `pause` returns them to the app. */
+  readonly confirmation?: ConfirmationMode;
+  readonly hooks?: LoopHooks;
+  readonly toolChoice?: ToolChoice;
+  readonly parallelToolCalls?: boolean;
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+  readonly providerOptions?: ProviderOptions;
+  /** Groups the journal entries of this run. Generated when absent. */
+  readonly runId?: string;
+}

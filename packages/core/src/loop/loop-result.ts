@@ -1,0 +1,28 @@
+import type { Message } from '../messages/messages.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { Usage } from '../messages/usage.js';
+import type { PausedRun } from './paused-run.js';
+
+/**
+ * - `completed`: the model answered without tool calls.
+ * - `max_turns`: the turn limit was reached; the last turn's results are in `messages`, so it can be continued.
+ * - `paused`: irreversible calls await the human (confirmation mode `pause`); see `paused`.
+ * - `aborted`: the signal fired. Calls already requested still have a result in `messages`.
+ *
+ * A provider error (`ProviderError` thrown by the model) is not a model mistake and is rethrown, except when
+ * it happens because the signal fired, which is reported as `aborted`.
+ */
+export type LoopStatus = 'completed' | 'max_turns' | 'paused' | 'aborted';
+
+export interface LoopResult {
+  readonly status: LoopStatus;
+  readonly runId: string;
+  /** The whole conversation: the initial messages, then every assistant turn and its tool reply. */
+  readonly messages: readonly Message[];
+  readonly turns: readonly ModelTurn[];
+  /** Summed over all turns. */
+  readonly usage: Usage;
+  /** The text of the last model turn. */
+  readonly text: string;
+  readonly paused?: PausedRun;
+}

@@ -1,0 +1,51 @@
+import type { JsonValue } from '../json/json.js';
+import type { Message, ToolResultPart } from '../messages/messages.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { Usage } from '../messages/usage.js';
+
+/** An irreversible call held for the human's decision. */
+export interface PendingCall {
+  /** Position of the call in its turn (0-based), where its result goes in the reply. */
+  readonly index: number;
+  readonly callId: string;
+  readonly toolName: string;
+  /** The exact arguments to show the human. */
+  readonly input: JsonValue;
+  /** What the human's confirmation refers to: SHA-256 of the input's canonical JSON. */
+  readonly inputDigest: string;
+}
+
+/**
+ * A run stopped on irreversible calls awaiting the human. Plain JSON data only, so it can be stored and
+ * resumed in another process (durable storage is a separate concern): `JSON.parse(JSON.stringify(paused))`
+ * resumes exactly like the original.
+ */
+export interface PausedRun {
+  readonly version: 1;
+  readonly runId: string;
+  /** The session it belongs to: only the same session (and human) may resume it. */
+  readonly sessionId: string;
+  readonly humanId: string;
+  /** 1-based number of the turn whose calls are pending (also the number of model turns so far). */
+  readonly turn: number;
+  /** The conversation up to and including the assistant turn that made the calls. */
+  readonly messages: readonly Message[];
+  readonly turns: readonly ModelTurn[];
+  readonly usage: Usage;
+  readonly pending: readonly PendingCall[];
+  /** One slot per call of the turn, in call order: the result already computed, or `null` where pending. */
+  readonly results: readonly (ToolResultPart | null)[];
+}
+
+/** The human's answer for one pending call. */
+export interface ConfirmationDecision {
+  readonly callId: string;
+  readonly approved: boolean;
+  /**
+   * The digest of the arguments the human was shown. When given it must match the pending call's digest,
+   * which proves the human approved these arguments and not others.
+   */
+  readonly inputDigest?: string;
+  /** Passed to the model with a refusal (e.g. the human's reason). */
+  readonly note?: string;
+}

@@ -1,0 +1,124 @@
+import { isAborted } from '../async/is-aborted.js';
+import { ProviderError } from '../errors/provider-error.js';
+import { toolCallsOf } from '../messages/messages.js';
+import type { ModelRequest } from '../messages/model.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { StreamEvent } from '../messages/stream-events.js';
+import type { EmitLoopEvent, LoopEventTag } from './loop-stream-event.js';
+import { LoopStreamStopped } from './loop-stream-stopped.js';
+import type { TurnSource } from './turn-source.js';
+
+export interface ModelTurnRead {
+  readonly modelTurn: ModelTurn;
+  /** Ids of the calls that must not run: possibly cut (see `LoopTurnEndEvent`). */
+  readonly incomplete: ReadonlySet<string>;
+}
+
+/**
+ * Reads one model turn from its source, emitting the model's events (tagged) as they come: one at a time,
+ * each only once the previous one was taken, so the stream is never read ahead. Returns the turn, or
+ * `undefined` when the signal fired. A model error (an `error` event or a throw) is emitted as an `error`
+ * event and then thrown, unless the signal fired, which is an abort.
+ */
+export function readModelTurn(
+  source: TurnSource,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  provider: string,
+  emit: EmitLoopEvent | undefined,
+): Promise<ModelTurnRead | undefined> {
+  if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit);
+  return readStreamedTurn(source.stream, request, tag, provider, emit);
+}
+
+async function readStreamedTurn(
+  stream: (request: ModelRequest) => AsyncIterable<StreamEvent>,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  provider: string,
+  emit: EmitLoopEvent | undefined,
+): Promise<ModelTurnRead | undefined> {
+  const ended = new Set<string>();
+  try {
+    for await (const event of stream(request)) {
+      if (event.type === 'error') throw event.error;
+      if (event.type === 'turn-end') {
+        return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
+      }
+      if (event.type === 'tool-call-end') ended.add(event.id);
+      if (emit !== undefined) await emit({ ...event, ...tag });
+      // An adapter that keeps streaming after the abort must not keep the run alive.
+      if (isAborted(request.signal)) return undefined;
+    }
+  } catch (error) {
+    // The reader stopped: the `for await` above has closed the model's stream; nothing to report.
+    if (error instanceof LoopStreamStopped) throw error;
+    if (isAborted(request.signal)) return undefined;
+    await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
+    throw error;
+  }
+  if (isAborted(request.signal)) return undefined;
+  const error = new ProviderError({
+    provider,
+    code: 'unknown',
+    message: `the stream of turn ${tag.turn} ended without a turn-end or error event; nothing of this turn was run`,
+    retryable: false,
+  });
+  await emit?.({ type: 'error', ...tag, error });
+  throw error;
+}
+
+/**
+ * A turn from `generate`, read as `streamedTurns` would replay it, without making the events: a model error
+ * or an abort means the same, and a turn that would have replayed any event before `turn-end` is dropped
+ * when the signal fired meanwhile (the stream path checks the signal after each event).
+ */
+function readGeneratedTurn(
+  generate: (request: ModelRequest) => Promise<ModelTurn>,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  emit: EmitLoopEvent | undefined,
+): Promise<ModelTurnRead | undefined> {
+  // One `then` rather than an async function awaiting another: two promise hops fewer per step.
+  let pending: Promise<ModelTurn>;
+  try {
+    pending = generate(request);
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return Promise.resolve(pending).then(
+    (modelTurn) => generatedTurnRead(modelTurn, request),
+    async (error: unknown) => {
+      if (isAborted(request.signal)) return undefined;
+      await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
+      throw error;
+    },
+  );
+}
+
+function generatedTurnRead(modelTurn: ModelTurn, request: ModelRequest): ModelTurnRead | undefined {
+  if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;
+  // Every replayed call is ended and the replay reports none incomplete: only max_tokens cuts calls here.
+  if (modelTurn.stopReason.unified !== 'max_tokens') return { modelTurn, incomplete: NONE_INCOMPLETE };
+  return { modelTurn, incomplete: incompleteCalls(modelTurn, [], new Set()) };
+}
+
+const NONE_INCOMPLETE: ReadonlySet<string> = new Set();
+
+/** Whether `turnStreamEvents` makes any event before `turn-end` for this turn. */
+function replaysAnEvent(turn: ModelTurn): boolean {
+  return turn.content.some((part) => {
+    if (part.type === 'text') return part.text !== '';
+    if (part.type === 'reasoning') return part.text !== '' || part.providerMetadata !== undefined;
+    return true;
+  });
+}
+
+function incompleteCalls(turn: ModelTurn, reported: readonly string[], ended: ReadonlySet<string>): Set<string> {
+  const calls = toolCallsOf(turn.content);
+  // A turn cut by max_tokens may have cut any of its calls, whatever the adapter could tell.
+  if (turn.stopReason.unified === 'max_tokens') return new Set(calls.map((call) => call.id));
+  const incomplete = new Set(reported);
+  for (const call of calls) if (!ended.has(call.id)) incomplete.add(call.id);
+  return incomplete;
+}

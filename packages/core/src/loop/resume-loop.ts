@@ -1,0 +1,155 @@
+import { isAborted } from '../async/is-aborted.js';
+import { InvalidResumeError } from '../errors/invalid-resume-error.js';
+import { executeCall, refuseCall } from '../execute/executor.js';
+import { jsonDigest } from '../json/canonical-json.js';
+import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from '../messages/messages.js';
+import type { Session } from '../session/session.js';
+import { appendReply } from './append-reply.js';
+import type { CallTask } from './call-tasks.js';
+import { checkLoopOptions } from './check-loop-options.js';
+import { executionContext } from './execution-context.js';
+import { finishLoop } from './finish-loop.js';
+import type { LoopOptions } from './loop-options.js';
+import type { LoopResult } from './loop-result.js';
+import type { LoopState } from './loop-state.js';
+import type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
+import { driveLoop } from './run-loop.js';
+import { settleCalls } from './settle-calls.js';
+
+export type ResumeOptions = Omit<LoopOptions, 'messages' | 'runId'>;
+
+/**
+ * Continues a paused run with the human's decisions, one per pending call. An approved call is granted a
+ * confirmation for its exact arguments and then goes through all four checks again (the session may have
+ * changed since the pause); a declined call is answered with a refusal the model can act on. The turn's
+ * reply is then completed in call order and the loop carries on, counting turns from where it paused.
+ *
+ * Throws {@link InvalidResumeError} when the decisions or the paused state do not line up: resuming on
+ * doubtful data could run an irreversible call nobody confirmed.
+ */
+export async function resumeLoop(
+  paused: PausedRun,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeOptions,
+): Promise<LoopResult> {
+  checkLoopOptions(options);
+  const calls = checkPausedRun(paused, options);
+  const decisionFor = checkDecisions(paused.pending, decisions);
+
+  // Approved calls are re-checked in "refuse" mode: if the confirmation somehow did not stick, the model is
+  // told, instead of the run pausing on the same call forever.
+  const context = executionContext(options, paused.runId, paused.turn, 'refuse');
+  const tasks = paused.pending.map((pending): CallTask => {
+    const call = calls[pending.index] as ToolCallPart;
+    const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
+    const run = async () => {
+      if (!decision.approved)
+        return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
+      await options.session.confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
+      return executeCall(call, context);
+    };
+    return { index: pending.index, call, run };
+  });
+  const decided = new Map<number, ToolResultPart>();
+  await settleCalls(tasks, paused.turn, paused.runId, options, ({ event }) => {
+    decided.set(event.index, event.result);
+  });
+
+  const results: ToolResultPart[] = paused.results.map((result, index) => {
+    if (result !== null) return result;
+    return decided.get(index) as ToolResultPart;
+  });
+  const state: LoopState = {
+    runId: paused.runId,
+    messages: [...paused.messages],
+    turns: [...paused.turns],
+    usage: paused.usage,
+  };
+  await appendReply(
+    state,
+    paused.turn,
+    results.map((result) => ({ result })),
+    options,
+  );
+  if (isAborted(options.signal)) return finishLoop(state, 'aborted');
+  return driveLoop(state, options);
+}
+
+/**
+ * Runs every check `resumeLoop` makes before it does anything, without running anything: the paused state
+ * is consistent and belongs to this session, and the decisions cover exactly the pending calls. A durable
+ * store calls it before it claims a run, so a resume that would be refused changes nothing.
+ *
+ * Throws {@link InvalidResumeError}.
+ */
+export function checkResume(paused: PausedRun, decisions: readonly ConfirmationDecision[], session: Session): void {
+  checkPausedRun(paused, { session });
+  checkDecisions(paused.pending, decisions);
+}
+
+/** The paused state must be internally consistent and belong to this session; returns the turn's calls. */
+function checkPausedRun(paused: PausedRun, options: Pick<ResumeOptions, 'session'>): ToolCallPart[] {
+  if (paused.version !== 1) throw new InvalidResumeError(`unknown paused-run version ${String(paused.version)}.`);
+  if (paused.sessionId !== options.session.id || paused.humanId !== options.session.humanId) {
+    throw new InvalidResumeError(
+      'it belongs to another session or human. Resume it with the session of the human who was asked to confirm.',
+    );
+  }
+  const last: Message | undefined = paused.messages.at(-1);
+  if (last?.role !== 'assistant') {
+    throw new InvalidResumeError('its messages do not end with the assistant turn that made the pending calls.');
+  }
+  const calls = toolCallsOf(last.content);
+  if (paused.results.length !== calls.length) {
+    throw new InvalidResumeError(`it has ${paused.results.length} result slots for ${calls.length} calls.`);
+  }
+  const pendingIndexes = new Set(paused.pending.map((pending) => pending.index));
+  for (const [index, result] of paused.results.entries()) {
+    if ((result === null) !== pendingIndexes.has(index)) {
+      throw new InvalidResumeError(`result slot ${index} does not match the pending calls.`);
+    }
+  }
+  for (const pending of paused.pending) {
+    const call = calls[pending.index];
+    if (call === undefined || call.id !== pending.callId || call.name !== pending.toolName) {
+      throw new InvalidResumeError(`pending call "${pending.callId}" is not the call at position ${pending.index}.`);
+    }
+    // Both the shown input and the call in the conversation must still be the arguments that were digested.
+    if (jsonDigest(pending.input) !== pending.inputDigest || jsonDigest(call.input) !== pending.inputDigest) {
+      throw new InvalidResumeError(`the arguments of pending call "${pending.callId}" no longer match their digest.`);
+    }
+  }
+  return calls;
+}
+
+function checkDecisions(
+  pending: readonly PendingCall[],
+  decisions: readonly ConfirmationDecision[],
+): Map<string, ConfirmationDecision> {
+  const byId = new Map<string, ConfirmationDecision>();
+  const pendingById = new Map(pending.map((call) => [call.callId, call]));
+  for (const decision of decisions) {
+    const call = pendingById.get(decision.callId);
+    if (call === undefined) throw new InvalidResumeError(`there is no pending call "${decision.callId}" to decide.`);
+    if (byId.has(decision.callId)) throw new InvalidResumeError(`call "${decision.callId}" was decided twice.`);
+    if (decision.approved && decision.inputDigest !== undefined && decision.inputDigest !== call.inputDigest) {
+      throw new InvalidResumeError(
+        `the approval of call "${decision.callId}" is for other arguments than the pending ones; show the human the pending input and ask again.`,
+      );
+    }
+    byId.set(decision.callId, decision);
+  }
+  const undecided = pending.filter((call) => !byId.has(call.callId)).map((call) => call.callId);
+  if (undecided.length > 0) {
+    throw new InvalidResumeError(`no decision for pending call(s) ${undecided.join(', ')}; decide every pending call.`);
+  }
+  return byId;
+}
+
+function deniedText(name: string, note: string | undefined): string {
+  const reason = note === undefined || note === '' ? '' : ` (their note: ${note.slice(0, 200)})`;
+  return (
+    `The user declined to confirm this call to "${name}"${reason}, so it did not run. Do not call it again with ` +
+    'these arguments unless the user asks; ask them what they would like to do instead.'
+  );
+}

@@ -1,0 +1,35 @@
+import type { Model, ModelRequest } from '../messages/model.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { StreamEvent } from '../messages/stream-events.js';
+import { turnStreamEvents } from '../messages/turn-stream-events.js';
+
+/**
+ * Where the loop gets one model turn from: the whole turn from `generate` (`runLoop`, `resumeLoop`: nobody
+ * reads the model's events, so none are made), or neutral events ending with `turn-end` or `error`
+ * (`streamLoop`). Either way the same loop reads it (see `readModelTurn`).
+ */
+export type TurnSource =
+  | { readonly kind: 'generate'; readonly generate: (request: ModelRequest) => Promise<ModelTurn> }
+  | { readonly kind: 'stream'; readonly stream: (request: ModelRequest) => AsyncIterable<StreamEvent> };
+
+/** Each turn straight from `generate`. */
+export function generatedTurns(model: Model): TurnSource {
+  return { kind: 'generate', generate: (request) => model.generate(request) };
+}
+
+/**
+ * Each turn from the model's `stream`, or from `generate` replayed as the events a streaming adapter would
+ * have sent, so a streaming application gets one kind of stream from every adapter.
+ */
+export function streamedTurns(model: Model): TurnSource {
+  const stream = model.stream;
+  if (stream === undefined) {
+    return {
+      kind: 'stream',
+      stream: async function* replayed(request) {
+        yield* turnStreamEvents(await model.generate(request));
+      },
+    };
+  }
+  return { kind: 'stream', stream: (request) => stream.call(model, request) };
+}

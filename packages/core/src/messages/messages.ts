@@ -1,0 +1,109 @@
+import type { JsonValue } from '../json/json.js';
+import type { ProviderMetadata } from './provider-metadata.js';
+
+/** Plain text, from the user, the model, or a tool. */
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+/**
+ * The model's visible reasoning (Anthropic thinking, OpenAI reasoning summaries, Gemini thought parts).
+ * Providers require some of it to be sent back byte-for-byte (signatures, encrypted content), which the
+ * adapter keeps in `providerMetadata`; `text` may be empty when the provider only returned an opaque blob.
+ */
+export interface ReasoningPart {
+  readonly type: 'reasoning';
+  readonly text: string;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+/**
+ * One request by the model to run one tool. The model does nothing by itself: this is a proposal that the
+ * executor validates, authorises and only then runs.
+ *
+ * `input` is what the provider decoded. When the provider sent arguments that are not JSON (OpenAI can),
+ * the adapter keeps the raw text in `rawInput`, sets `inputError`, and leaves `input` as `undefined`: the
+ * executor turns that into an `isError` result so the model can correct itself.
+ */
+export interface ToolCallPart {
+  readonly type: 'tool_call';
+  /**
+   * Unique in the whole conversation. Synthesised (stably) by the adapter when the provider sends none; the
+   * loop replaces a missing or repeated one (see `originalId`), so no request ever repeats an id.
+   */
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+  readonly rawInput?: string;
+  readonly inputError?: string;
+  /**
+   * Set by the loop when it had to replace the provider's id (missing, not a string, or already used in the
+   * conversation): the id the provider sent, `null` when it sent none. Absent when `id` is the provider's.
+   */
+  readonly originalId?: string | null;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+/** A structured piece of a tool's output, for providers and applications that can use more than text. */
+export interface JsonContentPart {
+  readonly type: 'json';
+  readonly value: JsonValue;
+}
+
+/** What a tool result carries: plain text, or text and structured parts. */
+export type ToolResultContent = string | readonly (TextPart | JsonContentPart)[];
+
+/** The one answer to one {@link ToolCallPart}, paired to it by `callId`. */
+export interface ToolResultPart {
+  readonly type: 'tool_result';
+  readonly callId: string;
+  /** The name the model used (Gemini requires it back; it also makes traces readable). */
+  readonly name: string;
+  readonly content: ToolResultContent;
+  /** True for refusals, invalid inputs, tool failures and timeouts: the model is told, nothing is thrown. */
+  readonly isError: boolean;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+export interface SystemMessage {
+  readonly role: 'system';
+  readonly content: string;
+}
+
+export interface UserMessage {
+  readonly role: 'user';
+  readonly content: string | readonly TextPart[];
+}
+
+export type AssistantContentPart = TextPart | ReasoningPart | ToolCallPart;
+
+export interface AssistantMessage {
+  readonly role: 'assistant';
+  readonly content: readonly AssistantContentPart[];
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+/**
+ * The single reply that carries every result of one assistant turn, in call order. Adapters place it where
+ * their provider wants it (a user message, consecutive `tool` messages, function_call_output items, or
+ * functionResponse parts); neutrally it is one message so the "one reply" rule cannot be broken.
+ */
+export interface ToolMessage {
+  readonly role: 'tool';
+  readonly content: readonly ToolResultPart[];
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** Renders a tool result's content as the text a provider without structured results receives. */
+export function toolResultText(content: ToolResultContent): string {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? part.text : JSON.stringify(part.value))).join('\n');
+}
+
+/** The tool calls of an assistant turn, in the order the model emitted them. */
+export function toolCallsOf(content: readonly AssistantContentPart[]): ToolCallPart[] {
+  return content.filter((part): part is ToolCallPart => part.type === 'tool_call');
+}

@@ -1,0 +1,36 @@
+import type { AssistantContentPart } from './messages.js';
+import type { ProviderMetadata } from './provider-metadata.js';
+import type { Usage } from './usage.js';
+
+/**
+ * Why a turn ended, unified across providers.
+ * - `tool_calls`: the turn holds at least one tool call (Gemini says STOP even then; adapters fix that).
+ * - `max_tokens`: output was cut; any tool call in it may be incomplete and must not run.
+ */
+export type UnifiedStopReason =
+  | 'end_turn'
+  | 'tool_calls'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'content_filter'
+  | 'refusal'
+  | 'pause'
+  | 'context_window_exceeded'
+  | 'malformed_tool_call'
+  | 'error'
+  | 'other';
+
+export interface StopReason {
+  readonly unified: UnifiedStopReason;
+  /** The provider's own value (`tool_use`, `tool_calls`, `STOP`, `incomplete:max_output_tokens`…), kept for audits. */
+  readonly raw: string | undefined;
+}
+
+/** One answer from the model: its content (text, reasoning, tool calls in emission order) and why it stopped. */
+export interface ModelTurn {
+  readonly content: readonly AssistantContentPart[];
+  readonly stopReason: StopReason;
+  readonly usage: Usage;
+  /** Response-level provider data (response id, model version) the adapter may need on the next turn. */
+  readonly providerMetadata?: ProviderMetadata;
+}

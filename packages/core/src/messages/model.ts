@@ -1,0 +1,49 @@
+import type { JsonObject } from '../json/json.js';
+import type { Message } from './messages.js';
+import type { ModelTurn } from './model-turn.js';
+import type { ProviderOptions } from './provider-metadata.js';
+import type { StreamEvent } from './stream-events.js';
+
+/**
+ * A tool as a model sees it: the only things a model chooses by. `inputSchema` is always a JSON Schema
+ * object here (Zod / Standard Schema tools are converted once, when the catalogue is built).
+ */
+export interface ToolDeclaration {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+}
+
+/** Which tools the model may or must call this turn. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'tool'; readonly name: string };
+
+export interface ModelRequest {
+  /** System instructions. Adapters place them where their provider wants them. */
+  readonly system?: string;
+  readonly messages: readonly Message[];
+  /**
+   * The catalogue's declarations. The loop passes the same frozen array on every turn, so an adapter may
+   * cache its translation keyed by this array's identity instead of re-translating every step.
+   */
+  readonly tools: readonly ToolDeclaration[];
+  readonly toolChoice?: ToolChoice;
+  /** `false` asks the provider for at most one call per turn, where it supports that switch. */
+  readonly parallelToolCalls?: boolean;
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+  readonly providerOptions?: ProviderOptions;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What every provider adapter implements. It only translates: neutral request → provider call through the
+ * official SDK → neutral turn. It never runs a tool.
+ */
+export interface Model {
+  /** Adapter family, also the key of its entries in provider bags: `anthropic`, `openai`, `google`… */
+  readonly provider: string;
+  readonly modelId: string;
+  generate(request: ModelRequest): Promise<ModelTurn>;
+  /** Present on adapters that stream; yields neutral events ending with exactly one `turn-end` or `error`. */
+  stream?(request: ModelRequest): AsyncIterable<StreamEvent>;
+}
