@@ -94,4 +94,5 @@ export {
   confirmationFor,
   InMemoryConfirmations,
 } from './session/confirm.js';
+export { ResumeConfirmations } from './session/resume-confirmations.js';
 export { createSession, type Session, type SessionInit } from './session/session.js';

@@ -38,6 +38,58 @@ async function pausedWorld() {
   return { ...w, result, paused: result.paused };
 }
 
+describe('an approval is spent or returned at resume', () => {
+  const decisions = (paused: PausedRun) =>
+    paused.pending.map((pending) => ({ callId: pending.callId, approved: true, inputDigest: pending.inputDigest }));
+
+  it('the signal fired before the approved call ran: it does not run, and no approval is left behind', async () => {
+    const { paused, runs, catalogue, journal, confirmations } = await pausedWorld();
+    const controller = new AbortController();
+    controller.abort();
+    const session = createSession({
+      id: 'session-7',
+      humanId: 'marie',
+      rights: ['dossiers:lire', 'payments:write'],
+      confirmations,
+    });
+    const result = await resumeLoop(paused, decisions(paused), {
+      model: scripted([textTurn('unused')]),
+      catalogue,
+      session,
+      journal,
+      signal: controller.signal,
+    });
+    expect(result.status).toBe('aborted');
+    expect(runs).toEqual([]);
+    expect(confirmations.outstanding()).toEqual([]);
+    // A later, unrelated run with the same arguments is asked again, not run on the stale approval.
+    const later = await runLoop({
+      model: scripted([callsTurn([call('again', 'virement', { amount: 10, to: 'bob' })]), textTurn('ok')]),
+      catalogue,
+      session,
+      journal,
+      messages: user,
+      confirmation: 'pause',
+    });
+    expect(later.status).toBe('paused');
+    expect(runs).toEqual([]);
+  });
+
+  it('the session lost the right since the pause: the call is refused and the approval is not kept', async () => {
+    const { paused, runs, catalogue, journal, confirmations } = await pausedWorld();
+    const demoted = createSession({ id: 'session-7', humanId: 'marie', rights: ['dossiers:lire'], confirmations });
+    const result = await resumeLoop(paused, decisions(paused), {
+      model: scripted([textTurn('ok')]),
+      catalogue,
+      session: demoted,
+      journal,
+    });
+    expect(result.status).toBe('completed');
+    expect(runs).toEqual([]);
+    expect(confirmations.outstanding()).toEqual([]);
+  });
+});
+
 describe('confirmation mode "pause"', () => {
   it('returns the pending irreversible calls as plain data, with the other results already computed', async () => {
     const { result, paused, runs, journal } = await pausedWorld();

@@ -12,6 +12,7 @@ import {
   type Message,
   type PausedRun,
   type PendingCall,
+  ResumeConfirmations,
   resumeLoop,
   runLoop,
   type Session,
@@ -24,7 +25,6 @@ import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
 import type { DurableStore, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
-import { ResumeConfirmations } from './resume-confirmations.js';
 
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
