@@ -45,6 +45,8 @@ export { type ConversionCache, cachedConversion } from './json/cached-conversion
 export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './json/cached-json-text.js';
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
+export { continueLoop } from './loop/continue-loop.js';
+export { type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
 export type { CallEvent, LoopHooks, ResultEvent, TurnEvent } from './loop/loop-hooks.js';
 export type { LoopOptions } from './loop/loop-options.js';

@@ -11,6 +11,7 @@ import { callVerdictEventOf } from './call-events.js';
 import { callTasks } from './call-tasks.js';
 import { executionContext } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
+import { interruptedRunOf } from './interrupted-run.js';
 import { DEFAULT_MAX_TURNS } from './loop-defaults.js';
 import type { CallEvent } from './loop-hooks.js';
 import type { LoopOptions } from './loop-options.js';
@@ -71,7 +72,9 @@ async function turns(
     const turn = state.turns.length + 1;
     if (emit !== undefined) await emit({ type: 'turn-start', runId, turn });
     const request = buildModelRequest(state, options);
-    const read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit);
+    const read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit, (error) =>
+      interruptedRunOf(state, turn, error),
+    );
     if (read === undefined) return endLoop(state, 'aborted', emit);
     const modelTurn = withUniqueCallIds(read.modelTurn, turn, callIdsOf(state.messages));
     const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);

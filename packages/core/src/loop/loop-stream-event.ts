@@ -2,6 +2,7 @@ import type { Eventually } from '../async/eventually.js';
 import type { ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
+import type { InterruptedRun } from './interrupted-run.js';
 import type { CallEvent, ResultEvent } from './loop-hooks.js';
 import type { LoopResult } from './loop-result.js';
 
@@ -51,10 +52,14 @@ export interface LoopReplyEvent extends ResultEvent {
   readonly type: 'reply';
 }
 
-/** The model failed this turn; the iterator throws `error` right after this event. */
+/**
+ * The model failed this turn; the iterator throws `error` right after this event. `interrupted` is the
+ * run's state at that point (also on the error as `error.interrupted`): continue it with `continueLoop`.
+ */
 export interface LoopErrorEvent extends LoopEventTag {
   readonly type: 'error';
   readonly error: Error;
+  readonly interrupted: InterruptedRun;
 }
 
 /** The last event of a run that ended normally, with the same result `runLoop` would have returned. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   argumentDigest,
+  canonicalJson,
   createCatalogue,
   createSession,
   InMemoryConfirmations,
@@ -37,6 +38,31 @@ async function pausedWorld() {
   if (result.paused === undefined) throw new Error('expected a paused run');
   return { ...w, result, paused: result.paused };
 }
+
+describe('a paused run at any depth', () => {
+  it('a 10,000-deep argument elsewhere in its history: canonicalJson stores it, JSON.parse reads it, it resumes', async () => {
+    const { runs, catalogue, session } = paymentWorld();
+    const journal = new InMemoryJournal();
+    let deep: Record<string, unknown> = { numero: 'A-1234' };
+    for (let level = 0; level < 10_000; level += 1) deep = { nested: deep };
+    const model = scripted([
+      callsTurn([call('deep', 'chercher_dossier', deep)]),
+      callsTurn([call('pay', 'virement', { amount: 10, to: 'bob' })]),
+      textTurn('ok'),
+    ]);
+    const result = await runLoop({ model, catalogue, session, journal, messages: user, confirmation: 'pause' });
+    const paused = result.paused as PausedRun;
+    expect(() => JSON.stringify(paused)).toThrow(RangeError);
+    const stored = JSON.parse(canonicalJson(paused as never)) as PausedRun;
+    const resumed = await resumeLoop(
+      stored,
+      stored.pending.map((pending) => ({ callId: pending.callId, approved: true, inputDigest: pending.inputDigest })),
+      { model: scripted([textTurn('done')]), catalogue, session, journal },
+    );
+    expect(resumed.status).toBe('completed');
+    expect(runs).toHaveLength(1);
+  });
+});
 
 describe('an approval is spent or returned at resume', () => {
   const decisions = (paused: PausedRun) =>
