@@ -3,6 +3,7 @@ import type { CassetteProtocol } from '../cassette.js';
 import type { ConformanceTestApi } from '../conformance/run-conformance-suite.js';
 import { FAULT_CASES, type FaultCase, type FaultExpectation, type FaultMode } from './fault-cases.js';
 import { withFaultServer } from './fault-server.js';
+import { playInterruptedRun } from './interrupted-run-scenario.js';
 
 /** What one fault case gave: the error the adapter reported, and whether it still reported a turn. */
 export interface FaultOutcome {
@@ -133,6 +134,18 @@ export function runFaultSuite(options: FaultSuiteOptions): void {
         });
       }
     }
+    it('a run whose provider fails on turn 3 of 5, continued from its state, runs every call exactly once', async () => {
+      const outcome = await playInterruptedRun({
+        protocol: options.protocol,
+        createModel: ({ baseURL }) => options.createModel(baseURL),
+      });
+      expect(outcome.interrupted?.turn).toBe(3);
+      expect(outcome.result.status).toBe('completed');
+      expect(outcome.result.turns.length).toBe(5);
+      expect(outcome.executions).toEqual(['R-1', 'R-2', 'R-3', 'R-4', 'R-5']);
+      expect(outcome.unserved).toBe(0);
+      expect(outcome.mismatches).toBe(0);
+    });
   });
 }
 
