@@ -48,7 +48,7 @@ export type { JsonObject, JsonValue } from './json/json.js';
 export { continueLoop } from './loop/continue-loop.js';
 export { type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
-export type { CallEvent, LoopHooks, ResultEvent, TurnEvent } from './loop/loop-hooks.js';
+export type { CallEvent, LoopHooks, ResultEvent, RetryEvent, TurnEvent } from './loop/loop-hooks.js';
 export type { LoopOptions } from './loop/loop-options.js';
 export type { LoopResult, LoopStatus } from './loop/loop-result.js';
 export type {
@@ -58,6 +58,7 @@ export type {
   LoopEventTag,
   LoopModelEvent,
   LoopReplyEvent,
+  LoopRetryEvent,
   LoopStreamEvent,
   LoopToolResultEvent,
   LoopTurnEndEvent,
@@ -65,6 +66,7 @@ export type {
 } from './loop/loop-stream-event.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
+export { type RetryPolicy, retryDelayMs } from './loop/retry-policy.js';
 export { runLoop } from './loop/run-loop.js';
 export { type LoopStream, streamLoop } from './loop/stream-loop.js';
 export type {

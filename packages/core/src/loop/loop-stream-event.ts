@@ -62,6 +62,19 @@ export interface LoopErrorEvent extends LoopEventTag {
   readonly interrupted: InterruptedRun;
 }
 
+/**
+ * A model request failed with a retryable error and is asked again after `delayMs` (see `RetryPolicy`).
+ * Model events of the failed attempt (text deltas, calls) were already emitted: discard them; nothing of
+ * that attempt ran.
+ */
+export interface LoopRetryEvent extends LoopEventTag {
+  readonly type: 'retry';
+  /** The attempt that failed (1 for the first request of the turn). */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly error: Error;
+}
+
 /** The last event of a run that ended normally, with the same result `runLoop` would have returned. */
 export interface LoopEndEvent {
   readonly type: 'loop-end';
@@ -81,6 +94,7 @@ export type LoopStreamEvent =
   | LoopToolResultEvent
   | LoopReplyEvent
   | LoopErrorEvent
+  | LoopRetryEvent
   | LoopEndEvent;
 
 /**

@@ -27,7 +27,7 @@ export function readModelTurn(
   tag: LoopEventTag,
   provider: string,
   emit: EmitLoopEvent | undefined,
-  interrupted: (error: unknown) => InterruptedRun,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit, interrupted);
   return readStreamedTurn(source.stream, request, tag, provider, emit, interrupted);
@@ -41,9 +41,11 @@ async function emitError(
   error: unknown,
   tag: LoopEventTag,
   emit: EmitLoopEvent | undefined,
-  interrupted: (error: unknown) => InterruptedRun,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<void> {
   const run = interrupted(error);
+  // No state: the loop asks again (a retry), so the run is not interrupted and the failure is not final.
+  if (run === undefined) return;
   attachInterruptedRun(error, run);
   await emit?.({
     type: 'error',
@@ -59,7 +61,7 @@ async function readStreamedTurn(
   tag: LoopEventTag,
   provider: string,
   emit: EmitLoopEvent | undefined,
-  interrupted: (error: unknown) => InterruptedRun,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   const ended = new Set<string>();
   try {
@@ -101,7 +103,7 @@ function readGeneratedTurn(
   request: ModelRequest,
   tag: LoopEventTag,
   emit: EmitLoopEvent | undefined,
-  interrupted: (error: unknown) => InterruptedRun,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   // One `then` rather than an async function awaiting another: two promise hops fewer per step.
   let pending: Promise<ModelTurn>;

@@ -539,7 +539,13 @@ describe('streamLoop: provider errors', () => {
     const events: LoopStreamEvent[] = [];
     await expect(collect(stream, (event) => events.push(event))).rejects.toBe(error);
     await expect(stream.result).rejects.toBe(error);
-    expect(events.at(-1)).toEqual({ type: 'error', runId: expect.any(String), turn: 1, error });
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      runId: expect.any(String),
+      turn: 1,
+      error,
+      interrupted: expect.objectContaining({ turn: 1, answeredCallIds: [] }),
+    });
     expect(runs).toEqual([]);
     // The same semantics as runLoop, which rethrows the provider error.
     const generating: Model = { provider: 'test', modelId: 'g', generate: () => Promise.reject(error) };
