@@ -1,5 +1,11 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
+import {
+  invalidResponseError,
+  type Model,
+  type ModelRequest,
+  type ModelTurn,
+  type StreamEvent,
+} from '@toolcircuit/core';
 import {
   type AnthropicModelOptions,
   createAnthropicClient,
@@ -29,11 +35,18 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     const { body, names } = buildAnthropicRequest(request, settings);
     const params: MessageCreateParamsNonStreaming = { ...body, stream: false };
     let message: Message;
+    let contentType: string | null;
     try {
-      message = await client.messages.create(params, anthropicCallOptions(client, params, request.signal));
+      const answer = await client.messages
+        .create(params, anthropicCallOptions(client, params, request.signal))
+        .withResponse();
+      message = answer.data;
+      contentType = answer.response.headers.get('content-type');
     } catch (error) {
       throw mapAnthropicError(error);
     }
+    // The SDK hands a body that is not JSON over as a string (an HTML page from a proxy).
+    if (!isMessage(message)) throw invalidResponseError(ANTHROPIC_PROVIDER, { contentType, body: message });
     return parseAnthropicResponse(message, names);
   }
 
@@ -43,4 +56,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
   }
 
   return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate, stream };
+}
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
 }

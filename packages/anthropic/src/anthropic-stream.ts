@@ -1,9 +1,16 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { abortedProviderError, ProviderError, type StreamEvent } from '@toolcircuit/core';
+import {
+  abortedProviderError,
+  invalidResponseError,
+  isEventStream,
+  ProviderError,
+  type StreamEvent,
+  streamInterruptedError,
+} from '@toolcircuit/core';
 import { anthropicCallOptions } from './anthropic-request-options.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
-import { anthropicStreamInterruptedError, mapAnthropicStreamReadError } from './anthropic-stream-interrupted.js';
+import { mapAnthropicStreamReadError } from './anthropic-stream-interrupted.js';
 import type { AnthropicRequest } from './build-anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 
@@ -30,7 +37,14 @@ export async function* streamAnthropic(
   const params: MessageCreateParamsStreaming = { ...request.body, stream: true };
   let stream: AsyncIterable<RawMessageStreamEvent>;
   try {
-    stream = await client.messages.create(params, anthropicCallOptions(client, params, signal));
+    const answer = await client.messages.create(params, anthropicCallOptions(client, params, signal)).withResponse();
+    stream = answer.data;
+    const contentType = answer.response.headers.get('content-type');
+    // An HTML page (a proxy's) holds no event: without this it would read as a stream cut before its first.
+    if (!isEventStream(contentType)) {
+      yield { type: 'error', error: invalidResponseError('anthropic', { contentType }) };
+      return;
+    }
   } catch (error) {
     yield { type: 'error', error: mapAnthropicError(error) };
     return;
@@ -64,7 +78,7 @@ export async function* streamAnthropic(
   if (!assembler.complete) {
     // No late tool-call-end either: a cut stream leaves every unstopped or unparsable call incomplete.
     const reason = 'no stop reason, no message_stop';
-    yield { type: 'error', error: anthropicStreamInterruptedError(reason, incompleteToolCallIds.length) };
+    yield { type: 'error', error: streamInterruptedError('anthropic', reason, incompleteToolCallIds.length) };
     return;
   }
   yield* lateEvents;

@@ -1,5 +1,11 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { abortedProviderError, ProviderError, type ProviderErrorCode, retryAfterMs } from '@toolcircuit/core';
+import {
+  abortedProviderError,
+  isTransportFailure,
+  ProviderError,
+  type ProviderErrorCode,
+  retryAfterMs,
+} from '@toolcircuit/core';
 
 const PROVIDER = 'anthropic';
 
@@ -59,6 +65,16 @@ export function mapAnthropicError(error: unknown): ProviderError {
     });
   }
   if (error instanceof APIError) return fromApiError(error);
+  // A body cut before its end surfaces as fetch's own error, which the SDK lets through unwrapped.
+  if (isTransportFailure(error)) {
+    return new ProviderError({
+      provider: PROVIDER,
+      code: 'connection',
+      message: `connection lost: ${error instanceof Error ? error.message : String(error)}`,
+      retryable: true,
+      cause: error,
+    });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError({ provider: PROVIDER, code: 'unknown', message, retryable: false, cause: error });
 }

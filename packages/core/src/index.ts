@@ -64,6 +64,7 @@ export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
 export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
+export { type InvalidResponseReceived, invalidResponseError } from './errors/invalid-response-error.js';
 export { InvalidResumeError } from './errors/invalid-resume-error.js';
 export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
@@ -71,6 +72,7 @@ export { JournalWriteError } from './errors/journal-write-error.js';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
 export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
 export { SchemaCompileError } from './errors/schema-compile-error.js';
+export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
 export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
 export { isAuthorized } from './execute/authorize.js';
@@ -78,6 +80,8 @@ export type { ConfirmationMode, ExecutionContext, ToolStartEvent } from './execu
 export type { ExecutionOutcome } from './execute/execution-outcome.js';
 export { executeCall } from './execute/executor.js';
 export type { RefusalReason, Verdict, VerdictKind } from './execute/verdict.js';
+export { isEventStream } from './http/is-event-stream.js';
+export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
 export type { Journal, JournalAppendDetail, JournalEntry } from './journal/journal.js';
@@ -85,8 +89,10 @@ export { type ConversionCache, cachedConversion } from './json/cached-conversion
 export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './json/cached-json-text.js';
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
+export { continueLoop } from './loop/continue-loop.js';
+export { type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
-export type { CallEvent, LoopHooks, ResultEvent, TurnEvent } from './loop/loop-hooks.js';
+export type { CallEvent, LoopHooks, ResultEvent, RetryEvent, TurnEvent } from './loop/loop-hooks.js';
 export type { LoopOptions } from './loop/loop-options.js';
 export type { LoopResult, LoopStatus } from './loop/loop-result.js';
 export type {
@@ -96,6 +102,7 @@ export type {
   LoopEventTag,
   LoopModelEvent,
   LoopReplyEvent,
+  LoopRetryEvent,
   LoopStreamEvent,
   LoopToolResultEvent,
   LoopTurnEndEvent,
@@ -103,6 +110,7 @@ export type {
 } from './loop/loop-stream-event.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
+export { type RetryPolicy, retryDelayMs } from './loop/retry-policy.js';
 export { runLoop } from './loop/run-loop.js';
 export { type LoopStream, streamLoop } from './loop/stream-loop.js';
 export type {
@@ -135,4 +143,5 @@ export {
   confirmationFor,
   InMemoryConfirmations,
 } from './session/confirm.js';
+export { ResumeConfirmations } from './session/resume-confirmations.js';
 export { createSession, type Session, type SessionInit } from './session/session.js';

@@ -5,6 +5,7 @@ import { GoogleConfigurationError } from './google-configuration-error.js';
 import { createGenaiBinding } from './google-genai-binding.js';
 import { createGenerativeAiBinding } from './google-generative-ai-binding.js';
 import type { GoogleSchemaTarget } from './google-prepare-tools.js';
+import { guardedFetch } from './guarded-fetch.js';
 import { loadGenerativeAi } from './load-generative-ai.js';
 
 /** Where the key is looked for, in this order (the first is the Gemini docs' name). */
@@ -64,7 +65,7 @@ export function createGoogleBinding(options: GoogleModelOptions): GoogleBinding 
     return createGenerativeAiBinding(client.getGenerativeModel({ model: options.model }, requestOptions));
   }
   if (options.client !== undefined) return createGenaiBinding(options.client, options.model);
-  const httpOptions: HttpOptions = {};
+  const httpOptions: HttpOptions = { fetch: guardedFetch };
   if (baseUrl !== undefined) httpOptions.baseUrl = baseUrl;
   if (options.headers !== undefined) httpOptions.headers = { ...options.headers };
   if (options.timeout !== undefined) httpOptions.timeout = options.timeout;

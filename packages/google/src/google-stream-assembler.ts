@@ -61,6 +61,11 @@ export class GoogleStreamAssembler {
     return events;
   }
 
+  /** Whether a chunk said the turn is over: a candidate's `finishReason`, or the prompt's `blockReason`. */
+  get finished(): boolean {
+    return this.#finishReason !== undefined || this.#blockReason !== undefined;
+  }
+
   finish(): AssembledGoogleTurn {
     const incompleteToolCallIds: string[] = [];
     const content: AssistantContentPart[] = [];

@@ -1,4 +1,4 @@
-import { abortedProviderError, type StreamEvent } from '@toolcircuit/core';
+import { abortedProviderError, type StreamEvent, streamInterruptedError } from '@toolcircuit/core';
 import type { BuiltGoogleRequest } from './build-google-request.js';
 import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
@@ -11,6 +11,8 @@ import { mapGoogleError } from './map-google-error.js';
  * - an HTTP error before the stream (429…), an error chunk inside it, or a stream cut mid-event (both
  *   SDKs throw on an unterminated chunk) → `error` with a `ProviderError`;
  * - the signal aborted → `error` with code `aborted`;
+ * - a body that ends (even cleanly) before a chunk with a `finishReason` or a prompt `blockReason` →
+ *   `error` with a retryable `connection` ProviderError: the turn never finished, nothing of it runs;
  * - otherwise `turn-end` with the assembled turn and any call still open at the end as incomplete.
  */
 export async function* streamGoogle(
@@ -33,5 +35,12 @@ export async function* streamGoogle(
     return;
   }
   const { turn, incompleteToolCallIds } = assembler.finish();
+  // Gemini's last chunk carries the finishReason (or a prompt block); a body that ended before it, even
+  // cleanly at a chunk boundary, is a turn the provider never finished: nothing of it may run.
+  if (!assembler.finished) {
+    const calls = turn.content.filter((part) => part.type === 'tool_call').length;
+    yield { type: 'error', error: streamInterruptedError(GOOGLE_PROVIDER, 'no finishReason', calls) };
+    return;
+  }
   yield { type: 'turn-end', turn, incompleteToolCallIds };
 }

@@ -1,6 +1,12 @@
 import { ApiError } from '@google/genai';
 import type { GoogleGenerativeAIFetchError } from '@google/generative-ai';
-import { abortedProviderError, ProviderError, type ProviderErrorCode } from '@toolcircuit/core';
+import {
+  abortedProviderError,
+  invalidResponseError,
+  isTransportFailure,
+  ProviderError,
+  type ProviderErrorCode,
+} from '@toolcircuit/core';
 
 const PROVIDER = 'google';
 
@@ -34,6 +40,8 @@ export function mapGoogleError(error: unknown, signal: AbortSignal | undefined):
     const body = parseGenaiMessage(error.message);
     return fromBody(body ?? { message: error.message }, error.status, error);
   }
+  // The body of a 2xx answer was not JSON at all (an HTML page): both SDKs let JSON.parse's error through.
+  if (error instanceof SyntaxError) return invalidResponseError(PROVIDER, {}, error);
   if (isLegacyError(error, 'GoogleGenerativeAIFetchError')) {
     const body: GoogleErrorBody = {
       message: legacyMessage(error.message),
@@ -89,7 +97,8 @@ function classify(status: number | undefined, body: GoogleErrorBody): ProviderEr
   if (status === 403 || body.status === 'PERMISSION_DENIED') return 'permission';
   if (status === 404 || body.status === 'NOT_FOUND') return 'not_found';
   if (status === 429 || body.status === 'RESOURCE_EXHAUSTED') return 'rate_limited';
-  if (status === 503 || body.status === 'UNAVAILABLE') return 'overloaded';
+  // 529 is Anthropic's overloaded status, passed on by gateways that front several providers.
+  if (status === 503 || status === 529 || body.status === 'UNAVAILABLE') return 'overloaded';
   if ((status !== undefined && status >= 500) || status === 408) return 'server_error';
   if (/input token count.*exceeds|exceeds the maximum number of tokens/i.test(body.message ?? '')) {
     return 'context_window_exceeded';
@@ -122,11 +131,28 @@ function parseGenaiMessage(message: string): GoogleErrorBody | undefined {
   if (start < 0) return undefined;
   try {
     const parsed: unknown = JSON.parse(message.slice(start));
-    if (isObject(parsed) && isObject(parsed['error'])) return parsed['error'] as GoogleErrorBody;
+    if (isObject(parsed) && isObject(parsed['error'])) return unwrapTextBody(parsed['error'] as GoogleErrorBody);
   } catch {
     // Not JSON after all: the caller keeps the raw message.
   }
   return undefined;
+}
+
+/**
+ * A streamed request's error comes from the live API as JSON under `Content-Type: text/event-stream`;
+ * `@google/genai` then wraps the whole text as `{ error: { message: <that JSON>, code, status: <HTTP status
+ * text> } }`, so the real body (its canonical status, message, ErrorInfo, RetryInfo) is one level down.
+ */
+function unwrapTextBody(body: GoogleErrorBody): GoogleErrorBody {
+  const text = body.message?.trim();
+  if (text === undefined || !text.startsWith('{')) return body;
+  try {
+    const inner: unknown = JSON.parse(text);
+    if (isObject(inner) && isObject(inner['error'])) return inner['error'] as GoogleErrorBody;
+  } catch {
+    // Plain text that happens to start with a brace: keep the wrapper.
+  }
+  return body;
 }
 
 /** `Error fetching from <url>: [429 Too Many Requests] <message> <details json>` → `<message>`. */
@@ -156,6 +182,7 @@ function isBrokenTransport(error: unknown): boolean {
   if (isLegacyError(error, 'GoogleGenerativeAIError')) return true;
   if (!(error instanceof Error)) return false;
   return (
+    isTransportFailure(error) ||
     error instanceof TypeError ||
     error.name === 'TimeoutError' ||
     /Incomplete JSON segment|exception parsing stream chunk|terminated|ECONNRESET|socket/i.test(error.message)

@@ -10,6 +10,7 @@ import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
 import { streamOpenAIChat } from './openai-chat-stream.js';
 import { validateOpenAIOptions } from './openai-shared-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { parsedAnswer } from './openai-shared-response-shape.js';
 import { cacheByToolsArray } from './openai-shared-tool-set.js';
 import { parseOpenAIChatResponse } from './parse-openai-chat-response.js';
 
@@ -33,7 +34,8 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       const tools = prepareTools(request.tools);
       const body = buildOpenAIChatRequest(request, tools, settings);
       try {
-        const completion = await client.chat.completions.create(body, sdkRequestOptions(request, client, body));
+        const pending = client.chat.completions.create(body, sdkRequestOptions(request, client, body));
+        const completion = await parsedAnswer(pending, provider, 'choices');
         return parseOpenAIChatResponse(completion, { ...tools.toolSet, provider });
       } catch (error) {
         throw mapOpenAIChatError(error, provider);

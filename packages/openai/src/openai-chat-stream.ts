@@ -1,10 +1,17 @@
-import { abortedProviderError, type ModelRequest, type StreamEvent } from '@toolcircuit/core';
+import {
+  abortedProviderError,
+  invalidResponseError,
+  isEventStream,
+  type ModelRequest,
+  type StreamEvent,
+  streamInterruptedError,
+} from '@toolcircuit/core';
 import type { OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
-import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
+import { mapOpenAIStreamReadError } from './openai-shared-stream-interrupted.js';
 import { uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIChatTurn, chatResponseMetadata } from './parse-openai-chat-response.js';
@@ -33,7 +40,13 @@ export async function* streamOpenAIChat(input: OpenAIChatStreamInput): AsyncGene
   const state = new ChatStreamState(context);
   let stream: AsyncIterable<ChatCompletionChunk>;
   try {
-    stream = await client.chat.completions.create(body, sdkRequestOptions(request, client, body));
+    const answer = await client.chat.completions.create(body, sdkRequestOptions(request, client, body)).withResponse();
+    stream = answer.data;
+    const contentType = answer.response.headers.get('content-type');
+    if (!isEventStream(contentType)) {
+      yield { type: 'error', error: invalidResponseError(context.provider, { contentType }) };
+      return;
+    }
   } catch (error) {
     yield { type: 'error', error: mapOpenAIChatError(error, context.provider) };
     return;

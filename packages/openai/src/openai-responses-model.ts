@@ -10,6 +10,7 @@ import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js
 import { streamOpenAIResponses } from './openai-responses-stream.js';
 import { validateOpenAIOptions } from './openai-shared-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { parsedAnswer } from './openai-shared-response-shape.js';
 import { cacheByToolsArray } from './openai-shared-tool-set.js';
 import { parseOpenAIResponsesResponse } from './parse-openai-responses-response.js';
 
@@ -33,7 +34,8 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
       const tools = prepareTools(request.tools);
       const body = buildOpenAIResponsesRequest(request, tools, settings);
       try {
-        const response = await client.responses.create(body, sdkRequestOptions(request, client, body));
+        const pending = client.responses.create(body, sdkRequestOptions(request, client, body));
+        const response = await parsedAnswer(pending, provider, 'output');
         return parseOpenAIResponsesResponse(response, { ...tools.toolSet, provider });
       } catch (error) {
         throw mapOpenAIResponsesError(error, provider);

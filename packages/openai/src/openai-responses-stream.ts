@@ -1,4 +1,12 @@
-import { abortedProviderError, type ModelRequest, type ProviderError, type StreamEvent } from '@toolcircuit/core';
+import {
+  abortedProviderError,
+  invalidResponseError,
+  isEventStream,
+  type ModelRequest,
+  type ProviderError,
+  type StreamEvent,
+  streamInterruptedError,
+} from '@toolcircuit/core';
 import type { OpenAI } from 'openai';
 import type {
   Response,
@@ -8,7 +16,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesError, mapOpenAIResponsesStreamFailure } from './map-openai-responses-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
-import { mapOpenAIStreamReadError, streamInterruptedError } from './openai-shared-stream-interrupted.js';
+import { mapOpenAIStreamReadError } from './openai-shared-stream-interrupted.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIResponsesTurn, responsesSnapshot } from './parse-openai-responses-response.js';
@@ -36,7 +44,13 @@ export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput):
   const state = new ResponsesStreamState(context);
   let stream: AsyncIterable<ResponseStreamEvent>;
   try {
-    stream = await client.responses.create(body, sdkRequestOptions(request, client, body));
+    const answer = await client.responses.create(body, sdkRequestOptions(request, client, body)).withResponse();
+    stream = answer.data;
+    const contentType = answer.response.headers.get('content-type');
+    if (!isEventStream(contentType)) {
+      yield { type: 'error', error: invalidResponseError(context.provider, { contentType }) };
+      return;
+    }
   } catch (error) {
     yield { type: 'error', error: mapOpenAIResponsesError(error, context.provider) };
     return;

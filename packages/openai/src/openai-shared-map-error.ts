@@ -1,5 +1,6 @@
 import {
   abortedProviderError,
+  isTransportFailure,
   ProviderError,
   type ProviderErrorCode,
   retryAfterMs,
@@ -28,6 +29,17 @@ export function mapOpenAIError(error: unknown, provider: string): ToolcircuitErr
   if (error instanceof APIError) return fromApiError(error, provider);
   if (isAbortError(error)) {
     return abortedProviderError(provider, 'request', error);
+  }
+  // A body cut before its end surfaces as fetch's own error, which the SDK lets through unwrapped.
+  if (isTransportFailure(error)) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return new ProviderError({
+      provider,
+      code: 'connection',
+      message: `connection lost: ${detail}`,
+      retryable: true,
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError({ provider, code: 'unknown', message, retryable: false, cause: error });
@@ -108,7 +120,8 @@ function codeFromStatus(status: number, providerCode: string | undefined): Provi
   if (status === 404) return 'not_found';
   if (status === 408) return 'connection';
   if (status === 429) return 'rate_limited';
-  if (status === 503) return 'overloaded';
+  // 529 is Anthropic's overloaded status; OpenAI-compatible gateways in front of it pass it on.
+  if (status === 503 || status === 529) return 'overloaded';
   if (status >= 500) return 'server_error';
   return 'unknown';
 }

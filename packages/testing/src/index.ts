@@ -67,6 +67,28 @@ export {
   OVERSIZED_IMAGE_BYTES,
   runMediaResultScenario,
 } from './conformance/media-result-scenario.js';
+export {
+  FAULT_CASES,
+  FAULT_WIRES,
+  type FaultAnswer,
+  type FaultCase,
+  type FaultExpectation,
+  type FaultMode,
+  type FaultOutcome,
+  type FaultSdkLimit,
+  type FaultServer,
+  type FaultSuiteOptions,
+  type FaultWire,
+  faultProblems,
+  type HttpFault,
+  type HttpFaultKind,
+  type InterruptedRunOutcome,
+  playFaultCase,
+  playInterruptedRun,
+  runFaultSuite,
+  withFaultServer,
+  withinLimits,
+} from './faults/index.js';
 export { withDroppingServer } from './http/dropping-server.js';
 export { type ParsedSseEvent, parseSse } from './http/parse-sse.js';
 export { coverageColumnOf } from './media/coverage-column.js';

@@ -11,6 +11,8 @@ export type ProviderErrorCode =
   | 'server_error'
   | 'connection'
   | 'aborted'
+  /** A 2xx answer whose body is not the API's (an HTML page from a proxy or a wrong base URL). */
+  | 'invalid_response'
   | 'unknown';
 
 export interface ProviderErrorInit {

@@ -150,14 +150,17 @@ function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eve
   const timeoutMs = entry.definition.timeoutMs ?? context.timeoutMs;
   const toolContext = new CallToolContext(attempt);
   let output: ToolOutput | PromiseLike<ToolOutput>;
+  let promised: boolean;
   try {
     output = entry.definition.run(input as never, toolContext);
+    // Reads `then`, which a hostile value may make throw: that is the tool failing, not the loop.
+    promised = isPromiseLike(output);
   } catch (error) {
     return answerThrown(attempt, error);
   }
-  if (!isPromiseLike(output)) return answerReturned(attempt, output);
-  return raceTool(output, call.name, timeoutMs, context.signal, toolContext).then((outcome) =>
-    answerRun(attempt, outcome),
+  if (!promised) return answerReturned(attempt, output as ToolOutput);
+  return raceTool(output as PromiseLike<ToolOutput>, call.name, timeoutMs, context.signal, toolContext).then(
+    (outcome) => answerRun(attempt, outcome),
   );
 }
 
@@ -225,6 +228,7 @@ function finish(
     humanId: context.session.humanId,
     turn: context.turn ?? 1,
     callId: call.id,
+    ...(call.originalId === undefined ? {} : { originalCallId: call.originalId }),
     toolName: call.name,
     // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
     input: journalInputOf(attempt),

@@ -62,10 +62,23 @@ export function abortedText(name: string): string {
   return `The run was cancelled before tool "${clip(name)}" finished; there is no result.`;
 }
 
-/** `Error.message` only (never the stack): what went wrong, without the internals of where. */
+/**
+ * `Error.message` only (never the stack): what went wrong, without the internals of where. Total: a tool may
+ * throw anything (a null-prototype object, a revoked Proxy, an object whose `toString` or `message` throws),
+ * and describing it must never throw in its turn.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `a non-Error value was thrown (${clip(String(error), 100)})`;
+  try {
+    if (error instanceof Error) return `${String(error.name)}: ${String(error.message)}`;
+    return `a non-Error value was thrown (${clip(String(error), 100)})`;
+  } catch {
+    return `a ${kindOf(error)} value that cannot be printed was thrown`;
+  }
+}
+
+/** `typeof`, which never throws, even for a revoked Proxy. */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : typeof value;
 }
 
 function clip(text: string, max = 80): string {

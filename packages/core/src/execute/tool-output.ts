@@ -4,6 +4,7 @@ import type { MediaContentPart } from '../content/media-part.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
 import { jsonCopy } from '../json/json-copy.js';
 import type { ToolResultContent, ToolResultContentPart } from '../messages/messages.js';
+import { describeError } from './model-facing-texts.js';
 
 export type NormalisedOutput =
   | { readonly ok: true; readonly content: ToolResultContent; readonly isError: boolean }
@@ -19,6 +20,15 @@ const NO_OUTPUT = 'The tool ran and returned no output.';
  * JSON cannot carry, or a binary part that cannot be sent, is reported, not thrown.
  */
 export function normaliseToolOutput(output: ToolOutput, limits?: ResultContentLimits): NormalisedOutput {
+  try {
+    return normalise(output, limits);
+  } catch (error) {
+    // A throwing getter, a revoked Proxy, a `toJSON` that throws: reading the value is the tool failing.
+    return { ok: false, message: `reading the value it returned threw (${describeError(error)})` };
+  }
+}
+
+function normalise(output: ToolOutput, limits: ResultContentLimits | undefined): NormalisedOutput {
   if (typeof output === 'string') return { ok: true, content: output, isError: false };
   if (output === undefined) return { ok: true, content: NO_OUTPUT, isError: false };
   if (isResultOutput(output)) {

@@ -18,6 +18,11 @@ export interface JournalEntry {
   /** 1-based model turn the call came from. */
   readonly turn: number;
   readonly callId: string;
+  /**
+   * The provider's id when the loop replaced it to keep ids unique on the wire (`null`: it sent none);
+   * `callId` is then the replacement, the id the call and its result carry in every request.
+   */
+  readonly originalCallId?: string | null;
   /** The name the model used, even for an unknown tool. */
   readonly toolName: string;
   /** The arguments as the model gave them (a JSON copy); `null` when the provider sent unparsable text. */

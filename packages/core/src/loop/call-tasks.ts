@@ -3,6 +3,7 @@ import type { ExecutionContext } from '../execute/execution-context.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
 import { answerCall, refuseCall } from '../execute/executor.js';
 import type { ToolCallPart } from '../messages/messages.js';
+import { repeatsAnEarlierId } from './unique-call-ids.js';
 
 /** One call to answer: its position in the turn and how to answer it. */
 export interface CallTask {
@@ -22,16 +23,18 @@ export function callTasks(
   cutByTokenLimit: boolean,
   context: ExecutionContext,
 ): CallTask[] {
+  // The provider's ids of this turn's earlier calls: the loop made every id unique, so a repeat shows in
+  // `originalId` (see `withUniqueCallIds`).
   const seen = new Set<string>();
   return calls.map((call, index) => {
     if (incomplete.has(call.id)) {
       const text = cutByTokenLimit ? tokenLimitText(call.name) : brokenStreamText(call.name);
       return { index, call, run: () => refuseCall(call, 'incomplete_call', text, context) };
     }
-    if (seen.has(call.id)) {
+    if (seen.has(call.id) || repeatsAnEarlierId(call, seen)) {
       return { index, call, run: () => refuseCall(call, 'duplicate_call_id', duplicateText(call), context) };
     }
-    seen.add(call.id);
+    seen.add(call.originalId ?? call.id);
     return { index, call, run: () => answerCall(call, context) };
   });
 }
@@ -51,8 +54,9 @@ function brokenStreamText(name: string): string {
 }
 
 function duplicateText(call: ToolCallPart): string {
+  const id = call.originalId ?? call.id;
   return (
-    `This call reuses the id "${call.id.slice(0, 80)}" of an earlier call in the same turn, so it was not run. ` +
+    `This call reuses the id "${id.slice(0, 80)}" of an earlier call in the same turn, so it was not run. ` +
     'Give every call of a turn its own id, and call the tool again if you still need it.'
   );
 }

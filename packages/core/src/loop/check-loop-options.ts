@@ -22,6 +22,21 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
       `got ${String(toolTimeoutMs)}; use a positive number of milliseconds.`,
     );
   }
+  const retry = options.retry;
+  if (retry !== undefined) {
+    if (!(Number.isInteger(retry.attempts) && retry.attempts >= 1)) {
+      throw new InvalidLoopOptionsError(
+        'retry.attempts',
+        `got ${String(retry.attempts)}; use a whole number of requests per turn, 1 or more (1 does not retry).`,
+      );
+    }
+    for (const key of ['baseDelayMs', 'maxDelayMs'] as const) {
+      const value = retry[key];
+      if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+        throw new InvalidLoopOptionsError(`retry.${key}`, `got ${String(value)}; use 0 or more milliseconds.`);
+      }
+    }
+  }
   if (options.confirmation !== undefined && options.confirmation !== 'refuse' && options.confirmation !== 'pause') {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }

@@ -11,6 +11,7 @@ import { callVerdictEventOf } from './call-events.js';
 import { callTasks } from './call-tasks.js';
 import { executionContext } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
+import { interruptedRunOf } from './interrupted-run.js';
 import { DEFAULT_MAX_TURNS } from './loop-defaults.js';
 import type { CallEvent } from './loop-hooks.js';
 import type { LoopOptions } from './loop-options.js';
@@ -21,8 +22,10 @@ import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { readModelTurn } from './read-model-turn.js';
+import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
 import { settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
+import { callIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
 
 type Options = Omit<LoopOptions, 'messages'>;
 
@@ -70,9 +73,27 @@ async function turns(
     const turn = state.turns.length + 1;
     if (emit !== undefined) await emit({ type: 'turn-start', runId, turn });
     const request = buildModelRequest(state, options);
-    const read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit);
+    let read: Awaited<ReturnType<typeof readModelTurn>>;
+    for (let attempt = 1; ; attempt += 1) {
+      let delayMs: number | undefined;
+      try {
+        read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit, (error) => {
+          delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
+          return delayMs === undefined ? interruptedRunOf(state, turn, error) : undefined;
+        });
+        break;
+      } catch (error) {
+        if (delayMs === undefined) throw error;
+        const failure = error instanceof Error ? error : new Error(String(error));
+        if (emit !== undefined) await emit({ type: 'retry', runId, turn, attempt, delayMs, error: failure });
+        const retried = options.hooks?.onRetry?.({ runId, turn, attempt, delayMs, error: failure });
+        if (isPromiseLike(retried)) await retried;
+        if (!(await waitUnlessAborted(delayMs, options.signal))) return endLoop(state, 'aborted', emit);
+      }
+    }
     if (read === undefined) return endLoop(state, 'aborted', emit);
-    const { modelTurn, incomplete } = read;
+    const modelTurn = withUniqueCallIds(read.modelTurn, turn, callIdsOf(state.messages));
+    const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
     const calls = toolCallsOf(modelTurn.content);
     state.turns.push(modelTurn);
     state.usage = addUsage(state.usage, modelTurn.usage);

@@ -27,6 +27,15 @@ export interface ResultEvent {
   readonly message: ToolMessage;
 }
 
+export interface RetryEvent {
+  readonly runId: string;
+  readonly turn: number;
+  /** The attempt that failed (1 for the first request of the turn). */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly error: Error;
+}
+
 /**
  * Observers of each step. They are awaited, one at a time. `onCall` fires once per call as soon as that call
  * has settled (so an application can show verdicts live), in settle order, which is call order only when the
@@ -38,6 +47,8 @@ export interface LoopHooks {
   readonly onTurn?: (event: TurnEvent) => void | Promise<void>;
   readonly onCall?: (event: CallEvent) => void | Promise<void>;
   readonly onResult?: (event: ResultEvent) => void | Promise<void>;
+  /** A model request failed and is asked again after `delayMs` (`retry` policy): log it, or journal it. */
+  readonly onRetry?: (event: RetryEvent) => void | Promise<void>;
   /**
    * Awaited just before each tool runs, once its call passed the four checks. Unlike the others it fires
    * while the turn is in progress; a throw stops the run and the tool does not run (see

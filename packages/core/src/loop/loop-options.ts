@@ -7,6 +7,7 @@ import type { Model, ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { Session } from '../session/session.js';
 import type { LoopHooks } from './loop-hooks.js';
+import type { RetryPolicy } from './retry-policy.js';
 
 export interface LoopOptions {
   readonly model: Model;
@@ -22,6 +23,8 @@ export interface LoopOptions {
   readonly concurrency?: number;
   readonly toolTimeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Retries of failed model requests (see {@link RetryPolicy}); none by default. */
+  readonly retry?: RetryPolicy;
   readonly journal?: Journal;
   /** Unconfirmed irreversible calls: `refuse` (default) tells the model; `pause` returns them to the app. */
   readonly confirmation?: ConfirmationMode;

@@ -2,6 +2,7 @@ import type { Eventually } from '../async/eventually.js';
 import type { ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
+import type { InterruptedRun } from './interrupted-run.js';
 import type { CallEvent, ResultEvent } from './loop-hooks.js';
 import type { LoopResult } from './loop-result.js';
 
@@ -51,9 +52,26 @@ export interface LoopReplyEvent extends ResultEvent {
   readonly type: 'reply';
 }
 
-/** The model failed this turn; the iterator throws `error` right after this event. */
+/**
+ * The model failed this turn; the iterator throws `error` right after this event. `interrupted` is the
+ * run's state at that point (also on the error as `error.interrupted`): continue it with `continueLoop`.
+ */
 export interface LoopErrorEvent extends LoopEventTag {
   readonly type: 'error';
+  readonly error: Error;
+  readonly interrupted: InterruptedRun;
+}
+
+/**
+ * A model request failed with a retryable error and is asked again after `delayMs` (see `RetryPolicy`).
+ * Model events of the failed attempt (text deltas, calls) were already emitted: discard them; nothing of
+ * that attempt ran.
+ */
+export interface LoopRetryEvent extends LoopEventTag {
+  readonly type: 'retry';
+  /** The attempt that failed (1 for the first request of the turn). */
+  readonly attempt: number;
+  readonly delayMs: number;
   readonly error: Error;
 }
 
@@ -76,6 +94,7 @@ export type LoopStreamEvent =
   | LoopToolResultEvent
   | LoopReplyEvent
   | LoopErrorEvent
+  | LoopRetryEvent
   | LoopEndEvent;
 
 /**

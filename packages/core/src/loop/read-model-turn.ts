@@ -4,6 +4,7 @@ import { toolCallsOf } from '../messages/messages.js';
 import type { ModelRequest } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
+import { attachInterruptedRun, type InterruptedRun } from './interrupted-run.js';
 import type { EmitLoopEvent, LoopEventTag } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { TurnSource } from './turn-source.js';
@@ -26,9 +27,32 @@ export function readModelTurn(
   tag: LoopEventTag,
   provider: string,
   emit: EmitLoopEvent | undefined,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
-  if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit);
-  return readStreamedTurn(source.stream, request, tag, provider, emit);
+  if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit, interrupted);
+  return readStreamedTurn(source.stream, request, tag, provider, emit, interrupted);
+}
+
+/**
+ * The model failed this turn: the run's state goes on the error (`error.interrupted`) and on the `error`
+ * event, so the run can be continued (`continueLoop`) without re-running anything.
+ */
+async function emitError(
+  error: unknown,
+  tag: LoopEventTag,
+  emit: EmitLoopEvent | undefined,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
+): Promise<void> {
+  const run = interrupted(error);
+  // No state: the loop asks again (a retry), so the run is not interrupted and the failure is not final.
+  if (run === undefined) return;
+  attachInterruptedRun(error, run);
+  await emit?.({
+    type: 'error',
+    ...tag,
+    error: error instanceof Error ? error : new Error(String(error)),
+    interrupted: run,
+  });
 }
 
 async function readStreamedTurn(
@@ -37,6 +61,7 @@ async function readStreamedTurn(
   tag: LoopEventTag,
   provider: string,
   emit: EmitLoopEvent | undefined,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   const ended = new Set<string>();
   try {
@@ -54,7 +79,7 @@ async function readStreamedTurn(
     // The reader stopped: the `for await` above has closed the model's stream; nothing to report.
     if (error instanceof LoopStreamStopped) throw error;
     if (isAborted(request.signal)) return undefined;
-    await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
+    await emitError(error, tag, emit, interrupted);
     throw error;
   }
   if (isAborted(request.signal)) return undefined;
@@ -64,7 +89,7 @@ async function readStreamedTurn(
     message: `the stream of turn ${tag.turn} ended without a turn-end or error event; nothing of this turn was run`,
     retryable: false,
   });
-  await emit?.({ type: 'error', ...tag, error });
+  await emitError(error, tag, emit, interrupted);
   throw error;
 }
 
@@ -78,6 +103,7 @@ function readGeneratedTurn(
   request: ModelRequest,
   tag: LoopEventTag,
   emit: EmitLoopEvent | undefined,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   // One `then` rather than an async function awaiting another: two promise hops fewer per step.
   let pending: Promise<ModelTurn>;
@@ -90,7 +116,7 @@ function readGeneratedTurn(
     (modelTurn) => generatedTurnRead(modelTurn, request),
     async (error: unknown) => {
       if (isAborted(request.signal)) return undefined;
-      await emit?.({ type: 'error', ...tag, error: error instanceof Error ? error : new Error(String(error)) });
+      await emitError(error, tag, emit, interrupted);
       throw error;
     },
   );

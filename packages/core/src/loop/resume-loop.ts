@@ -3,7 +3,8 @@ import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { executeCall, refuseCall } from '../execute/executor.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from '../messages/messages.js';
-import type { Session } from '../session/session.js';
+import { ResumeConfirmations } from '../session/resume-confirmations.js';
+import { createSession, type Session } from '../session/session.js';
 import { appendReply } from './append-reply.js';
 import type { CallTask } from './call-tasks.js';
 import { checkLoopOptions } from './check-loop-options.js';
@@ -36,24 +37,37 @@ export async function resumeLoop(
   const calls = checkPausedRun(paused, options);
   const decisionFor = checkDecisions(paused.pending, decisions);
 
+  // The approvals go to a store of their own, valid for this turn only: one that is not used (the signal
+  // fired first, the session lost the right) is never left where a later call could use it.
+  const confirmations = new ResumeConfirmations(options.session.confirmations);
+  const session = createSession({
+    id: options.session.id,
+    humanId: options.session.humanId,
+    rights: options.session.rights,
+    confirmations,
+  });
   // Approved calls are re-checked in "refuse" mode: if the confirmation somehow did not stick, the model is
   // told, instead of the run pausing on the same call forever.
-  const context = executionContext(options, paused.runId, paused.turn, 'refuse');
+  const context = executionContext({ ...options, session }, paused.runId, paused.turn, 'refuse');
   const tasks = paused.pending.map((pending): CallTask => {
     const call = calls[pending.index] as ToolCallPart;
     const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
     const run = async () => {
       if (!decision.approved)
         return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
-      await options.session.confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
+      confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
       return executeCall(call, context);
     };
     return { index: pending.index, call, run };
   });
   const decided = new Map<number, ToolResultPart>();
-  await settleCalls(tasks, paused.turn, paused.runId, options, ({ event }) => {
-    decided.set(event.index, event.result);
-  });
+  try {
+    await settleCalls(tasks, paused.turn, paused.runId, options, ({ event }) => {
+      decided.set(event.index, event.result);
+    });
+  } finally {
+    confirmations.close();
+  }
 
   const results: ToolResultPart[] = paused.results.map((result, index) => {
     if (result !== null) return result;

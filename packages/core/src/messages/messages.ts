@@ -31,12 +31,20 @@ export interface ReasoningPart {
  */
 export interface ToolCallPart {
   readonly type: 'tool_call';
-  /** Unique within its turn. Synthesised (stably) by the adapter when the provider sends none. */
+  /**
+   * Unique in the whole conversation. Synthesised (stably) by the adapter when the provider sends none; the
+   * loop replaces a missing or repeated one (see `originalId`), so no request ever repeats an id.
+   */
   readonly id: string;
   readonly name: string;
   readonly input: unknown;
   readonly rawInput?: string;
   readonly inputError?: string;
+  /**
+   * Set by the loop when it had to replace the provider's id (missing, not a string, or already used in the
+   * conversation): the id the provider sent, `null` when it sent none. Absent when `id` is the provider's.
+   */
+  readonly originalId?: string | null;
   readonly providerMetadata?: ProviderMetadata;
 }
 

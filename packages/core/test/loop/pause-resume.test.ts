@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   argumentDigest,
+  canonicalJson,
   createCatalogue,
   createSession,
   InMemoryConfirmations,
@@ -37,6 +38,83 @@ async function pausedWorld() {
   if (result.paused === undefined) throw new Error('expected a paused run');
   return { ...w, result, paused: result.paused };
 }
+
+describe('a paused run at any depth', () => {
+  it('a 10,000-deep argument elsewhere in its history: canonicalJson stores it, JSON.parse reads it, it resumes', async () => {
+    const { runs, catalogue, session } = paymentWorld();
+    const journal = new InMemoryJournal();
+    let deep: Record<string, unknown> = { numero: 'A-1234' };
+    for (let level = 0; level < 10_000; level += 1) deep = { nested: deep };
+    const model = scripted([
+      callsTurn([call('deep', 'chercher_dossier', deep)]),
+      callsTurn([call('pay', 'virement', { amount: 10, to: 'bob' })]),
+      textTurn('ok'),
+    ]);
+    const result = await runLoop({ model, catalogue, session, journal, messages: user, confirmation: 'pause' });
+    const paused = result.paused as PausedRun;
+    expect(() => JSON.stringify(paused)).toThrow(RangeError);
+    const stored = JSON.parse(canonicalJson(paused as never)) as PausedRun;
+    const resumed = await resumeLoop(
+      stored,
+      stored.pending.map((pending) => ({ callId: pending.callId, approved: true, inputDigest: pending.inputDigest })),
+      { model: scripted([textTurn('done')]), catalogue, session, journal },
+    );
+    expect(resumed.status).toBe('completed');
+    expect(runs).toHaveLength(1);
+  });
+});
+
+describe('an approval is spent or returned at resume', () => {
+  const decisions = (paused: PausedRun) =>
+    paused.pending.map((pending) => ({ callId: pending.callId, approved: true, inputDigest: pending.inputDigest }));
+
+  it('the signal fired before the approved call ran: it does not run, and no approval is left behind', async () => {
+    const { paused, runs, catalogue, journal, confirmations } = await pausedWorld();
+    const controller = new AbortController();
+    controller.abort();
+    const session = createSession({
+      id: 'session-7',
+      humanId: 'marie',
+      rights: ['dossiers:lire', 'payments:write'],
+      confirmations,
+    });
+    const result = await resumeLoop(paused, decisions(paused), {
+      model: scripted([textTurn('unused')]),
+      catalogue,
+      session,
+      journal,
+      signal: controller.signal,
+    });
+    expect(result.status).toBe('aborted');
+    expect(runs).toEqual([]);
+    expect(confirmations.outstanding()).toEqual([]);
+    // A later, unrelated run with the same arguments is asked again, not run on the stale approval.
+    const later = await runLoop({
+      model: scripted([callsTurn([call('again', 'virement', { amount: 10, to: 'bob' })]), textTurn('ok')]),
+      catalogue,
+      session,
+      journal,
+      messages: user,
+      confirmation: 'pause',
+    });
+    expect(later.status).toBe('paused');
+    expect(runs).toEqual([]);
+  });
+
+  it('the session lost the right since the pause: the call is refused and the approval is not kept', async () => {
+    const { paused, runs, catalogue, journal, confirmations } = await pausedWorld();
+    const demoted = createSession({ id: 'session-7', humanId: 'marie', rights: ['dossiers:lire'], confirmations });
+    const result = await resumeLoop(paused, decisions(paused), {
+      model: scripted([textTurn('ok')]),
+      catalogue,
+      session: demoted,
+      journal,
+    });
+    expect(result.status).toBe('completed');
+    expect(runs).toEqual([]);
+    expect(confirmations.outstanding()).toEqual([]);
+  });
+});
 
 describe('confirmation mode "pause"', () => {
   it('returns the pending irreversible calls as plain data, with the other results already computed', async () => {

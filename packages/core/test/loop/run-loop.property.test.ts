@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InMemoryJournal, type Message, runLoop, type ToolCallPart, type ToolMessage } from '../../src/index.js';
+import {
+  InMemoryJournal,
+  type Message,
+  runLoop,
+  type ToolCallPart,
+  type ToolMessage,
+  toolCallsOf,
+} from '../../src/index.js';
 import { catalogue, modelTurn, session } from '../random-turns.js';
 import { scripted, textTurn } from '../support.js';
 
@@ -26,8 +33,13 @@ describe('the loop under random model turns (property-based)', () => {
             expect(assistant?.role).toBe('assistant');
             expect(reply.role).toBe('tool');
             const calls = turn.content.filter((part): part is ToolCallPart => part.type === 'tool_call');
+            // The calls as sent back: the model's, with a missing or repeated id replaced (the original kept).
+            const sent = assistant?.role === 'assistant' ? toolCallsOf(assistant.content) : [];
+            expect(sent.map((part) => (part.originalId === undefined ? part.id : part.originalId))).toEqual(
+              calls.map((part) => (part.id === '' ? null : part.id)),
+            );
             expect(reply.content).toHaveLength(calls.length);
-            expect(reply.content.map((part) => part.callId)).toEqual(calls.map((part) => part.id));
+            expect(reply.content.map((part) => part.callId)).toEqual(sent.map((part) => part.id));
             expect(reply.content.map((part) => part.name)).toEqual(calls.map((part) => part.name));
             for (const part of reply.content) {
               expect(part.type).toBe('tool_result');
@@ -35,6 +47,13 @@ describe('the loop under random model turns (property-based)', () => {
             }
           }
           expect(messages.at(-1)?.role).toBe('assistant');
+          // No id is ever repeated on the wire, in calls or in results.
+          const sentIds = messages.flatMap((message) =>
+            message.role === 'assistant' && typeof message.content !== 'string'
+              ? toolCallsOf(message.content).map((part) => part.id)
+              : [],
+          );
+          expect(new Set(sentIds).size).toBe(sentIds.length);
           expect(journal.entries).toHaveLength(requests.length);
           expect(
             journal.entries.filter((entry) => entry.verdict === 'executed' && entry.toolName === 'admin_reset'),

@@ -14,6 +14,7 @@ import {
   runLoop,
   streamLoop,
   type ToolMessage,
+  toolCallsOf,
   toolResultText,
 } from '../../src/index.js';
 import { chercherDossier, echoTool, frenchCatalogue, slowTool } from '../fixtures.js';
@@ -133,19 +134,84 @@ describe('pairing', () => {
       journal,
     });
     const reply = replies(result.messages)[0];
+    // The repeat gets a distinct id, in its call and its result, so the next request repeats no id.
     expect(reply?.content.map((part) => [part.callId, part.isError])).toEqual([
       ['same', false],
-      ['same', true],
+      ['same-t1c1', true],
       ['other', false],
+    ]);
+    const assistant = result.messages[1];
+    expect(assistant?.role === 'assistant' && toolCallsOf(assistant.content).map((part) => part.id)).toEqual([
+      'same',
+      'same-t1c1',
+      'other',
     ]);
     expect(toolResultText(reply?.content[1]?.content ?? '')).toMatch(/reuses the id "same"/);
     expect(runs).toBe(2);
     // The journal is in completion order (calls run concurrently), so compare as a set of attempts.
-    expect(journal.entries.map((entry) => `${entry.callId} ${entry.reason ?? entry.verdict}`).sort()).toEqual([
-      'other executed',
-      'same duplicate_call_id',
-      'same executed',
+    expect(
+      journal.entries
+        .map(
+          (entry) =>
+            `${entry.callId}${entry.originalCallId === undefined ? '' : ` (was ${entry.originalCallId})`} ${entry.reason ?? entry.verdict}`,
+        )
+        .sort(),
+    ).toEqual(['other executed', 'same executed', 'same-t1c1 (was same) duplicate_call_id']);
+    // What the model is asked next holds every id once.
+    const next = model.requests[1]?.messages ?? [];
+    const ids = next.flatMap((message) =>
+      message.role === 'assistant' && typeof message.content !== 'string'
+        ? toolCallsOf(message.content).map((part) => part.id)
+        : [],
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('replaces a missing, null or earlier-turn id by a stable distinct one, in the call, its result and the journal', async () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'echo',
+      inputSchema: { type: 'object' },
+      right: everySession,
+      run: () => 'ok',
+    });
+    const journal = new InMemoryJournal();
+    const model = scripted([
+      callsTurn([call('c1', 'echo', {}), call(null as unknown as string, 'echo', {}), call('', 'echo', {})]),
+      callsTurn([call('c1', 'echo', {})]),
+      textTurn('ok'),
     ]);
+    const result = await runLoop({
+      model,
+      catalogue: createCatalogue([echo]),
+      session: reader,
+      messages: user,
+      journal,
+    });
+    expect(result.status).toBe('completed');
+    const [first, second] = replies(result.messages);
+    expect(first?.content.map((part) => [part.callId, part.isError])).toEqual([
+      ['c1', false],
+      ['call-t1c1', false],
+      ['call-t1c2', false],
+    ]);
+    expect(second?.content.map((part) => [part.callId, part.isError])).toEqual([['c1-t2c0', false]]);
+    expect(
+      journal.entries
+        .map((entry) => [entry.callId, entry.originalCallId])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
+      ['c1', undefined],
+      ['c1-t2c0', 'c1'],
+      ['call-t1c1', null],
+      ['call-t1c2', null],
+    ]);
+    const ids = (model.requests[2]?.messages ?? []).flatMap((message) =>
+      message.role === 'assistant' && typeof message.content !== 'string'
+        ? toolCallsOf(message.content).map((part) => part.id)
+        : [],
+    );
+    expect(ids).toEqual(['c1', 'call-t1c1', 'call-t1c2', 'c1-t2c0']);
   });
 
   it('never runs the calls of a turn cut off by max_tokens, and answers each of them', async () => {

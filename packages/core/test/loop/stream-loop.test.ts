@@ -539,7 +539,13 @@ describe('streamLoop: provider errors', () => {
     const events: LoopStreamEvent[] = [];
     await expect(collect(stream, (event) => events.push(event))).rejects.toBe(error);
     await expect(stream.result).rejects.toBe(error);
-    expect(events.at(-1)).toEqual({ type: 'error', runId: expect.any(String), turn: 1, error });
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      runId: expect.any(String),
+      turn: 1,
+      error,
+      interrupted: expect.objectContaining({ turn: 1, answeredCallIds: [] }),
+    });
     expect(runs).toEqual([]);
     // The same semantics as runLoop, which rethrows the provider error.
     const generating: Model = { provider: 'test', modelId: 'g', generate: () => Promise.reject(error) };
@@ -642,7 +648,11 @@ describe('streamLoop and runLoop on the same random scripts (property-based)', (
             const inOrder = [...results].sort((a, b) => a.index - b.index).map((other) => other.result);
             expect(event.message.content).toEqual(inOrder);
           }
-          expect(events.at(-1)).toMatchObject({ type: 'loop-end', result: expected });
+          // toEqual, not toMatchObject: the subset walk does not stop at shared references, and the random
+          // inputs nest deeper than its recursion can go.
+          const last = events.at(-1);
+          expect(last?.type).toBe('loop-end');
+          expect(last?.type === 'loop-end' ? last.result : undefined).toEqual(expected);
         },
       ),
       { numRuns: 100 },

@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import {
   type ConfirmationDecision,
   checkResume,
-  createSession,
   InvalidResumeError,
   jsonDigest,
   type LoopHooks,
@@ -24,7 +23,6 @@ import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
 import type { DurableStore, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
-import { ResumeConfirmations } from './resume-confirmations.js';
 
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
@@ -229,13 +227,9 @@ class Runner implements DurableRunner {
     try {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
-      const confirmations = new ResumeConfirmations(context.session.confirmations);
-      const session = createSession({
-        id: context.session.id,
-        humanId: context.session.humanId,
-        rights: context.session.rights,
-        confirmations,
-      });
+      // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
+      // not used (refused on its re-check) never confirms a later call, and none is left in a durable store.
+      const session = context.session;
       const appHooks = this.#loop.hooks;
       const hooks: LoopHooks = {
         ...appHooks,
@@ -251,11 +245,6 @@ class Runner implements DurableRunner {
             });
           }
           await appHooks?.beforeToolRun?.(event);
-        },
-        onResult: async (event) => {
-          // The resumed turn is answered: its approvals must not confirm anything later.
-          if (event.turn === paused.turn) confirmations.close();
-          await appHooks?.onResult?.(event);
         },
       };
       const result = await resumeLoop(state, decisions, {

@@ -6,10 +6,12 @@ import {
   InMemoryConfirmations,
   toolResultText,
 } from '@toolcircuit/core';
+import { createScriptedModel } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import {
   catalogueChanges,
   catalogueFingerprint,
+  createDurableRunner,
   createMemoryStore,
   GENESIS_HASH,
   type JournalRecord,
@@ -43,6 +45,30 @@ describe('durable runner', () => {
     expect(w.executions).toEqual([]);
     expect(toolResultText(toolReplies(result.messages)[0]?.content[1]?.content ?? '')).toMatch(/requires the right/);
     expect(confirmations.outstanding()).toEqual([]);
+  });
+
+  it('an approved call whose tool throws an unprintable value is answered as failed, not as an unknown outcome', async () => {
+    const store = createMemoryStore();
+    const w = world();
+    const paused = await startPaused(w, store);
+    const hostile = createCatalogue([
+      lookupTool(),
+      {
+        ...transferTool([]),
+        run: () => {
+          throw Object.create(null);
+        },
+      },
+    ]);
+    const runner = createDurableRunner({ store, catalogue: hostile, model: createScriptedModel([done]) });
+    const result = await runner.resume('run-1', approveAll(paused), { session: marie() });
+    expect(result.status).toBe('completed');
+    expect(result.unknownOutcomes).toEqual([]);
+    const pay = toolReplies(result.messages)[0]?.content[1];
+    expect(pay).toMatchObject({ callId: 'pay', isError: true });
+    expect(toolResultText(pay?.content ?? '')).toMatch(/cannot be printed|non-Error/);
+    const record = await store.getRun('run-1');
+    expect(record?.status).toBe('completed');
   });
 
   it('the application hooks still run, after the store has recorded the start', async () => {

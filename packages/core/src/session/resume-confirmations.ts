@@ -1,7 +1,7 @@
-import { type Confirmation, type ConfirmationStore, InMemoryConfirmations } from '@toolcircuit/core';
+import { type Confirmation, type ConfirmationStore, InMemoryConfirmations } from './confirm.js';
 
 /**
- * The confirmations a resume grants for the human's recorded decisions, kept apart from the application's
+ * The confirmations a resume (`resumeLoop`, and the durable runner through it) grants for the human's recorded decisions, kept apart from the application's
  * own store. They are valid for the resumed turn only (`close` ends them once its reply is built), so an
  * approval that was not used (the call was refused on its re-check) can never confirm a later call, and
  * nothing is left behind in a durable store by a worker that crashed between grant and use. Other
