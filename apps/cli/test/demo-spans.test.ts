@@ -63,7 +63,7 @@ describe('spans of the demo run', () => {
       expect(parentOf(agent)).toBeUndefined();
       expect(agent.attributes['gen_ai.provider.name']).toBe('anthropic');
       expect(agent.attributes['gen_ai.agent.name']).toBe('toolcircuit');
-      expect(agent.attributes['gen_ai.request.model']).toBe('claude-haiku-4-5');
+      expect(agent.attributes['gen_ai.request.model']).toBe('claude-haiku-5-5');
       expect(agent.attributes['gen_ai.conversation.id']).toBe(runId);
       expect(agent.attributes['toolcircuit.run.id']).toBe(runId);
       expect(agent.attributes['toolcircuit.session.id']).toBe('demo-session');
@@ -112,12 +112,12 @@ describe('spans of the demo run', () => {
     let input = 0;
     let output = 0;
     for (const chat of chats) {
-      expect(chat.name).toBe('chat claude-haiku-4-5');
+      expect(chat.name).toBe('chat claude-haiku-5-5');
       expect(chat.kind).toBe(SPAN_KIND_CLIENT);
       expect(chat.status.code).toBe(STATUS_UNSET);
       expect(chat.attributes['gen_ai.operation.name']).toBe('chat');
       expect(chat.attributes['gen_ai.provider.name']).toBe('anthropic');
-      expect(chat.attributes['gen_ai.request.model']).toBe('claude-haiku-4-5');
+      expect(chat.attributes['gen_ai.request.model']).toBe('claude-haiku-5-5');
       expect(typeof chat.attributes['gen_ai.response.model']).toBe('string');
       expect(chat.attributes['gen_ai.response.id']).toMatch(/^msg_/);
       expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);

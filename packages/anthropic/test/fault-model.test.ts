@@ -7,5 +7,5 @@ runFaultSuite({
   protocol: 'anthropic-messages',
   test: { describe, it, expect },
   createModel: (origin) =>
-    createAnthropicModel({ model: 'claude-sonnet-4-5', apiKey: 'test-key', baseURL: origin, maxRetries: 0 }),
+    createAnthropicModel({ model: 'claude-sonnet-5-5', apiKey: 'test-key', baseURL: origin, maxRetries: 0 }),
 });
