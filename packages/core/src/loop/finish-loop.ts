@@ -1,3 +1,4 @@
+import { refOf } from '../provenance/taint-source.js';
 import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { PausedRun } from './paused-run.js';
@@ -14,5 +15,6 @@ export function finishLoop(state: LoopState, status: LoopStatus, paused?: Paused
     usage: state.usage,
     text,
     ...(paused === undefined ? {} : { paused }),
+    ...(state.provenance === undefined ? {} : { untrustedSources: state.provenance.sources().map(refOf) }),
   };
 }
