@@ -33,7 +33,7 @@ export function journalProvenanceOf(attempt: Attempt): JournalProvenance {
       policy: gate.policy ?? 'pause',
       taintDigest: request.taintDigest,
       untrustedSources: request.untrustedSources,
-      flaggedArguments: request.flaggedArguments,
+      flaggedArguments: request.flaggedArguments.map(({ path, foundIn }) => ({ path, foundIn })),
     },
   };
 }

@@ -54,7 +54,11 @@ export interface JournalProvenance {
     /** The digest a confirmation had to name for this call to run. */
     readonly taintDigest: string;
     readonly untrustedSources: readonly TaintSourceRef[];
-    readonly flaggedArguments: readonly FlaggedArgument[];
+    /**
+     * Where the flagged argument values are in `input`, and which sources hold them. The values themselves
+     * are left out: they are in `input`, which a store may redact, and must not survive here.
+     */
+    readonly flaggedArguments: readonly Omit<FlaggedArgument, 'value'>[];
   };
 }
 
