@@ -129,7 +129,7 @@ async function gatedThenRun(
       awaitingText(call.name),
     );
   }
-  const message = freshConfirmationText(call.name, request.inputDigest);
+  const message = freshConfirmationText(call.name, request.inputDigest, request.gatedBecause);
   return finish(attempt, { kind: 'refused', reason: 'confirmation_required', message, request }, message);
 }
 
