@@ -7,14 +7,17 @@ import type { ToolResultContent } from '../messages/messages.js';
 export function searchableText(content: ToolResultContent): string {
   if (typeof content === 'string') return content;
   const pieces: string[] = [];
-  for (const part of content) {
-    if (part.type === 'text') pieces.push(part.text);
-    else if (part.type === 'json') collectLeaves(part.value, pieces, 0);
+  for (const part of content as readonly unknown[]) {
+    const typed = part as { readonly type?: unknown; readonly text?: unknown; readonly value?: unknown };
+    if (typed.type === 'text' && typeof typed.text === 'string') pieces.push(typed.text);
+    else if (typed.type === 'json') collectLeaves(typed.value, pieces, 0);
+    // Any other kind of part (media with a title or alt text…): its fields, but not an inline payload.
+    else collectLeaves(part, pieces, 0, ['data', 'type']);
   }
   return pieces.join('\n');
 }
 
-function collectLeaves(value: unknown, into: string[], depth: number): void {
+function collectLeaves(value: unknown, into: string[], depth: number, skip: readonly string[] = []): void {
   // Content is a JSON copy, so there are no cycles; the depth bound only keeps a hostile nesting cheap.
   if (depth > 64) return;
   if (typeof value === 'string') into.push(value);
@@ -22,6 +25,7 @@ function collectLeaves(value: unknown, into: string[], depth: number): void {
   else if (Array.isArray(value)) for (const item of value) collectLeaves(item, into, depth + 1);
   else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
+      if (skip.includes(key)) continue;
       into.push(key);
       collectLeaves(item, into, depth + 1);
     }
