@@ -94,11 +94,12 @@ function checkAndRun(
 /** The provenance gate of a call, when the run tracks provenance and untrusted output makes it one. */
 function gateOf(attempt: Attempt, entry: CatalogueEntry) {
   const { provenance } = attempt.context;
-  if (provenance === undefined) return undefined;
+  const turn = attempt.context.turn ?? 1;
+  // Cheap first: most calls are neither gated tools nor made after untrusted output, and need no digest.
+  if (provenance === undefined || !provenance.mayGate(attempt.call.name, entry.definition, turn)) return undefined;
   const canonical = canonicalOf(attempt);
   const inputDigest = digestOf(attempt);
   if (canonical === null || inputDigest === null) return undefined;
-  const turn = attempt.context.turn ?? 1;
   return provenance.gateOf(attempt.call, entry.definition, JSON.parse(canonical), inputDigest, turn);
 }
 

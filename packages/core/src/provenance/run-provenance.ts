@@ -117,6 +117,11 @@ export class RunProvenance {
     return this.#sources.map(made);
   }
 
+  /** Whether a call of this tool in this turn is gated: a gated tool, made after untrusted output. */
+  mayGate(toolName: string, definition: ToolDefinition<never>, turn: number): boolean {
+    return (definition.irreversible || this.isSensitive(toolName)) && this.countBefore(turn) > 0;
+  }
+
   /**
    * The gate of a call, or `undefined` when it needs none: its tool is neither irreversible nor sensitive,
    * or nothing untrusted had entered the context when the model made it.
