@@ -282,3 +282,17 @@ describe('provenance: spotlighting', () => {
     expect(markers[0]).not.toBe(markers[1]);
   });
 });
+
+describe('provenance: options', () => {
+  it('rejects a misspelt trust or a bad verbatim length with a typed error naming the option', async () => {
+    const bad: ProvenanceOptions[] = [
+      { defaultOutputTrust: 'trustd' as 'trusted' },
+      { outputTrust: { read_mail: 'yes' as 'trusted' } },
+      { minVerbatimLength: 0 },
+    ];
+    for (const provenance of bad) {
+      const run = options([textTurn('ok')], { provenance });
+      await expect(runLoop(run.loop)).rejects.toMatchObject({ code: 'invalid_loop_options' });
+    }
+  });
+});
