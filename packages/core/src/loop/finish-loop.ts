@@ -1,4 +1,3 @@
-import { refOf } from '../provenance/taint-source.js';
 import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { PausedRun } from './paused-run.js';
@@ -7,7 +6,7 @@ import type { PausedRun } from './paused-run.js';
 export function finishLoop(state: LoopState, status: LoopStatus, paused?: PausedRun): LoopResult {
   const last = state.turns.at(-1);
   const text = (last?.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
-  return {
+  const result: LoopResult = {
     status,
     runId: state.runId,
     messages: [...state.messages],
@@ -15,6 +14,10 @@ export function finishLoop(state: LoopState, status: LoopStatus, paused?: Paused
     usage: state.usage,
     text,
     ...(paused === undefined ? {} : { paused }),
-    ...(state.provenance === undefined ? {} : { untrustedSources: state.provenance.sources().map(refOf) }),
   };
+  const { provenance } = state;
+  if (provenance === undefined) return result;
+  // Listed on first read only (each source's output digest is a hash): an own enumerable getter, so a
+  // spread or JSON.stringify of the result still holds it. The list is fixed now: the run is over.
+  return Object.defineProperty(result, 'untrustedSources', { enumerable: true, get: provenance.refsOnDemand() });
 }

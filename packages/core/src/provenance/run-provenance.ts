@@ -8,7 +8,7 @@ import { DEFAULT_MIN_VERBATIM_LENGTH, flaggedArguments } from './argument-proven
 import type { ConfirmationRequest } from './confirmation-request.js';
 import type { OutputTrust, ProvenanceOptions, TaintPolicy } from './provenance-options.js';
 import { searchableText } from './searchable-text.js';
-import { refOf, type TaintSource } from './taint-source.js';
+import { refOf, type TaintSource, type TaintSourceRef } from './taint-source.js';
 
 /** A gated call: the request the human is shown, made once per attempt. */
 export interface CallGate {
@@ -110,6 +110,16 @@ export class RunProvenance {
     let count = 0;
     for (const source of this.#sources) if (source.turn < turn) count += 1;
     return count;
+  }
+
+  /** The sources so far, listed (and hashed) only when the returned function is first called. */
+  refsOnDemand(): () => TaintSourceRef[] {
+    const fixed = [...this.#sources];
+    let refs: TaintSourceRef[] | undefined;
+    return () => {
+      refs ??= fixed.map((source) => refOf(made(source)));
+      return refs;
+    };
   }
 
   /** Every source so far, with its text: what a paused run carries. */
