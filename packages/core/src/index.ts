@@ -84,7 +84,7 @@ export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
-export type { Journal, JournalAppendDetail, JournalEntry } from './journal/journal.js';
+export type { Journal, JournalAppendDetail, JournalEntry, JournalProvenance } from './journal/journal.js';
 export { type ConversionCache, cachedConversion } from './json/cached-conversion.js';
 export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './json/cached-json-text.js';
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
@@ -136,6 +136,13 @@ export type { StreamEvent } from './messages/stream-events.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
 export type { Usage } from './messages/usage.js';
 export { addUsage } from './messages/usage.js';
+export {
+  type ConfirmationRequest,
+  type FlaggedArgument,
+  informedConfirmation,
+} from './provenance/confirmation-request.js';
+export type { OutputTrust, PolicyQuery, ProvenanceOptions, TaintPolicy } from './provenance/provenance-options.js';
+export type { TaintSource, TaintSourceRef } from './provenance/taint-source.js';
 export {
   argumentDigest,
   type Confirmation,

@@ -27,6 +27,8 @@ export function callChecks(verdict: Verdict, irreversible: boolean | undefined):
           return { exists: 'pass', schema: 'pass', right: 'fail', confirmation: 'skipped' };
         case 'confirmation_required':
         case 'confirmation_denied':
+        // The provenance policy refused it at the confirmation step (untrusted output in the run).
+        case 'untrusted_context':
           return { exists: 'pass', schema: 'pass', right: 'pass', confirmation: 'fail' };
         case 'duplicate_call_id':
         case 'incomplete_call':

@@ -11,6 +11,7 @@ const REFUSED_BY: Readonly<Record<string, string>> = {
   confirmation_denied: 'refused: the human declined',
   duplicate_call_id: 'refused: duplicate call id',
   incomplete_call: 'refused: cut off by max tokens',
+  untrusted_context: 'refused: untrusted content in the run',
 };
 
 /** Arguments on one line, clipped: a trace line must stay readable whatever the model sent. */

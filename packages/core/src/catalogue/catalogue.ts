@@ -140,6 +140,13 @@ function checkDefinition(tool: AnyToolDefinition): void {
       '`timeoutMs` must be a positive number of milliseconds, or left out.',
     );
   }
+  const trust: unknown = tool.outputTrust;
+  if (trust !== undefined && trust !== 'trusted' && trust !== 'untrusted') {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      '`outputTrust` must be "trusted" or "untrusted", or left out (untrusted by default).',
+    );
+  }
 }
 
 function prepareSchema(

@@ -1,6 +1,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ToolResultContent } from '../messages/messages.js';
+import type { OutputTrust } from '../provenance/provenance-options.js';
 import type { Session } from '../session/session.js';
 
 /**
@@ -74,6 +75,15 @@ export interface ToolDefinition<Input = unknown> {
   readonly irreversible: boolean;
   /** Overrides the loop's `toolTimeoutMs` for this tool. */
   readonly timeoutMs?: number;
+  /**
+   * Whether the output may carry someone else's instructions. Absent: the loop's default, `untrusted`.
+   * Once untrusted output is in a run, irreversible and sensitive calls need a fresh, informed confirmation.
+   */
+  readonly outputTrust?: OutputTrust;
+  /** A reversible tool the application still wants confirmed once untrusted output is in the run. */
+  readonly sensitive?: boolean;
+  /** Wrap this tool's (untrusted) results in the run's spotlight marker in model requests. */
+  readonly spotlight?: boolean;
   readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -91,6 +101,9 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly right: ToolRight;
   readonly irreversible?: boolean;
   readonly timeoutMs?: number;
+  readonly outputTrust?: OutputTrust;
+  readonly sensitive?: boolean;
+  readonly spotlight?: boolean;
   readonly run: (input: InferToolInput<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -107,6 +120,9 @@ export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): 
     irreversible: spec.irreversible ?? false,
     run: spec.run,
     ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+    ...(spec.outputTrust === undefined ? {} : { outputTrust: spec.outputTrust }),
+    ...(spec.sensitive === undefined ? {} : { sensitive: spec.sensitive }),
+    ...(spec.spotlight === undefined ? {} : { spotlight: spec.spotlight }),
   };
   return Object.freeze(definition);
 }

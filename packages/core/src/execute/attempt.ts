@@ -4,6 +4,7 @@ import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import { plainJsonCopy } from '../json/json-copy.js';
 import type { ToolCallPart } from '../messages/messages.js';
+import type { CallGate } from '../provenance/run-provenance.js';
 import type { ExecutionContext } from './execution-context.js';
 
 /**
@@ -27,6 +28,8 @@ export interface Attempt {
   canonical: string | null | undefined;
   /** The SHA-256 of `canonical`, hashed on first use; `null` when there is no usable input. */
   digest: string | null | undefined;
+  /** Set when the call is gated by the run's provenance (journaled with what the human is shown). */
+  gate?: CallGate;
 }
 
 export function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {

@@ -2,6 +2,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
 import type { Journal } from '../journal/journal.js';
 import type { ToolCallPart } from '../messages/messages.js';
+import type { RunProvenance } from '../provenance/run-provenance.js';
 import type { Session } from '../session/session.js';
 
 /** How unconfirmed irreversible calls are handled: refused with an explanation, or held for the human. */
@@ -28,6 +29,11 @@ export interface ExecutionContext {
    * error propagates: the run stops rather than run a call it could not record.
    */
   readonly beforeRun?: (event: ToolStartEvent) => void | Promise<void>;
+  /**
+   * The run's provenance: untrusted results are recorded in it, and irreversible or sensitive calls made
+   * after one need a fresh, informed confirmation. Absent: no tracking (the four checks only).
+   */
+  readonly provenance?: RunProvenance;
 }
 
 /** A call that passed the four checks and is about to run. */

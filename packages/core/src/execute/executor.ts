@@ -8,10 +8,15 @@ import { JournalWriteError } from '../errors/journal-write-error.js';
 import type { JournalEntry } from '../journal/journal.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../messages/messages.js';
+import { type ConfirmationRequest, informedConfirmation } from '../provenance/confirmation-request.js';
+import type { TaintPolicy } from '../provenance/provenance-options.js';
+import type { CallGate } from '../provenance/run-provenance.js';
+import type { Confirmation } from '../session/confirm.js';
 import type { Session } from '../session/session.js';
 import { AnsweredCall } from './answered-call.js';
-import { type Attempt, digestOf, journalInputOf, startAttempt } from './attempt.js';
+import { type Attempt, canonicalOf, digestOf, journalInputOf, startAttempt } from './attempt.js';
 import { isAuthorized } from './authorize.js';
+import { journalProvenanceOf, recordProvenance } from './call-provenance.js';
 import { CallToolContext } from './call-tool-context.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { ExecutionOutcome } from './execution-outcome.js';
@@ -21,11 +26,13 @@ import {
   confirmationText,
   describeError,
   failedText,
+  freshConfirmationText,
   malformedJsonText,
   missingRightText,
   notJsonText,
   timedOutText,
   unknownToolText,
+  untrustedContextText,
 } from './model-facing-texts.js';
 import { type RunOutcome, raceTool } from './race-tool.js';
 import { normaliseToolOutput } from './tool-output.js';
@@ -79,8 +86,63 @@ function checkAndRun(
   if (!isAuthorized(definition.right, attempt.context.session)) {
     return refuse(attempt, 'missing_right', missingRightText(entry));
   }
+  const gate = gateOf(attempt, entry);
+  if (gate !== undefined) return gatedThenRun(attempt, entry, validation.value, gate);
   if (definition.irreversible) return confirmThenRun(attempt, entry, validation.value);
   return runTool(attempt, entry, validation.value);
+}
+
+/** The provenance gate of a call, when the run tracks provenance and untrusted output makes it one. */
+function gateOf(attempt: Attempt, entry: CatalogueEntry) {
+  const { provenance } = attempt.context;
+  const turn = attempt.context.turn ?? 1;
+  // Cheap first: most calls are neither gated tools nor made after untrusted output, and need no digest.
+  if (provenance === undefined || !provenance.mayGate(attempt.call.name, entry.definition, turn)) return undefined;
+  const canonical = canonicalOf(attempt);
+  const inputDigest = digestOf(attempt);
+  if (canonical === null || inputDigest === null) return undefined;
+  return provenance.gateOf(attempt.call, entry.definition, JSON.parse(canonical), inputDigest, turn);
+}
+
+/**
+ * A gated call (irreversible or sensitive, made after untrusted output entered the run): the application's
+ * policy decides, and under `pause` (the default) it runs only with a confirmation that names the current
+ * taint digest, i.e. one given once these untrusted sources had arrived, by a human shown them.
+ */
+async function gatedThenRun(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  input: unknown,
+  gate: CallGate,
+): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  attempt.gate = gate;
+  const { request } = gate;
+  gate.policy = await policyOf(context, request);
+  if (gate.policy === 'allow') {
+    return entry.definition.irreversible ? confirmThenRun(attempt, entry, input) : runTool(attempt, entry, input);
+  }
+  if (gate.policy === 'refuse') return refuse(attempt, 'untrusted_context', untrustedContextText(call.name));
+  if (await consumeConfirmation(context.session, informedConfirmation(request))) return runTool(attempt, entry, input);
+  if (context.confirmation === 'pause') {
+    return finish(
+      attempt,
+      { kind: 'awaiting_confirmation', inputDigest: request.inputDigest, request },
+      awaitingText(call.name),
+    );
+  }
+  const message = freshConfirmationText(call.name, request.inputDigest, request.gatedBecause);
+  return finish(attempt, { kind: 'refused', reason: 'confirmation_required', message, request }, message);
+}
+
+/** Fail closed: a policy hook that throws refuses the call rather than letting it through. */
+async function policyOf(context: ExecutionContext, request: ConfirmationRequest): Promise<TaintPolicy> {
+  try {
+    const policy = await context.provenance?.policyFor(request);
+    return policy === 'allow' || policy === 'refuse' ? policy : 'pause';
+  } catch {
+    return 'refuse';
+  }
 }
 
 async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: unknown): Promise<ExecutionOutcome> {
@@ -88,7 +150,7 @@ async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: un
   const inputDigest = digestOf(attempt);
   // Unreachable (a copy was made, so there is a canonical text); refused rather than confirmed against nothing.
   if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
-  const confirmed = await consumeConfirmation(context.session, call.name, inputDigest);
+  const confirmed = await consumeConfirmation(context.session, { toolName: call.name, inputDigest });
   if (!confirmed) {
     if (context.confirmation === 'pause') {
       return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));
@@ -111,9 +173,9 @@ export async function refuseCall(
   return refuse(startAttempt(call, context), reason, message);
 }
 
-async function consumeConfirmation(session: Session, toolName: string, inputDigest: string): Promise<boolean> {
+async function consumeConfirmation(session: Session, confirmation: Confirmation): Promise<boolean> {
   try {
-    return await session.confirmations.consume({ toolName, inputDigest });
+    return await session.confirmations.consume(confirmation);
   } catch {
     // Fail closed: a store that cannot answer has not confirmed anything.
     return false;
@@ -220,6 +282,7 @@ function finish(
   const isError = verdict.kind === 'executed' ? (extra.isError ?? false) : true;
   const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
   const outcome = new AnsweredCall(attempt, result, verdict, durationMs);
+  recordProvenance(attempt, verdict, result);
   if (context.journal === undefined) return outcome;
   const entry: JournalEntry = {
     at: attempt.at ?? new Date().toISOString(),
@@ -239,6 +302,7 @@ function finish(
     ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
     ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
     ...(verdict.kind === 'executed' ? executedOutput(content) : {}),
+    ...(context.provenance === undefined ? {} : { provenance: journalProvenanceOf(attempt) }),
   };
   let appended: void | Promise<void>;
   try {

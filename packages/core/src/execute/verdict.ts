@@ -1,3 +1,5 @@
+import type { ConfirmationRequest } from '../provenance/confirmation-request.js';
+
 /** Why the executor (or the loop, for calls it must not run) refused a call before running it. */
 export type RefusalReason =
   | 'unknown_tool'
@@ -9,7 +11,9 @@ export type RefusalReason =
   /** A second call of one turn reused an id; it gets its own refusal so every request keeps one result. */
   | 'duplicate_call_id'
   /** The turn stopped on max_tokens: its calls may be truncated and are never run. */
-  | 'incomplete_call';
+  | 'incomplete_call'
+  /** The application's provenance policy refuses this tool while untrusted output is in the run. */
+  | 'untrusted_context';
 
 /**
  * What happened to one call. `awaiting_confirmation` exists only in "pause" mode: the call is held back,
@@ -17,8 +21,19 @@ export type RefusalReason =
  */
 export type Verdict =
   | { readonly kind: 'executed'; readonly isError: boolean }
-  | { readonly kind: 'refused'; readonly reason: RefusalReason; readonly message: string }
-  | { readonly kind: 'awaiting_confirmation'; readonly inputDigest: string }
+  | {
+      readonly kind: 'refused';
+      readonly reason: RefusalReason;
+      readonly message: string;
+      /** For a gated call (untrusted output in the run): what the human must be shown to confirm it. */
+      readonly request?: ConfirmationRequest;
+    }
+  | {
+      readonly kind: 'awaiting_confirmation';
+      readonly inputDigest: string;
+      /** For a gated call: what the human must be shown; the confirmation must name its `taintDigest`. */
+      readonly request?: ConfirmationRequest;
+    }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'timed_out'; readonly timeoutMs: number }
   | { readonly kind: 'aborted' };

@@ -2,6 +2,9 @@ import type { JournaledMediaPart } from '../content/journal-content.js';
 import type { RefusalReason, VerdictKind } from '../execute/verdict.js';
 import type { JsonValue } from '../json/json.js';
 import type { ToolResultPart } from '../messages/messages.js';
+import type { FlaggedArgument } from '../provenance/confirmation-request.js';
+import type { OutputTrust, TaintPolicy } from '../provenance/provenance-options.js';
+import type { TaintSourceRef } from '../provenance/taint-source.js';
 
 /**
  * One attempted call, accepted or refused. Plain JSON data on purpose: later stores (SQLite, Postgres, hash
@@ -40,6 +43,31 @@ export interface JournalEntry {
   readonly outputDigest?: string;
   /** The result's images and files as digest, media type and size (never their bytes), for executed calls. */
   readonly outputMedia?: readonly JournaledMediaPart[];
+  /** Where the run's context came from when this call was made; present when the run tracks provenance. */
+  readonly provenance?: JournalProvenance;
+}
+
+/**
+ * A call's provenance in the journal. An entry with `outputTrust: 'untrusted'` and verdict `executed` (or
+ * `failed`) is a taint source: its result entered the context. `gate` is what the human was (or would have
+ * been) shown for a gated call; the arguments themselves are the entry's `input`.
+ */
+export interface JournalProvenance {
+  readonly outputTrust: OutputTrust;
+  /** How many untrusted results were in the context when the model made this call. */
+  readonly taintedBy: number;
+  readonly gate?: {
+    readonly gatedBecause: 'irreversible' | 'sensitive';
+    readonly policy: TaintPolicy;
+    /** The digest a confirmation had to name for this call to run. */
+    readonly taintDigest: string;
+    readonly untrustedSources: readonly TaintSourceRef[];
+    /**
+     * Where the flagged argument values are in `input`, and which sources hold them. The values themselves
+     * are left out: they are in `input`, which a store may redact, and must not survive here.
+     */
+    readonly flaggedArguments: readonly Omit<FlaggedArgument, 'value'>[];
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
+import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
 import type { LoopOptions } from './loop-options.js';
 
 /** Rejects option values the loop could only misread (a fractional turn limit, a zero concurrency…). */
@@ -40,4 +41,5 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
   if (options.confirmation !== undefined && options.confirmation !== 'refuse' && options.confirmation !== 'pause') {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
+  checkProvenanceOptions(options.provenance);
 }

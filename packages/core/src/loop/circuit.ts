@@ -109,7 +109,7 @@ async function turns(
     if (calls.length === 0) return endLoop(state, 'completed', emit);
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
-    const context = executionContext(options, runId, turn, options.confirmation ?? 'refuse');
+    const context = executionContext(options, runId, turn, options.confirmation ?? 'refuse', state.provenance);
     const tasks = callTasks(calls, incomplete, cutByTokenLimit, context);
     const deliver =
       emit === undefined

@@ -1,4 +1,5 @@
 import type { ConfirmationMode, ExecutionContext } from '../execute/execution-context.js';
+import type { RunProvenance } from '../provenance/run-provenance.js';
 import type { LoopOptions } from './loop-options.js';
 
 /** What the executor needs from the loop's options for the calls of one turn. */
@@ -7,6 +8,7 @@ export function executionContext(
   runId: string,
   turn: number,
   confirmation: ConfirmationMode,
+  provenance?: RunProvenance,
 ): ExecutionContext {
   return {
     catalogue: options.catalogue,
@@ -19,5 +21,6 @@ export function executionContext(
     ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
     ...(options.resultLimits === undefined ? {} : { resultLimits: options.resultLimits }),
     ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
+    ...(provenance === undefined ? {} : { provenance }),
   };
 }

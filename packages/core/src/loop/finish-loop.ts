@@ -6,7 +6,7 @@ import type { PausedRun } from './paused-run.js';
 export function finishLoop(state: LoopState, status: LoopStatus, paused?: PausedRun): LoopResult {
   const last = state.turns.at(-1);
   const text = (last?.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
-  return {
+  const result: LoopResult = {
     status,
     runId: state.runId,
     messages: [...state.messages],
@@ -15,4 +15,9 @@ export function finishLoop(state: LoopState, status: LoopStatus, paused?: Paused
     text,
     ...(paused === undefined ? {} : { paused }),
   };
+  const { provenance } = state;
+  if (provenance === undefined) return result;
+  // Listed on first read only (each source's output digest is a hash): an own enumerable getter, so a
+  // spread or JSON.stringify of the result still holds it. The list is fixed now: the run is over.
+  return Object.defineProperty(result, 'untrustedSources', { enumerable: true, get: provenance.refsOnDemand() });
 }

@@ -5,6 +5,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Message } from '../messages/messages.js';
 import type { Model, ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
+import type { ProvenanceOptions } from '../provenance/provenance-options.js';
 import type { Session } from '../session/session.js';
 import type { LoopHooks } from './loop-hooks.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -36,6 +37,11 @@ export interface LoopOptions {
   readonly providerOptions?: ProviderOptions;
   /** Size limits for images and files tools return; a part over them becomes the call's `isError` result. */
   readonly resultLimits?: ResultContentLimits;
+  /**
+   * Provenance tracking (on by default): untrusted tool output entering the run makes irreversible and
+   * sensitive calls wait for a fresh, informed confirmation. `false` turns it off.
+   */
+  readonly provenance?: ProvenanceOptions | false;
   /** Groups the journal entries of this run. Generated when absent. */
   readonly runId?: string;
 }

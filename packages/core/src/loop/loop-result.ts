@@ -1,6 +1,7 @@
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
+import type { TaintSourceRef } from '../provenance/taint-source.js';
 import type { PausedRun } from './paused-run.js';
 
 /**
@@ -25,4 +26,6 @@ export interface LoopResult {
   /** The text of the last model turn. */
   readonly text: string;
   readonly paused?: PausedRun;
+  /** Untrusted results that entered the run, in order (absent when provenance is off). */
+  readonly untrustedSources?: readonly TaintSourceRef[];
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { emptyUsage, type Usage } from '../messages/usage.js';
+import type { RunProvenance } from '../provenance/run-provenance.js';
+import { startProvenance } from '../provenance/start-provenance.js';
 import type { LoopOptions } from './loop-options.js';
 
 /** What the loop carries from turn to turn; also what a paused run is rebuilt into. */
@@ -10,6 +12,8 @@ export interface LoopState {
   readonly messages: Message[];
   readonly turns: ModelTurn[];
   usage: Usage;
+  /** Untrusted results that entered the run; absent when provenance is off. */
+  readonly provenance?: RunProvenance;
 }
 
 /** The state of a run that has not asked the model yet. */
@@ -19,5 +23,11 @@ export function startLoopState(options: LoopOptions): LoopState {
     messages: [...options.messages],
     turns: [],
     usage: emptyUsage,
+    ...provenanceOf(options),
   };
+}
+
+function provenanceOf(options: LoopOptions): { provenance?: RunProvenance } {
+  const provenance = startProvenance(options.catalogue, options.provenance, options.messages);
+  return provenance === undefined ? {} : { provenance };
 }

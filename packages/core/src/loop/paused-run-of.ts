@@ -19,6 +19,7 @@ export function pendingCallsOf(calls: readonly ToolCallPart[], outcomes: readonl
       // Only inputs that canonicalised can reach the confirmation check, so this cannot throw.
       input: JSON.parse(canonicalJson(call.input)) as JsonValue,
       inputDigest: verdict.inputDigest,
+      ...(verdict.request === undefined ? {} : { request: verdict.request }),
     });
   }
   return pending;
@@ -42,5 +43,6 @@ export function pausedRunOf(
     usage: state.usage,
     pending,
     results: outcomes.map((outcome) => (outcome.verdict.kind === 'awaiting_confirmation' ? null : outcome.result)),
+    ...(state.provenance === undefined ? {} : { provenance: { sources: state.provenance.sources() } }),
   };
 }

@@ -2,6 +2,8 @@ import type { JsonValue } from '../json/json.js';
 import type { Message, ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
+import type { ConfirmationRequest } from '../provenance/confirmation-request.js';
+import type { TaintSource } from '../provenance/taint-source.js';
 
 /** An irreversible call held for the human's decision. */
 export interface PendingCall {
@@ -13,6 +15,11 @@ export interface PendingCall {
   readonly input: JsonValue;
   /** What the human's confirmation refers to: SHA-256 of the input's canonical JSON. */
   readonly inputDigest: string;
+  /**
+   * Present when untrusted output is in the run: what to show the human (the untrusted sources, the argument
+   * values copied from them). Approving it grants a confirmation informed of its `taintDigest`.
+   */
+  readonly request?: ConfirmationRequest;
 }
 
 /**
@@ -35,6 +42,8 @@ export interface PausedRun {
   readonly pending: readonly PendingCall[];
   /** One slot per call of the turn, in call order: the result already computed, or `null` where pending. */
   readonly results: readonly (ToolResultPart | null)[];
+  /** The run's untrusted sources so far (absent when provenance is off). */
+  readonly provenance?: { readonly sources: readonly TaintSource[] };
 }
 
 /** The human's answer for one pending call. */

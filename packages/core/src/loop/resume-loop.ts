@@ -3,6 +3,7 @@ import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { executeCall, refuseCall } from '../execute/executor.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from '../messages/messages.js';
+import { resumedProvenance } from '../provenance/start-provenance.js';
 import { ResumeConfirmations } from '../session/resume-confirmations.js';
 import { createSession, type Session } from '../session/session.js';
 import { appendReply } from './append-reply.js';
@@ -48,14 +49,26 @@ export async function resumeLoop(
   });
   // Approved calls are re-checked in "refuse" mode: if the confirmation somehow did not stick, the model is
   // told, instead of the run pausing on the same call forever.
-  const context = executionContext({ ...options, session }, paused.runId, paused.turn, 'refuse');
+  const provenance = resumedProvenance(
+    options.catalogue,
+    options.provenance,
+    paused.messages,
+    paused.provenance?.sources,
+  );
+  const context = executionContext({ ...options, session }, paused.runId, paused.turn, 'refuse', provenance);
   const tasks = paused.pending.map((pending): CallTask => {
     const call = calls[pending.index] as ToolCallPart;
     const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
     const run = async () => {
       if (!decision.approved)
         return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
-      confirmations.grant({ toolName: pending.toolName, inputDigest: pending.inputDigest });
+      // The human decided on what the pause showed them: a gated call's confirmation names that taint.
+      const informedOf = pending.request?.taintDigest;
+      confirmations.grant({
+        toolName: pending.toolName,
+        inputDigest: pending.inputDigest,
+        ...(informedOf === undefined ? {} : { informedOf }),
+      });
       return executeCall(call, context);
     };
     return { index: pending.index, call, run };
@@ -78,6 +91,7 @@ export async function resumeLoop(
     messages: [...paused.messages],
     turns: [...paused.turns],
     usage: paused.usage,
+    ...(provenance === undefined ? {} : { provenance }),
   };
   await appendReply(
     state,

@@ -7,6 +7,12 @@ import { jsonDigest } from '../json/canonical-json.js';
 export interface Confirmation {
   readonly toolName: string;
   readonly inputDigest: string;
+  /**
+   * The taint digest of the untrusted sources the human was shown (`ConfirmationRequest.taintDigest`). Once
+   * untrusted output is in a run, only a confirmation naming the current digest counts: one given before
+   * that output arrived, or without seeing it, names none. A store must match it like the other fields.
+   */
+  readonly informedOf?: string;
 }
 
 /**
@@ -65,8 +71,9 @@ export class InMemoryConfirmations implements ConfirmationStore {
   outstanding(): Confirmation[] {
     const list: Confirmation[] = [];
     for (const [key, uses] of this.#uses) {
-      const separator = key.lastIndexOf('\u0000');
-      const confirmation = { toolName: key.slice(0, separator), inputDigest: key.slice(separator + 1) };
+      const [toolName = '', inputDigest = '', informedOf = ''] = key.split('\u0000');
+      const confirmation: Confirmation =
+        informedOf === '' ? { toolName, inputDigest } : { toolName, inputDigest, informedOf };
       for (let use = 0; use < uses; use += 1) list.push(confirmation);
     }
     return list;
@@ -74,5 +81,5 @@ export class InMemoryConfirmations implements ConfirmationStore {
 }
 
 function keyOf(confirmation: Confirmation): string {
-  return `${confirmation.toolName}\u0000${confirmation.inputDigest}`;
+  return `${confirmation.toolName}\u0000${confirmation.inputDigest}\u0000${confirmation.informedOf ?? ''}`;
 }

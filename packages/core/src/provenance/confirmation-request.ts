@@ -1,0 +1,36 @@
+import type { JsonValue } from '../json/json.js';
+import type { Confirmation } from '../session/confirm.js';
+import type { TaintSourceRef } from './taint-source.js';
+
+/** An argument value found verbatim in untrusted output, and the calls whose output holds it. */
+export interface FlaggedArgument {
+  /** JSON Pointer into the input (e.g. `/recipient`, `/items/0/iban`). */
+  readonly path: string;
+  readonly value: string | number;
+  readonly foundIn: readonly TaintSourceRef[];
+}
+
+/**
+ * What the human is shown before a gated call runs: the exact arguments, why it is gated, which untrusted
+ * sources are in the context, and which argument values were copied from them. Plain JSON data.
+ */
+export interface ConfirmationRequest {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly turn: number;
+  readonly input: JsonValue;
+  readonly inputDigest: string;
+  readonly gatedBecause: 'irreversible' | 'sensitive';
+  readonly untrustedSources: readonly TaintSourceRef[];
+  readonly flaggedArguments: readonly FlaggedArgument[];
+  /**
+   * SHA-256 over the untrusted sources above. A confirmation counts for this call only if it names this
+   * digest: it was given once these sources had arrived, by someone shown them.
+   */
+  readonly taintDigest: string;
+}
+
+/** The confirmation that answers a request: these exact arguments, informed of these untrusted sources. */
+export function informedConfirmation(request: ConfirmationRequest): Confirmation {
+  return { toolName: request.toolName, inputDigest: request.inputDigest, informedOf: request.taintDigest };
+}

@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ToolDefinition } from '../catalogue/tool.js';
+import { jsonDigest } from '../json/canonical-json.js';
+import type { JsonValue } from '../json/json.js';
+import type { Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
+import { DEFAULT_MIN_VERBATIM_LENGTH, flaggedArguments } from './argument-provenance.js';
+import type { ConfirmationRequest } from './confirmation-request.js';
+import type { OutputTrust, ProvenanceOptions, TaintPolicy } from './provenance-options.js';
+import { searchableText } from './searchable-text.js';
+import { refOf, type TaintSource, type TaintSourceRef } from './taint-source.js';
+
+/** A gated call: the request the human is shown, made once per attempt. */
+export interface CallGate {
+  readonly request: ConfirmationRequest;
+  /** What the application's policy said, once asked. */
+  policy?: TaintPolicy;
+}
+
+/**
+ * The provenance of one run: which untrusted results entered its context and when, which calls that makes
+ * gated, and the per-run spotlight marker. Results are recorded as the executor answers them, tagged with
+ * their turn; a call is judged only by sources of EARLIER turns, which are what the model had read when it
+ * made the call (calls of one turn are made together, before any of their results exist).
+ */
+export class RunProvenance {
+  /** Random per run and never persisted: an attacker cannot forge the closing delimiter around their text. */
+  readonly marker: string = randomBytes(9).toString('base64url');
+  readonly #catalogue: Catalogue;
+  readonly #options: ProvenanceOptions;
+  /** Recorded as results arrive; digest and text are made only when a gate, a pause or a result needs them. */
+  readonly #sources: LazySource[] = [];
+  readonly #sensitive: ReadonlySet<string>;
+  /** Result parts to spotlight in model requests (by identity: the conversation keeps these objects). */
+  readonly #spotlit = new WeakSet<ToolResultPart>();
+  #spotlightsAny: boolean | undefined;
+
+  constructor(catalogue: Catalogue, options: ProvenanceOptions, sources: readonly TaintSource[] = []) {
+    this.#catalogue = catalogue;
+    this.#options = options;
+    this.#sensitive = new Set(options.sensitive ?? []);
+    for (const source of sources) this.#sources.push({ turn: source.turn, part: undefined, made: source });
+  }
+
+  /**
+   * Reads a conversation's tool results: those of untrusted tools that are not sources yet are added as turn
+   * 0 when `admitUnknown` (a conversation the run starts from: all of them, errors too, since we cannot tell
+   * a refusal from a tool's own error there), and known sources are marked for spotlighting (a resumed run,
+   * whose messages are plain copies).
+   */
+  readConversation(messages: readonly Message[], admitUnknown: boolean): void {
+    for (const message of messages) {
+      if (message.role !== 'tool') continue;
+      for (const part of message.content) {
+        if (this.trustOf(part.name) === 'trusted') continue;
+        const known = this.#sources.some((source) => matches(made(source), part));
+        if (!known && !admitUnknown) continue;
+        if (!known) this.#add(0, part);
+        if (this.spotlights(part.name)) this.#spotlit.add(part);
+      }
+    }
+  }
+
+  trustOf(toolName: string): OutputTrust {
+    return (
+      this.#options.outputTrust?.[toolName] ??
+      this.#definitionOf(toolName)?.outputTrust ??
+      this.#options.defaultOutputTrust ??
+      'untrusted'
+    );
+  }
+
+  isSensitive(toolName: string): boolean {
+    return this.#sensitive.has(toolName) || this.#definitionOf(toolName)?.sensitive === true;
+  }
+
+  /** Whether any result of this run may be spotlit (so the model must be told about the marker). */
+  spotlightsAny(): boolean {
+    this.#spotlightsAny ??=
+      this.#catalogue.names.some((name) => this.spotlights(name)) || this.#options.spotlight === true;
+    return this.#spotlightsAny;
+  }
+
+  spotlights(toolName: string): boolean {
+    if (this.trustOf(toolName) === 'trusted') return false;
+    const { spotlight } = this.#options;
+    if (spotlight === true) return true;
+    if (Array.isArray(spotlight) && spotlight.includes(toolName)) return true;
+    return this.#definitionOf(toolName)?.spotlight === true;
+  }
+
+  isSpotlit(part: ToolResultPart): boolean {
+    return this.#spotlit.has(part);
+  }
+
+  /** Records an answered call whose content came from the tool (it ran, or threw a message of its own). */
+  record(turn: number, result: ToolResultPart): void {
+    if (this.trustOf(result.name) === 'trusted') return;
+    this.#add(turn, result);
+    if (this.spotlights(result.name)) this.#spotlit.add(result);
+  }
+
+  /** The untrusted sources a call of `turn` was made after. */
+  sourcesBefore(turn: number): TaintSource[] {
+    return this.#sources.filter((source) => source.turn < turn).map(made);
+  }
+
+  /** How many untrusted sources a call of `turn` was made after (cheap: nothing is hashed). */
+  countBefore(turn: number): number {
+    let count = 0;
+    for (const source of this.#sources) if (source.turn < turn) count += 1;
+    return count;
+  }
+
+  /** The sources so far, listed (and hashed) only when the returned function is first called. */
+  refsOnDemand(): () => TaintSourceRef[] {
+    const fixed = [...this.#sources];
+    let refs: TaintSourceRef[] | undefined;
+    return () => {
+      refs ??= fixed.map((source) => refOf(made(source)));
+      return refs;
+    };
+  }
+
+  /** Every source so far, with its text: what a paused run carries. */
+  sources(): TaintSource[] {
+    return this.#sources.map(made);
+  }
+
+  /** Whether a call of this tool in this turn is gated: a gated tool, made after untrusted output. */
+  mayGate(toolName: string, definition: ToolDefinition<never>, turn: number): boolean {
+    return (definition.irreversible || this.isSensitive(toolName)) && this.countBefore(turn) > 0;
+  }
+
+  /**
+   * The gate of a call, or `undefined` when it needs none: its tool is neither irreversible nor sensitive,
+   * or nothing untrusted had entered the context when the model made it.
+   */
+  gateOf(
+    call: ToolCallPart,
+    definition: ToolDefinition<never>,
+    input: JsonValue,
+    inputDigest: string,
+    turn: number,
+  ): CallGate | undefined {
+    const gatedBecause = definition.irreversible ? 'irreversible' : this.isSensitive(call.name) ? 'sensitive' : null;
+    if (gatedBecause === null) return undefined;
+    const sources = this.sourcesBefore(turn);
+    if (sources.length === 0) return undefined;
+    const untrustedSources = sources.map(refOf);
+    const request: ConfirmationRequest = {
+      callId: call.id,
+      toolName: call.name,
+      turn,
+      input,
+      inputDigest,
+      gatedBecause,
+      untrustedSources,
+      flaggedArguments: flaggedArguments(
+        input,
+        sources,
+        this.#options.minVerbatimLength ?? DEFAULT_MIN_VERBATIM_LENGTH,
+      ),
+      taintDigest: jsonDigest(untrustedSources),
+    };
+    const gate: CallGate = { request };
+    return gate;
+  }
+
+  /** The application's policy for a gated call (`pause` when it has none). */
+  policyFor(request: ConfirmationRequest): TaintPolicy | Promise<TaintPolicy> {
+    return this.#options.policy?.(request) ?? 'pause';
+  }
+
+  #add(turn: number, result: ToolResultPart): void {
+    this.#sources.push({ turn, part: result, made: undefined });
+  }
+
+  #definitionOf(toolName: string): ToolDefinition<never> | undefined {
+    return this.#catalogue.get(toolName)?.definition;
+  }
+}
+
+interface LazySource {
+  readonly turn: number;
+  /** The result as the executor made it: the circuit's own copy, which nothing changes afterwards. */
+  readonly part: ToolResultPart | undefined;
+  made: TaintSource | undefined;
+}
+
+function made(source: LazySource): TaintSource {
+  if (source.made === undefined) {
+    const part = source.part as ToolResultPart;
+    source.made = {
+      turn: source.turn,
+      callId: part.callId,
+      toolName: part.name,
+      outputDigest: jsonDigest(part.content),
+      text: searchableText(part.content),
+    };
+  }
+  return source.made;
+}
+
+function matches(source: TaintSource, part: ToolResultPart): boolean {
+  return (
+    source.callId === part.callId && source.toolName === part.name && source.outputDigest === jsonDigest(part.content)
+  );
+}
