@@ -84,8 +84,10 @@ function stringsOf(content: ToolResultContent): string[] {
     else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) walk(item);
   };
   for (const part of content) {
-    if (part.type !== 'text') walk(part.value);
-    else for (const line of part.text.split('\n')) walk(parsedOrText(line));
+    if (part.type === 'json') walk(part.value);
+    else if (part.type === 'text') for (const line of part.text.split('\n')) walk(parsedOrText(line));
+    // An image or file: the model reads its pixels or pages, which this scripted model cannot; its name it can.
+    else if (part.type === 'file' && part.name !== undefined) walk(part.name);
   }
   return strings;
 }
