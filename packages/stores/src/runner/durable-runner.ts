@@ -150,6 +150,7 @@ class Runner implements DurableRunner {
         runId,
         journal: this.#store.journal,
         confirmation: 'pause',
+        hooks: this.#journaledRetries(this.#loop.hooks),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
       });
     } catch (error) {
@@ -236,6 +237,30 @@ class Runner implements DurableRunner {
     return this.#continue(claimed, paused, claim, context);
   }
 
+  /** The application's hooks, plus a `retry` journal record (committed first) for each loop-level retry. */
+  #journaledRetries(hooks: LoopHooks | undefined): LoopHooks {
+    return {
+      ...hooks,
+      onRetry: async (event) => {
+        const fields = event.error as Error & { code?: unknown };
+        await this.#store.recordRetry({
+          runId: event.runId,
+          turn: event.turn,
+          attempt: event.attempt,
+          delayMs: event.delayMs,
+          workerId: this.#workerId,
+          at: this.#now(),
+          error: {
+            name: event.error.name,
+            message: event.error.message.slice(0, 2000),
+            ...(typeof fields.code === 'string' ? { code: fields.code } : {}),
+          },
+        });
+        await hooks?.onRetry?.(event);
+      },
+    };
+  }
+
   /** Asks the model again for the turn it failed, from the stored state; nothing already answered runs. */
   async #continueInterrupted(record: RunRecord, reason: string, context: ResumeContext): Promise<DurableRunResult> {
     const interrupted = this.#checkedInterrupted(record, context);
@@ -256,6 +281,7 @@ class Runner implements DurableRunner {
         session: context.session,
         journal: this.#store.journal,
         confirmation: 'pause',
+        hooks: this.#journaledRetries(this.#loop.hooks),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
       return { ...result, unknownOutcomes: [] };
@@ -306,7 +332,7 @@ class Runner implements DurableRunner {
       const session = context.session;
       const appHooks = this.#loop.hooks;
       const hooks: LoopHooks = {
-        ...appHooks,
+        ...this.#journaledRetries(appHooks),
         beforeToolRun: async (event) => {
           if (event.runId === runId && event.turn === paused.turn && toStart.delete(event.call.id)) {
             // Committed before the tool is invoked; if it cannot be, the tool does not run.

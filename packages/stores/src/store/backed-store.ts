@@ -26,6 +26,7 @@ import type {
   DurableStore,
   NewRun,
   ReadJournalOptions,
+  RetryRequest,
   RunCall,
   RunOutcome,
   RunRecord,
@@ -259,6 +260,12 @@ export class BackedStore implements DurableStore {
         error: request.error,
         updatedAt: request.at,
       });
+    });
+  }
+
+  async recordRetry(request: RetryRequest): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      await this.#append(tx, { kind: 'retry', ...request });
     });
   }
 

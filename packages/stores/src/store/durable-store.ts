@@ -131,6 +131,17 @@ export interface UnknownOutcomeRequest extends CallStartRequest {
   readonly detail: string;
 }
 
+/** A loop-level retry of a model request, journaled as a `retry` record. */
+export interface RetryRequest {
+  readonly runId: string;
+  readonly turn: number;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly workerId: string;
+  readonly at: string;
+  readonly error: { readonly name: string; readonly message: string; readonly code?: string };
+}
+
 export interface AnchorJournalOptions {
   /** Where the anchor goes; default the journal policy's `anchorSink`, else nowhere (it is returned). */
   readonly sink?: JournalAnchorSink;
@@ -189,6 +200,9 @@ export interface DurableStore {
     readonly error: string;
     readonly interrupted?: InterruptedRun;
   }): Promise<void>;
+
+  /** Appends a `retry` record (the loop asks the model again); not tied to a claim, like a call record. */
+  recordRetry(request: RetryRequest): Promise<void>;
 
   readJournal(options?: ReadJournalOptions): Promise<JournalRow[]>;
   journalHead(): Promise<JournalHead>;

@@ -9,6 +9,7 @@ import {
   everySession,
   InvalidResumeError,
   type PausedRun,
+  ProviderError,
   toolResultText,
 } from '@toolcircuit/core';
 import { createScriptedModel, toolCallsTurn } from '@toolcircuit/testing';
@@ -92,6 +93,8 @@ function describeRecord(record: JournalRecord): string {
       return `outcome_unknown ${record.callId}`;
     case 'recovery':
       return 'recovery';
+    case 'retry':
+      return `retry turn ${record.turn} attempt ${record.attempt}`;
   }
 }
 
@@ -660,6 +663,44 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect((await store.verifyJournal()).ok).toBe(true);
       });
 
+      it('journals each loop-level retry of the model, in order, and the chain still verifies', async () => {
+        const { store } = await open();
+        const overloaded = () => {
+          throw new ProviderError({ provider: 'scripted', code: 'overloaded', message: 'overloaded', retryable: true });
+        };
+        const w = world();
+        const runner = w.runner(
+          store,
+          [
+            toolCallsTurn([{ id: 'lookup', name: 'lookup_case', input: { number: 'A-1' } }]),
+            overloaded,
+            overloaded,
+            done,
+          ],
+          {
+            retry: { attempts: 3, baseDelayMs: 1, jitter: 'none' },
+            workerId: 'worker-r',
+          },
+        );
+        const result = await runner.start({ session: marie(), messages: user, runId: 'run-r' });
+        expect(result.status).toBe('completed');
+        expect(await kinds(store, 'run-r')).toEqual([
+          'call lookup executed',
+          'retry turn 2 attempt 1',
+          'retry turn 2 attempt 2',
+        ]);
+        const retries = (await store.readJournal({ runId: 'run-r' }))
+          .map((row) => row.record)
+          .filter((r) => r.kind === 'retry');
+        expect(retries[0]).toMatchObject({
+          runId: 'run-r',
+          workerId: 'worker-r',
+          delayMs: 1,
+          error: { name: 'ProviderError', code: 'overloaded' },
+        });
+        expect((await store.verifyJournal()).ok).toBe(true);
+      });
+
       it('keeps small outputs and only the digest and size of large ones', async () => {
         const { store } = await open();
         const big = defineTool({
@@ -699,6 +740,7 @@ function bind(store: DurableStore): DurableStore {
     claimRun: (request) => store.claimRun(request),
     markCallStarted: (request) => store.markCallStarted(request),
     recordUnknownOutcome: (request) => store.recordUnknownOutcome(request),
+    recordRetry: (request) => store.recordRetry(request),
     finishRun: (request) => store.finishRun(request),
     interruptRun: (request) => store.interruptRun(request),
     readJournal: (options) => store.readJournal(options),
