@@ -20,7 +20,6 @@ import {
   type ToolResultPart,
 } from '@toolcircuit/core';
 import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
-import { ClaimLostError } from '../errors/claim-lost-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
@@ -298,19 +297,19 @@ class Runner implements DurableRunner {
       await this.#store.finishRun({ runId, token, at: this.#now(), outcome: outcomeOf(result) });
       return result;
     } catch (error) {
-      // A worker that lost its claim must not write at all.
-      if (!(error instanceof ClaimLostError)) {
-        const interrupted = interruptedRunOfError(error);
-        await this.#store
-          .interruptRun({
-            runId,
-            token,
-            at: this.#now(),
-            error: describeError(error),
-            ...(interrupted === undefined ? {} : { interrupted }),
-          })
-          .catch(() => undefined);
-      }
+      // Even after a ClaimLostError: interruptRun writes only while this token still holds the claim (a
+      // worker whose claim was taken over writes nothing), and a holder that failed must not leave the run
+      // stuck in `resuming` until its lease ends. Interrupted, `recover` continues it.
+      const interrupted = interruptedRunOfError(error);
+      await this.#store
+        .interruptRun({
+          runId,
+          token,
+          at: this.#now(),
+          error: describeError(error),
+          ...(interrupted === undefined ? {} : { interrupted }),
+        })
+        .catch(() => undefined);
       throw error;
     }
   }
@@ -391,21 +390,24 @@ class Runner implements DurableRunner {
         continue;
       }
       let result = decided.result;
+      let unknown = decided.state === 'unknown';
       if (decided.state === 'started') {
-        result = unknownOutcomeResult(claimed.runId, call);
-        await this.#store.recordUnknownOutcome({
+        const unknownResult = unknownOutcomeResult(claimed.runId, call);
+        // The store returns the recorded result instead when the old worker's entry landed after our claim.
+        result = await this.#store.recordUnknownOutcome({
           runId: claimed.runId,
           token,
           turn: paused.turn,
           callId: call.callId,
           at: this.#now(),
-          result,
+          result: unknownResult,
           detail: 'the worker stopped after the call started and before its result was recorded; not run again',
         });
+        unknown = jsonDigest(result) === jsonDigest(unknownResult);
       }
       if (result === undefined)
         throw new InvalidResumeError(`call "${call.callId}" is ${decided.state} but has no result.`);
-      if (decided.state === 'started' || decided.state === 'unknown') unknownOutcomes.push(call.callId);
+      if (unknown) unknownOutcomes.push(call.callId);
       results[call.index] = result;
     }
     return { state: { ...paused, pending, results }, decisions, unknownOutcomes };

@@ -185,9 +185,11 @@ export class BackedStore implements DurableStore {
     });
   }
 
-  async recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<void> {
-    await this.#backend.write(async (tx) => {
+  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<ToolResultPart> {
+    return this.#backend.write(async (tx) => {
       const { run, call } = await this.#heldCall(tx, request);
+      // The previous worker's entry won the race: its result is what happened, not an unknown.
+      if (call.state === 'done' && call.resultJson !== null) return JSON.parse(call.resultJson) as ToolResultPart;
       if (call.state !== 'started')
         throw new ClaimLostError(run.runId, `call "${call.callId}" is ${call.state}, not started`);
       const row = await this.#append(tx, unknownOutcomeRecord(run, call, request.at, request.detail));
@@ -198,6 +200,7 @@ export class BackedStore implements DurableStore {
         journalSeq: row.seq,
         updatedAt: now(),
       });
+      return request.result;
     });
   }
 

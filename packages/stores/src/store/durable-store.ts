@@ -180,8 +180,13 @@ export interface DurableStore {
   claimRun(request: ClaimRequest): Promise<RunRecord>;
   /** `intended` → `started`, with a `start` record; throws `ClaimLostError` otherwise. */
   markCallStarted(request: CallStartRequest): Promise<void>;
-  /** `started` → `unknown` with its "outcome unknown" result and record; throws `ClaimLostError` otherwise. */
-  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<void>;
+  /**
+   * `started` → `unknown` with its "outcome unknown" result and record, and returns that result. When the
+   * call's journal entry landed first (its old worker finished it after this claim was taken), nothing is
+   * written and the recorded result is returned: the outcome is known. Throws `ClaimLostError` if the claim
+   * is not held or the call is in another state.
+   */
+  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<ToolResultPart>;
   /** Ends the claim: paused again (a later turn) or finished. Throws `ClaimLostError` if the claim is not held. */
   finishRun(request: {
     readonly runId: string;
