@@ -1,8 +1,7 @@
 // The model fails on turn 3 of 5 during a durable run. The run is stored as interrupted, with everything
 // played, and a second process continues it from the same store: turns 1–2's calls never run again.
-import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,27 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, createMemoryStore, type DurableStore } from '../../src/index.js';
 import { openPostgresStore } from '../../src/postgres/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
+import { buildForChildren, effectsIn } from '../support/child-builds.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
 import { approveAll, done, marie as marieOf, startPaused, toolReplies, world } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const packages = join(here, '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-interrupted-'));
 const postgresUrl = postgresTestUrl();
 requirePostgresInCi(postgresUrl);
 
-beforeAll(() => {
-  // The child runs the built packages: build them from the current sources first.
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  for (const pkg of ['core', 'stores']) {
-    try {
-      execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
-    } catch (error) {
-      const output = (error as { stdout?: Buffer }).stdout?.toString() ?? '';
-      throw new Error(`building packages/${pkg} for the child process failed:\n${output}`, { cause: error });
-    }
-  }
-}, 180_000);
+beforeAll(buildForChildren, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The same tool as the child's (same name, schema and right: the catalogue fingerprint must match). */
@@ -52,14 +40,6 @@ function noteTool(effects: string) {
       return `noted ${input.n}`;
     },
   });
-}
-
-function effectsIn(file: string): { pid: number; input: { n: number } }[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { pid: number; input: { n: number } });
 }
 
 function overloaded(): never {
@@ -120,7 +100,7 @@ async function failOnTurnThreeThenContinue(store: DurableStore, child: Record<st
 
 function expectContinuedOnce(outcome: Awaited<ReturnType<typeof failOnTurnThreeThenContinue>>, effects: string) {
   expect(outcome.continued).toMatchObject({ status: 'completed', turns: 5 });
-  const done = effectsIn(effects);
+  const done = effectsIn<{ pid: number; input: { n: number } }>(effects);
   // Each call executed exactly once: turns 1–2 here, turns 3–4 in the child, none twice.
   expect(done.map((effect) => effect.input.n)).toEqual([1, 2, 20, 3, 4]);
   expect(done.slice(0, 3).every((effect) => effect.pid === process.pid)).toBe(true);
@@ -185,7 +165,7 @@ describe('a durable run the model interrupted, continued by another process', ()
       const again = createDurableRunner({ store, catalogue, model: createScriptedModel([textTurn('no')]) });
       await expect(again.recover('run-s', { session: bob })).rejects.toThrow(/another session/);
       expect(await store.getRun('run-s')).toMatchObject({ status: 'interrupted' });
-      expect(effectsIn(effects)).toHaveLength(1);
+      expect(effectsIn<{ pid: number; input: { n: number } }>(effects)).toHaveLength(1);
     } finally {
       await store.close();
     }
