@@ -21,6 +21,7 @@ export type {
   JournalRow,
   OutcomeUnknownRecord,
   RecoveryRecord,
+  RetryRecord,
   StartRecord,
 } from './journal/journal-record.js';
 export { redactInputFields } from './journal/redact-input-fields.js';
@@ -57,6 +58,7 @@ export type {
   FinishedRunStatus,
   NewRun,
   ReadJournalOptions,
+  RetryRequest,
   RunCall,
   RunClaim,
   RunOutcome,

@@ -63,8 +63,27 @@ export interface RecoveryRecord {
   readonly reason: string;
 }
 
+/** The loop asked the model again after a retryable provider error (its `retry` policy). */
+export interface RetryRecord {
+  readonly kind: 'retry';
+  readonly at: string;
+  readonly runId: string;
+  readonly turn: number;
+  /** The attempt that failed (1 for the first request of the turn). */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly workerId: string;
+  readonly error: { readonly name: string; readonly message: string; readonly code?: string };
+}
+
 /** One journal record. Plain JSON; what is hashed and chained. */
-export type JournalRecord = CallRecord | DecisionRecord | StartRecord | OutcomeUnknownRecord | RecoveryRecord;
+export type JournalRecord =
+  | CallRecord
+  | DecisionRecord
+  | StartRecord
+  | OutcomeUnknownRecord
+  | RecoveryRecord
+  | RetryRecord;
 
 /** A record in its place in the chain. */
 export interface JournalRow {

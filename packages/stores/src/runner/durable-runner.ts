@@ -3,7 +3,10 @@ import { hostname } from 'node:os';
 import {
   type ConfirmationDecision,
   checkResume,
+  continueLoop,
+  type InterruptedRun,
   InvalidResumeError,
+  interruptedRunOfError,
   jsonDigest,
   type LoopHooks,
   type LoopOptions,
@@ -17,7 +20,6 @@ import {
   type ToolResultPart,
 } from '@toolcircuit/core';
 import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
-import { ClaimLostError } from '../errors/claim-lost-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
@@ -80,6 +82,9 @@ export interface DurableRunner {
   resume(runId: string, decisions: readonly ConfirmationDecision[], context: ResumeContext): Promise<DurableRunResult>;
   /**
    * Continues a run whose worker failed (`interrupted`) or stopped (`resuming` past its lease, or `force`).
+   * A run the model interrupted (a `ProviderError`, a cut stream: `start`, `resume` or `recover` threw it
+   * and stored the loop's interrupted state) is continued from that state: the model is asked again for
+   * the failed turn and no call already answered runs again, in this process or any other.
    * Calls with a recorded result are not run again; approved calls that never started run now; calls that
    * had started without a recorded result are never re-run: they get an "outcome unknown" error result,
    * an `outcome_unknown` journal record, the call state `unknown`, and are listed in `unknownOutcomes`.
@@ -129,23 +134,38 @@ class Runner implements DurableRunner {
   async start(input: StartInput): Promise<DurableRunResult> {
     const runId = input.runId ?? randomUUID();
     if ((await this.#store.getRun(runId)) !== undefined) throw new RunAlreadyExistsError(runId);
-    const result = await runLoop({
-      ...this.#loop,
-      session: input.session,
-      messages: input.messages,
-      runId,
-      journal: this.#store.journal,
-      confirmation: 'pause',
-      ...(input.signal === undefined ? {} : { signal: input.signal }),
-    });
-    await this.#store.createRun({
+    const run = {
       runId,
       sessionId: input.session.id,
       humanId: input.session.humanId,
       catalogue: this.#fingerprint,
-      at: this.#now(),
-      outcome: outcomeOf(result),
-    });
+    };
+    let result: LoopResult;
+    try {
+      result = await runLoop({
+        ...this.#loop,
+        session: input.session,
+        messages: input.messages,
+        runId,
+        journal: this.#store.journal,
+        confirmation: 'pause',
+        hooks: this.#journaledRetries(this.#loop.hooks),
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+      });
+    } catch (error) {
+      // The model failed: what was played is stored, so `recover` (here or in another process) goes on
+      // from it instead of starting over and running every call again.
+      const interrupted = interruptedRunOfError(error);
+      if (interrupted !== undefined) {
+        await this.#store.createRun({
+          ...run,
+          at: this.#now(),
+          outcome: { status: 'interrupted', interrupted, error: describeError(error) },
+        });
+      }
+      throw error;
+    }
+    await this.#store.createRun({ ...run, at: this.#now(), outcome: outcomeOf(result) });
     return { ...result, unknownOutcomes: [] };
   }
 
@@ -193,6 +213,7 @@ class Runner implements DurableRunner {
   async recover(runId: string, context: RecoverContext): Promise<DurableRunResult> {
     const record = await this.#load(runId);
     const reason = this.#recoveryReason(record, context.force === true);
+    if (record.interrupted !== undefined) return this.#continueInterrupted(record, reason, context);
     const paused = this.#checkedState(record);
     // The decisions recorded with the first claim, checked again against this session.
     const recorded = record.calls.filter((call) => call.turn === paused.turn);
@@ -215,6 +236,84 @@ class Runner implements DurableRunner {
     return this.#continue(claimed, paused, claim, context);
   }
 
+  /** The application's hooks, plus a `retry` journal record (committed first) for each loop-level retry. */
+  #journaledRetries(hooks: LoopHooks | undefined): LoopHooks {
+    return {
+      ...hooks,
+      onRetry: async (event) => {
+        const fields = event.error as Error & { code?: unknown };
+        await this.#store.recordRetry({
+          runId: event.runId,
+          turn: event.turn,
+          attempt: event.attempt,
+          delayMs: event.delayMs,
+          workerId: this.#workerId,
+          at: this.#now(),
+          error: {
+            name: event.error.name,
+            message: event.error.message.slice(0, 2000),
+            ...(typeof fields.code === 'string' ? { code: fields.code } : {}),
+          },
+        });
+        await hooks?.onRetry?.(event);
+      },
+    };
+  }
+
+  /** Asks the model again for the turn it failed, from the stored state; nothing already answered runs. */
+  async #continueInterrupted(record: RunRecord, reason: string, context: ResumeContext): Promise<DurableRunResult> {
+    const interrupted = this.#checkedInterrupted(record, context);
+    const claim = this.#newClaim();
+    const claimed = await this.#store.claimRun({
+      runId: record.runId,
+      expectedRevision: record.revision,
+      claim,
+      turn: interrupted.turn,
+      recovery: {
+        reason,
+        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
+      },
+    });
+    return this.#settle(claimed.runId, claim.token, async () => {
+      const result = await continueLoop(interrupted, {
+        ...this.#loop,
+        session: context.session,
+        journal: this.#store.journal,
+        confirmation: 'pause',
+        hooks: this.#journaledRetries(this.#loop.hooks),
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
+      return { ...result, unknownOutcomes: [] };
+    });
+  }
+
+  /**
+   * Stores where a claimed stretch of the loop ended: finished or paused again, or interrupted (with the
+   * loop's state when the model failed) so that `recover` can pick it up.
+   */
+  async #settle(runId: string, token: string, work: () => Promise<DurableRunResult>): Promise<DurableRunResult> {
+    try {
+      const result = await work();
+      await this.#store.finishRun({ runId, token, at: this.#now(), outcome: outcomeOf(result) });
+      return result;
+    } catch (error) {
+      // Even after a ClaimLostError: interruptRun writes only while this token still holds the claim (a
+      // worker whose claim was taken over writes nothing), and a holder that failed must not leave the run
+      // stuck in `resuming` until its lease ends. Interrupted, `recover` continues it.
+      const interrupted = interruptedRunOfError(error);
+      await this.#store
+        .interruptRun({
+          runId,
+          token,
+          at: this.#now(),
+          error: describeError(error),
+          ...(interrupted === undefined ? {} : { interrupted }),
+        })
+        .catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** Runs the claimed turn's remaining calls and the rest of the loop, then releases the claim. */
   async #continue(
     claimed: RunRecord,
@@ -224,7 +323,7 @@ class Runner implements DurableRunner {
   ): Promise<DurableRunResult> {
     const { runId } = claimed;
     const token = claim.token;
-    try {
+    return this.#settle(runId, token, async () => {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
@@ -232,7 +331,7 @@ class Runner implements DurableRunner {
       const session = context.session;
       const appHooks = this.#loop.hooks;
       const hooks: LoopHooks = {
-        ...appHooks,
+        ...this.#journaledRetries(appHooks),
         beforeToolRun: async (event) => {
           if (event.runId === runId && event.turn === paused.turn && toStart.delete(event.call.id)) {
             // Committed before the tool is invoked; if it cannot be, the tool does not run.
@@ -255,17 +354,8 @@ class Runner implements DurableRunner {
         hooks,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
-      await this.#store.finishRun({ runId, token, at: this.#now(), outcome: outcomeOf(result) });
       return { ...result, unknownOutcomes };
-    } catch (error) {
-      // Leave the run where `recover` can pick it up. A worker that lost its claim must not write at all.
-      if (!(error instanceof ClaimLostError)) {
-        await this.#store
-          .interruptRun({ runId, token, at: this.#now(), error: describeError(error) })
-          .catch(() => undefined);
-      }
-      throw error;
-    }
+    });
   }
 
   /**
@@ -300,21 +390,24 @@ class Runner implements DurableRunner {
         continue;
       }
       let result = decided.result;
+      let unknown = decided.state === 'unknown';
       if (decided.state === 'started') {
-        result = unknownOutcomeResult(claimed.runId, call);
-        await this.#store.recordUnknownOutcome({
+        const unknownResult = unknownOutcomeResult(claimed.runId, call);
+        // The store returns the recorded result instead when the old worker's entry landed after our claim.
+        result = await this.#store.recordUnknownOutcome({
           runId: claimed.runId,
           token,
           turn: paused.turn,
           callId: call.callId,
           at: this.#now(),
-          result,
+          result: unknownResult,
           detail: 'the worker stopped after the call started and before its result was recorded; not run again',
         });
+        unknown = jsonDigest(result) === jsonDigest(unknownResult);
       }
       if (result === undefined)
         throw new InvalidResumeError(`call "${call.callId}" is ${decided.state} but has no result.`);
-      if (decided.state === 'started' || decided.state === 'unknown') unknownOutcomes.push(call.callId);
+      if (unknown) unknownOutcomes.push(call.callId);
       results[call.index] = result;
     }
     return { state: { ...paused, pending, results }, decisions, unknownOutcomes };
@@ -341,6 +434,30 @@ class Runner implements DurableRunner {
     const changes = catalogueChanges(record.catalogue, this.#fingerprint);
     if (changes.length > 0) throw new CatalogueChangedError(record.runId, changes);
     return paused;
+  }
+
+  /** The stored interrupted state, if it is still what was written, for this session and catalogue. */
+  #checkedInterrupted(record: RunRecord, context: ResumeContext): InterruptedRun {
+    const { interrupted } = record;
+    if (interrupted === undefined || record.pausedDigest !== jsonDigest({ interrupted })) {
+      throw new InvalidResumeError(
+        `the interrupted state of run "${record.runId}" does not match the digest it was stored with: it was ` +
+          'altered in the store. Inspect the run and the journal; nothing was run.',
+      );
+    }
+    if (interrupted.runId !== record.runId) {
+      throw new InvalidResumeError(
+        `the interrupted state stored under run "${record.runId}" belongs to "${interrupted.runId}".`,
+      );
+    }
+    if (context.session.id !== record.sessionId || context.session.humanId !== record.humanId) {
+      throw new InvalidResumeError(
+        `run "${record.runId}" belongs to another session or human. Continue it with the session that started it.`,
+      );
+    }
+    const changes = catalogueChanges(record.catalogue, this.#fingerprint);
+    if (changes.length > 0) throw new CatalogueChangedError(record.runId, changes);
+    return interrupted;
   }
 
   #recoveryReason(record: RunRecord, force: boolean): string {

@@ -1,5 +1,6 @@
 import {
   canonicalJson,
+  type InterruptedRun,
   type JournalAppendDetail,
   type JournalEntry,
   jsonDigest,
@@ -25,6 +26,7 @@ import type {
   DurableStore,
   NewRun,
   ReadJournalOptions,
+  RetryRequest,
   RunCall,
   RunOutcome,
   RunRecord,
@@ -113,7 +115,6 @@ export class BackedStore implements DurableStore {
         claimWorker: null,
         claimedAt: null,
         leaseExpiresAt: null,
-        error: null,
         createdAt: run.at,
         updatedAt: run.at,
         ...outcomeColumns(run.outcome),
@@ -184,9 +185,11 @@ export class BackedStore implements DurableStore {
     });
   }
 
-  async recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<void> {
-    await this.#backend.write(async (tx) => {
+  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<ToolResultPart> {
+    return this.#backend.write(async (tx) => {
       const { run, call } = await this.#heldCall(tx, request);
+      // The previous worker's entry won the race: its result is what happened, not an unknown.
+      if (call.state === 'done' && call.resultJson !== null) return JSON.parse(call.resultJson) as ToolResultPart;
       if (call.state !== 'started')
         throw new ClaimLostError(run.runId, `call "${call.callId}" is ${call.state}, not started`);
       const row = await this.#append(tx, unknownOutcomeRecord(run, call, request.at, request.detail));
@@ -197,6 +200,7 @@ export class BackedStore implements DurableStore {
         journalSeq: row.seq,
         updatedAt: now(),
       });
+      return request.result;
     });
   }
 
@@ -244,17 +248,27 @@ export class BackedStore implements DurableStore {
     readonly token: string;
     readonly at: string;
     readonly error: string;
+    readonly interrupted?: InterruptedRun;
   }): Promise<void> {
     await this.#backend.write(async (tx) => {
       const run = await this.#heldRun(tx, request.runId, request.token);
       // The claim stays on record (who was running it); `recover` replaces it.
       await tx.updateRun({
         ...run,
+        ...(request.interrupted === undefined
+          ? {}
+          : outcomeColumns({ status: 'interrupted', interrupted: request.interrupted, error: request.error })),
         status: 'interrupted',
         revision: run.revision + 1,
         error: request.error,
         updatedAt: request.at,
       });
+    });
+  }
+
+  async recordRetry(request: RetryRequest): Promise<void> {
+    await this.#backend.write(async (tx) => {
+      await this.#append(tx, { kind: 'retry', ...request });
     });
   }
 
@@ -335,7 +349,20 @@ async function* pagedRows(tx: ReadTransaction) {
 
 function outcomeColumns(
   outcome: RunOutcome,
-): Pick<RunRow, 'status' | 'turn' | 'pausedJson' | 'pausedDigest' | 'resultJson'> {
+): Pick<RunRow, 'status' | 'turn' | 'pausedJson' | 'pausedDigest' | 'resultJson' | 'error'> {
+  if (outcome.status === 'interrupted') {
+    // The state column holds either a paused run or `{ interrupted }`: no schema change, and the digest
+    // covers the wrapper, so an altered state is caught the same way.
+    const state = { interrupted: outcome.interrupted };
+    return {
+      status: 'interrupted',
+      turn: outcome.interrupted.turn,
+      pausedJson: canonicalJson(state),
+      pausedDigest: jsonDigest(state),
+      resultJson: null,
+      error: outcome.error,
+    };
+  }
   if (outcome.status === 'paused') {
     return {
       status: 'paused',
@@ -343,6 +370,7 @@ function outcomeColumns(
       pausedJson: canonicalJson(outcome.paused),
       pausedDigest: jsonDigest(outcome.paused),
       resultJson: null,
+      error: null,
     };
   }
   return {
@@ -351,6 +379,7 @@ function outcomeColumns(
     pausedJson: null,
     pausedDigest: null,
     resultJson: canonicalJson(outcome.result),
+    error: null,
   };
 }
 
@@ -363,7 +392,7 @@ function recordOf(row: RunRow, calls: readonly CallRow[]): RunRecord {
     revision: row.revision,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    ...(row.pausedJson === null ? {} : { paused: JSON.parse(row.pausedJson) as PausedRun }),
+    ...stateOf(row.pausedJson),
     ...(row.pausedDigest === null ? {} : { pausedDigest: row.pausedDigest }),
     ...(row.resultJson === null ? {} : { result: JSON.parse(row.resultJson) as LoopResult }),
     catalogue: JSON.parse(row.catalogueJson) as CatalogueFingerprint,
@@ -380,6 +409,13 @@ function recordOf(row: RunRow, calls: readonly CallRow[]): RunRecord {
     ...(row.error === null ? {} : { error: row.error }),
     calls: calls.map(callOf),
   };
+}
+
+/** The state column: a paused run, or `{ interrupted }` for a run the model interrupted. */
+function stateOf(json: string | null): { paused?: PausedRun; interrupted?: InterruptedRun } {
+  if (json === null) return {};
+  const state = JSON.parse(json) as PausedRun | { interrupted: InterruptedRun };
+  return 'interrupted' in state ? { interrupted: state.interrupted } : { paused: state };
 }
 
 function callOf(row: CallRow): RunCall {

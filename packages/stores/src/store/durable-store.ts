@@ -1,4 +1,4 @@
-import type { Journal, LoopResult, PausedRun, ToolResultPart } from '@toolcircuit/core';
+import type { InterruptedRun, Journal, LoopResult, PausedRun, ToolResultPart } from '@toolcircuit/core';
 import type { JournalAnchor, JournalAnchorSink } from '../journal/journal-anchor.js';
 import type { JournalKey } from '../journal/journal-key.js';
 import type { JournalHead, JournalRow } from '../journal/journal-record.js';
@@ -8,7 +8,8 @@ import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 /**
  * - `paused`: irreversible calls await the human; `resume` may claim it.
  * - `resuming`: a worker claimed it and is running it (see `claim`).
- * - `interrupted`: the worker's run failed (provider down, store error); `recover` may continue it.
+ * - `interrupted`: the worker's run failed (provider down, store error); `recover` may continue it. When the
+ *   model failed, the run's `interrupted` state is stored and `recover` asks the model again from it.
  * - `completed` / `max_turns` / `aborted`: finished, with `result`.
  */
 export type RunStatus = 'paused' | 'resuming' | 'interrupted' | 'completed' | 'max_turns' | 'aborted';
@@ -64,6 +65,11 @@ export interface RunRecord {
   readonly paused?: PausedRun;
   /** SHA-256 of `paused` as it was written: a state altered in the store no longer matches. */
   readonly pausedDigest?: string;
+  /**
+   * Everything played when the model failed (core's `InterruptedRun`, from `error.interrupted`): set on an
+   * `interrupted` run instead of `paused`; `recover` continues from it without re-running any call.
+   */
+  readonly interrupted?: InterruptedRun;
   /** The final loop result, once finished. */
   readonly result?: LoopResult;
   readonly catalogue: CatalogueFingerprint;
@@ -83,10 +89,11 @@ export interface NewRun {
   readonly outcome: RunOutcome;
 }
 
-/** How a run stands after a stretch of the loop: paused again, or finished. */
+/** How a run stands after a stretch of the loop: paused again, finished, or stopped by the model failing. */
 export type RunOutcome =
   | { readonly status: 'paused'; readonly paused: PausedRun }
-  | { readonly status: FinishedRunStatus; readonly result: LoopResult };
+  | { readonly status: FinishedRunStatus; readonly result: LoopResult }
+  | { readonly status: 'interrupted'; readonly interrupted: InterruptedRun; readonly error: string };
 
 /** The human's decision on one pending call, as the claim records it. */
 export interface DecisionInit {
@@ -122,6 +129,17 @@ export interface CallStartRequest {
 export interface UnknownOutcomeRequest extends CallStartRequest {
   readonly result: ToolResultPart;
   readonly detail: string;
+}
+
+/** A loop-level retry of a model request, journaled as a `retry` record. */
+export interface RetryRequest {
+  readonly runId: string;
+  readonly turn: number;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly workerId: string;
+  readonly at: string;
+  readonly error: { readonly name: string; readonly message: string; readonly code?: string };
 }
 
 export interface AnchorJournalOptions {
@@ -162,8 +180,13 @@ export interface DurableStore {
   claimRun(request: ClaimRequest): Promise<RunRecord>;
   /** `intended` → `started`, with a `start` record; throws `ClaimLostError` otherwise. */
   markCallStarted(request: CallStartRequest): Promise<void>;
-  /** `started` → `unknown` with its "outcome unknown" result and record; throws `ClaimLostError` otherwise. */
-  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<void>;
+  /**
+   * `started` → `unknown` with its "outcome unknown" result and record, and returns that result. When the
+   * call's journal entry landed first (its old worker finished it after this claim was taken), nothing is
+   * written and the recorded result is returned: the outcome is known. Throws `ClaimLostError` if the claim
+   * is not held or the call is in another state.
+   */
+  recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<ToolResultPart>;
   /** Ends the claim: paused again (a later turn) or finished. Throws `ClaimLostError` if the claim is not held. */
   finishRun(request: {
     readonly runId: string;
@@ -171,13 +194,20 @@ export interface DurableStore {
     readonly at: string;
     readonly outcome: RunOutcome;
   }): Promise<void>;
-  /** Marks the claimed run `interrupted` with the error. Throws `ClaimLostError` if the claim is not held. */
+  /**
+   * Marks the claimed run `interrupted` with the error, and with the loop's interrupted state when the model
+   * failed (it replaces the paused state). Throws `ClaimLostError` if the claim is not held.
+   */
   interruptRun(request: {
     readonly runId: string;
     readonly token: string;
     readonly at: string;
     readonly error: string;
+    readonly interrupted?: InterruptedRun;
   }): Promise<void>;
+
+  /** Appends a `retry` record (the loop asks the model again); not tied to a claim, like a call record. */
+  recordRetry(request: RetryRequest): Promise<void>;
 
   readJournal(options?: ReadJournalOptions): Promise<JournalRow[]>;
   journalHead(): Promise<JournalHead>;

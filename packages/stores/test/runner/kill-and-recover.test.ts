@@ -1,9 +1,8 @@
 // A worker process is SIGKILLed in the middle of resuming a paused run, then another process recovers the
 // run. Whatever the point of death, the approved irreversible call has taken effect at most once, and
 // exactly once whenever it can be known, and every call of the turn still gets its one result.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,24 +11,13 @@ import { createScriptedModel } from '@toolcircuit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type DurableStore, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
+import { buildForChildren, effectsIn } from '../support/child-builds.js';
 import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const packages = join(here, '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-kill-'));
 
-beforeAll(() => {
-  // The child runs the built packages: build them from the current sources first.
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  for (const pkg of ['core', 'stores']) {
-    try {
-      execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
-    } catch (error) {
-      const output = (error as { stdout?: Buffer }).stdout?.toString() ?? '';
-      throw new Error(`building packages/${pkg} for the child process failed:\n${output}`, { cause: error });
-    }
-  }
-}, 180_000);
+beforeAll(buildForChildren, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type Phase = 'before-start' | 'during-tool' | 'after-outcome';
@@ -52,14 +40,6 @@ function effectTransfer(effects: string) {
       return `sent ${input.amount} to ${input.to}`;
     },
   });
-}
-
-function effectsIn(file: string): { pid: number }[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { pid: number });
 }
 
 async function waitForReady(child: ChildProcess, ready: string, stderr: () => string): Promise<string> {

@@ -9,6 +9,7 @@ import {
   everySession,
   InvalidResumeError,
   type PausedRun,
+  ProviderError,
   toolResultText,
 } from '@toolcircuit/core';
 import { createScriptedModel, toolCallsTurn } from '@toolcircuit/testing';
@@ -38,6 +39,7 @@ import {
   transferTool,
   user,
   world,
+  worldCatalogue,
 } from '../support/world.js';
 
 /** Direct writes to the storage, bypassing the store (and its append-only triggers). */
@@ -92,6 +94,8 @@ function describeRecord(record: JournalRecord): string {
       return `outcome_unknown ${record.callId}`;
     case 'recovery':
       return 'recovery';
+    case 'retry':
+      return `retry turn ${record.turn} attempt ${record.attempt}`;
   }
 }
 
@@ -414,6 +418,73 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         await expect(w.runner(store, [done]).recover('run-1', { session: marie() })).rejects.toThrow(/has finished/);
       });
 
+      it('force-recover while the worker is alive never strands the run: its late result is reused, the run finishes', async () => {
+        const { store } = await open();
+        const w = world();
+        const paused = await startPaused(w, store);
+        // The live worker: its call is started, and held just before the tool runs.
+        let release: () => void = () => undefined;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const live = w.runner(store, [done], { hooks: { beforeToolRun: () => gate }, workerId: 'live-worker' });
+        const liveRun = live.resume('run-1', approval(paused), { session: marie() }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await until(async () => (await store.getRun('run-1'))?.calls[0]?.state === 'started');
+        // The operator forces recovery; just after its claim, the live worker's tool finishes and its
+        // journal entry (with the result) lands before the recovery can mark the call "outcome unknown".
+        const racing: DurableStore = {
+          ...bind(store),
+          recordUnknownOutcome: async (request) => {
+            release();
+            await until(async () => (await store.getRun('run-1'))?.calls[0]?.state === 'done');
+            return store.recordUnknownOutcome(request);
+          },
+        };
+        const forced = await createDurableRunner({
+          store: racing,
+          catalogue: worldCatalogue(w.executions),
+          model: createScriptedModel([done]),
+          workerId: 'operator',
+        }).recover('run-1', { session: marie(), force: true });
+        expect(forced.status).toBe('completed');
+        expect(forced.unknownOutcomes).toEqual([]);
+        const [reply] = toolReplies(forced.messages);
+        expect(reply?.content.map((part) => [part.callId, part.isError])).toEqual([
+          ['lookup', false],
+          ['pay', false],
+        ]);
+        expect(await liveRun).toBeInstanceOf(ClaimLostError);
+        expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
+        expect(await store.getRun('run-1')).toMatchObject({ status: 'completed', calls: [{ state: 'done' }] });
+        expect((await store.verifyJournal()).ok).toBe(true);
+      });
+
+      it('a claim holder whose call was settled under it leaves the run interrupted, not stuck resuming', async () => {
+        const { store } = await open();
+        const w = world();
+        const paused = await startPaused(w, store);
+        // A store whose start marker fails as a lost claim would, while the claim is still held.
+        const failing: DurableStore = {
+          ...bind(store),
+          markCallStarted: () => Promise.reject(new ClaimLostError('run-1', 'call "pay" is already done')),
+        };
+        const runner = createDurableRunner({
+          store: failing,
+          catalogue: worldCatalogue(w.executions),
+          model: createScriptedModel([done]),
+        });
+        await expect(runner.resume('run-1', approval(paused), { session: marie() })).rejects.toBeInstanceOf(
+          ClaimLostError,
+        );
+        expect(await store.getRun('run-1')).toMatchObject({ status: 'interrupted' });
+        const recovered = await w.runner(store, [done]).recover('run-1', { session: marie() });
+        expect(recovered.status).toBe('completed');
+        expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
+      });
+
       it('a worker that lost its claim cannot start a call or finish the run', async () => {
         const { store } = await open();
         const w = world();
@@ -660,6 +731,44 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect((await store.verifyJournal()).ok).toBe(true);
       });
 
+      it('journals each loop-level retry of the model, in order, and the chain still verifies', async () => {
+        const { store } = await open();
+        const overloaded = () => {
+          throw new ProviderError({ provider: 'scripted', code: 'overloaded', message: 'overloaded', retryable: true });
+        };
+        const w = world();
+        const runner = w.runner(
+          store,
+          [
+            toolCallsTurn([{ id: 'lookup', name: 'lookup_case', input: { number: 'A-1' } }]),
+            overloaded,
+            overloaded,
+            done,
+          ],
+          {
+            retry: { attempts: 3, baseDelayMs: 1, jitter: 'none' },
+            workerId: 'worker-r',
+          },
+        );
+        const result = await runner.start({ session: marie(), messages: user, runId: 'run-r' });
+        expect(result.status).toBe('completed');
+        expect(await kinds(store, 'run-r')).toEqual([
+          'call lookup executed',
+          'retry turn 2 attempt 1',
+          'retry turn 2 attempt 2',
+        ]);
+        const retries = (await store.readJournal({ runId: 'run-r' }))
+          .map((row) => row.record)
+          .filter((r) => r.kind === 'retry');
+        expect(retries[0]).toMatchObject({
+          runId: 'run-r',
+          workerId: 'worker-r',
+          delayMs: 1,
+          error: { name: 'ProviderError', code: 'overloaded' },
+        });
+        expect((await store.verifyJournal()).ok).toBe(true);
+      });
+
       it('keeps small outputs and only the digest and size of large ones', async () => {
         const { store } = await open();
         const big = defineTool({
@@ -699,6 +808,7 @@ function bind(store: DurableStore): DurableStore {
     claimRun: (request) => store.claimRun(request),
     markCallStarted: (request) => store.markCallStarted(request),
     recordUnknownOutcome: (request) => store.recordUnknownOutcome(request),
+    recordRetry: (request) => store.recordRetry(request),
     finishRun: (request) => store.finishRun(request),
     interruptRun: (request) => store.interruptRun(request),
     readJournal: (options) => store.readJournal(options),

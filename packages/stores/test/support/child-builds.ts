@@ -1,0 +1,30 @@
+// Helpers of the tests that run a second process against the same store (a child on the built packages).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packages = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The child runs the built packages (dist), as a deployment would: build core and stores from the sources. */
+export function buildForChildren(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  for (const pkg of ['core', 'stores']) {
+    try {
+      execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
+    } catch (error) {
+      const output = (error as { stdout?: Buffer }).stdout?.toString() ?? '';
+      throw new Error(`building packages/${pkg} for the child process failed:\n${output}`, { cause: error });
+    }
+  }
+}
+
+/** The side effects a test's tools appended to `file`, one JSON line each (empty when none ran). */
+export function effectsIn<T = { pid: number }>(file: string): T[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as T);
+}
