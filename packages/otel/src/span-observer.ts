@@ -226,6 +226,14 @@ function toolAttributes(call: CallSettled, options: SpanObserverOptions): Attrib
     [TOOLCIRCUIT.journalEntryDigest]: call.entry === undefined ? undefined : entryDigestOf(call.entry),
     [TOOLCIRCUIT.provenanceTurn]: event.turn,
     [TOOLCIRCUIT.provenanceResponseId]: call.responseId,
+    // Taint is what the executor journaled for the call (the loop tracks it only when provenance is on).
+    [TOOLCIRCUIT.provenanceOutputTrust]: call.entry?.provenance?.outputTrust,
+    [TOOLCIRCUIT.provenanceTaintedBy]: call.entry?.provenance?.taintedBy,
+    [TOOLCIRCUIT.provenanceGatedBecause]: call.entry?.provenance?.gate?.gatedBecause,
+    [TOOLCIRCUIT.provenanceTaintDigest]: call.entry?.provenance?.gate?.taintDigest,
+    [TOOLCIRCUIT.provenanceFlaggedArguments]: call.entry?.provenance?.gate?.flaggedArguments.map(
+      (flagged) => flagged.path,
+    ),
     [GEN_AI.errorType]: errorTypeOf(call),
     ...(options.captureContent
       ? {

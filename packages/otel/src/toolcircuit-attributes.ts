@@ -35,6 +35,16 @@ export const TOOLCIRCUIT = {
   /** Where the call came from: the model response that asked for it. */
   provenanceResponseId: 'toolcircuit.provenance.response_id',
   provenanceTurn: 'toolcircuit.provenance.turn',
+  /** The tool's output trust (`trusted` / `untrusted`), from the call's journal entry. */
+  provenanceOutputTrust: 'toolcircuit.provenance.output_trust',
+  /** How many untrusted results were in the context when the model made this call (its taint). */
+  provenanceTaintedBy: 'toolcircuit.provenance.tainted_by',
+  /** Why the call needed a fresh, informed confirmation (`irreversible` / `sensitive`), when it did. */
+  provenanceGatedBecause: 'toolcircuit.provenance.gated_because',
+  /** The taint digest such a confirmation had to name. */
+  provenanceTaintDigest: 'toolcircuit.provenance.taint_digest',
+  /** Paths of the argument values found verbatim in untrusted output (never the values). */
+  provenanceFlaggedArguments: 'toolcircuit.provenance.flagged_arguments',
   providerErrorCode: 'toolcircuit.provider_error.code',
   /** On the `toolcircuit.paused` event: the calls held for the human, in order. */
   pausedCallIds: 'toolcircuit.paused.call_ids',

@@ -128,6 +128,42 @@ describe('createLoopTracing', () => {
     expect(chat?.attributes['gen_ai.system_instructions']).toBe('[{"type":"text","content":"Be brief."}]');
   });
 
+  it('taint: output trust, how many untrusted results a call followed, and why a gated call waits, from the journal', async () => {
+    const { exporter, tracer } = tracerSetup();
+    const tracing = await createLoopTracing({ tracer });
+    const model = createScriptedModel([
+      toolCallsTurn([{ name: 'lookup', input: { numero: 'A-0001' } }]),
+      // Copied from the (untrusted) lookup result: the gate flags it.
+      toolCallsTurn([{ name: 'close', input: { numero: 'A-0001' } }]),
+    ]);
+    const result = await tracing.runLoop({
+      model,
+      catalogue,
+      session: session(),
+      journal: new InMemoryJournal(),
+      confirmation: 'pause',
+      messages: [{ role: 'user', content: 'close A-0001' }],
+    });
+    expect(result.status).toBe('paused');
+    const tools = exporter
+      .getFinishedSpans()
+      .filter((span) => span.attributes[GEN_AI.operationName] === 'execute_tool');
+    expect(tools.map((span) => span.attributes['toolcircuit.provenance.output_trust'])).toEqual([
+      'untrusted',
+      'untrusted',
+    ]);
+    expect(tools.map((span) => span.attributes['toolcircuit.provenance.tainted_by'])).toEqual([0, 1]);
+    expect(tools[0]?.attributes['toolcircuit.provenance.gated_because']).toBeUndefined();
+    expect(tools[1]?.attributes['toolcircuit.verdict']).toBe('awaiting_confirmation');
+    expect(tools[1]?.attributes['toolcircuit.provenance.gated_because']).toBe('irreversible');
+    expect(tools[1]?.attributes['toolcircuit.provenance.taint_digest']).toMatch(/^[0-9a-f]{64}$/);
+    const flagged = tools[1]?.attributes['toolcircuit.provenance.flagged_arguments'] as string[] | undefined;
+    expect(flagged).toHaveLength(1);
+    expect(flagged?.[0]).toMatch(/numero/);
+    // Paths only: the argument's value never reaches the span without content capture.
+    expect(JSON.stringify(tools[1]?.attributes)).not.toContain('A-0001');
+  });
+
   it('streamLoop: the same spans, time to first chunk on chat spans, the agent span ends with the result', async () => {
     const { exporter, tracer } = tracerSetup();
     const tracing = await createLoopTracing({ tracer });
