@@ -120,10 +120,8 @@ run(
   [
     'install',
     ...npmFlags,
-    ...['core', 'config', 'anthropic', 'openai', 'google', 'schema', 'stores', 'testing'].map((name) =>
-      tarball(`@toolcircuit/${name}`),
-    ),
-    tarball('@toolcircuit/cli'),
+    // Every public package: the CLI depends on all of them (a new package is covered the day it is added).
+    ...packed.values(),
   ],
   tool,
 );
