@@ -1,55 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type {
+  JournalAnchor,
+  JournalKey,
+  ReadonlyJournal,
+  JournalVerification as Verification,
+  VerifyJournalOptions as VerifyOptions,
+} from '@toolcircuit/stores';
 import type { CliIo } from '../cli-io.js';
 import type { CommandOption } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { ParsedArgs } from '../parsed-args.js';
 
-// The slice of @toolcircuit/stores the journal commands use, typed here: the stores are loaded on use.
-
-export interface JournalHead {
-  readonly seq: number;
-  readonly hash: string;
-}
-
-export interface JournalAnchor extends JournalHead {
-  readonly at?: string;
-  readonly keyId?: string;
-  readonly mac?: string;
-}
-
-export interface JournalKey {
-  readonly id: string;
-  readonly secret: Uint8Array | string;
-}
-
-export type Verification =
-  | {
-      readonly ok: true;
-      readonly entries: number;
-      readonly head: JournalHead;
-      readonly unkeyedEntries: number;
-      readonly anchor?: JournalHead;
-    }
-  | {
-      readonly ok: false;
-      readonly seq: number;
-      readonly problem: string;
-      readonly message: string;
-      readonly entries: number;
-    };
-
-export interface VerifyOptions {
-  readonly anchor?: JournalAnchor;
-  readonly keys?: readonly JournalKey[];
-  readonly acceptUnkeyedUpTo?: number;
-}
-
-export interface ReadonlyJournal {
-  verifyJournal(options?: VerifyOptions): Promise<Verification>;
-  anchorJournal(options?: { readonly key?: JournalKey }): Promise<JournalAnchor>;
-  close(): Promise<void>;
-}
+// Types only: erased at run time, so the stores (and their drivers) are still loaded on use.
+export type {
+  JournalAnchor,
+  JournalHead,
+  JournalKey,
+  JournalVerification as Verification,
+  ReadonlyJournal,
+  VerifyJournalOptions as VerifyOptions,
+} from '@toolcircuit/stores';
 
 /** How the journal of each backend is opened: the `./sqlite` and `./postgres` entry points of @toolcircuit/stores. */
 export interface JournalOpeners {
