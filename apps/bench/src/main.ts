@@ -8,6 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseBenchOptions } from './bench-options.js';
+import { formatDurable } from './durable/format-durable.js';
+import { type DurableReport, measureDurableRunner } from './durable/measure-durable-runner.js';
 import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
 import { matrixPlan } from './measure/matrix-plan.js';
 import { measureCatalogueTranslation, type TranslationRow } from './measure/measure-catalogue-translation.js';
@@ -121,6 +123,19 @@ if (options.phases.has('wire')) {
   print(formatWire(wire));
 }
 
+let durable: DurableReport | undefined;
+if (options.phases.has('durable')) {
+  log(`durable runner against its commits, SQLite and PostgreSQL (${elapsed()})`);
+  durable = await measureDurableRunner({
+    scenario: { calls: 8, turns: 3 },
+    rounds: options.quick ? 3 : 7,
+    runsPerRound: options.quick ? 5 : 15,
+    repoRoot: fileURLToPath(new URL('../../..', import.meta.url)),
+    log,
+  });
+  print(formatDurable(durable));
+}
+
 const loadAtEnd = currentLoadAverage();
 print(`Done in ${elapsed()}; load average at end ${loadAtEnd.toFixed(2)}.`);
 if (options.jsonPath !== undefined) {
@@ -134,6 +149,7 @@ if (options.jsonPath !== undefined) {
     imports,
     translation,
     wire,
+    durable,
     loadAtEnd,
   };
   writeFileSync(options.jsonPath, `${JSON.stringify(results, null, 2)}\n`);

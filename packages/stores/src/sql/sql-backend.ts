@@ -67,12 +67,18 @@ export class SqlBackend implements StoreBackend {
 
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
     return this.#connection.transaction('write', async (session) => {
+      let head: JournalHead | undefined;
       if (this.#connection.dialect === 'postgres') {
         // Every write locks the head row first: writes are serialised across workers, so each
-        // check-then-write of the store sees the latest committed state and cannot deadlock.
-        await session.all(`SELECT seq FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE`);
+        // check-then-write of the store sees the latest committed state and cannot deadlock. The row it
+        // returns is the head this transaction starts from (nobody else can move it now).
+        const [row] = await session.all(`SELECT seq, hash FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE`);
+        head = row === undefined ? undefined : headOf(row);
       }
-      return work(this.#transaction(session));
+      const tx = this.#transaction(session, head === undefined ? undefined : { head });
+      const value = await work(tx);
+      await tx.flush();
+      return value;
     });
   }
 
@@ -88,32 +94,119 @@ export class SqlBackend implements StoreBackend {
     return this.#connection.close();
   }
 
-  #transaction(session: SqlSession): WriteTransaction {
+  /**
+   * One transaction's statements. Inside a write transaction, which holds the database's write lock (or
+   * the head row's), nobody else can change a row: what it read or wrote is kept, so each run, its calls
+   * and the head are read once, and the call rows and journal rows it writes go out together just before
+   * the commit (a few multi-row statements instead of several round trips per record). Reads of the
+   * journal itself go to the database after what is pending was written.
+   */
+  #transaction(session: SqlSession, known?: { head: JournalHead }): WriteTransaction & { flush(): Promise<void> } {
     const t = this.#t;
     const runs = t('runs');
     const calls = t('run_calls');
     const journal = t('journal');
-    const head = t('journal_head');
+    const headTable = t('journal_head');
+    const postgres = this.#connection.dialect === 'postgres';
+    const runCache = new Map<string, RunRow | undefined>();
+    /** Every call row of a run, by `turn/callId`, once read. */
+    const callCache = new Map<string, Map<string, CallRow>>();
+    const newCalls: CallRow[] = [];
+    const changedCalls = new Map<string, CallRow>();
+    const newRows: StoredJournalRow[] = [];
+    let head: JournalHead | undefined = known?.head;
+    let headRead = known !== undefined;
+
+    const callsOf = async (runId: string): Promise<Map<string, CallRow>> => {
+      let cached = callCache.get(runId);
+      if (cached === undefined) {
+        const rows = await session.all(`SELECT * FROM ${calls} WHERE run_id = ?`, [runId]);
+        cached = new Map(rows.map((row) => callRowOf(row)).map((row) => [callKey(row), row]));
+        callCache.set(runId, cached);
+      }
+      return cached;
+    };
+    const flush = async (): Promise<void> => {
+      for (const chunk of chunks(newCalls.splice(0))) {
+        await session.run(
+          `INSERT INTO ${calls} (${CALL_COLUMNS.join(', ')}) VALUES ${placeholders(chunk.length, CALL_COLUMNS.length)}`,
+          chunk.flatMap(callValues),
+        );
+      }
+      const changed = [...changedCalls.values()];
+      changedCalls.clear();
+      if (postgres) {
+        for (const chunk of chunks(changed)) {
+          // One statement for every changed call of the transaction.
+          await session.run(
+            `WITH v (run_id, turn, call_id, state, result_json, journal_seq, updated_at) AS (VALUES ${chunk
+              .map(() => '(?, CAST(? AS INTEGER), ?, ?, ?, CAST(? AS BIGINT), ?)')
+              .join(', ')}) UPDATE ${calls} AS c SET state = v.state, result_json = v.result_json, ` +
+              'journal_seq = v.journal_seq, updated_at = v.updated_at FROM v ' +
+              'WHERE c.run_id = v.run_id AND c.turn = v.turn AND c.call_id = v.call_id',
+            chunk.flatMap((row) => [
+              row.runId,
+              row.turn,
+              row.callId,
+              row.state,
+              row.resultJson,
+              row.journalSeq,
+              row.updatedAt,
+            ]),
+          );
+        }
+      } else {
+        // SQLite runs in this process: a prepared statement per row costs microseconds, not a round trip.
+        for (const row of changed) {
+          await session.run(
+            `UPDATE ${calls} SET state = ?, result_json = ?, journal_seq = ?, updated_at = ? WHERE run_id = ? AND turn = ? AND call_id = ?`,
+            [row.state, row.resultJson, row.journalSeq, row.updatedAt, row.runId, row.turn, row.callId],
+          );
+        }
+      }
+      const rows = newRows.splice(0);
+      for (const chunk of chunks(rows)) {
+        await session.run(
+          `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES ${placeholders(chunk.length, 7)}`,
+          chunk.flatMap((row) => [
+            row.seq,
+            row.runId,
+            row.kind,
+            row.prevHash,
+            row.hash,
+            row.recordJson,
+            row.keyId ?? null,
+          ]),
+        );
+      }
+      const last = rows.at(-1);
+      if (last !== undefined) {
+        await session.run(`UPDATE ${headTable} SET seq = ?, hash = ? WHERE id = 1`, [last.seq, last.hash]);
+      }
+    };
+
     return {
+      flush,
       getRun: async (runId) => {
+        if (runCache.has(runId)) return runCache.get(runId);
         const [row] = await session.all(`SELECT * FROM ${runs} WHERE run_id = ?`, [runId]);
-        return row === undefined ? undefined : runRowOf(row);
+        const run = row === undefined ? undefined : runRowOf(row);
+        runCache.set(runId, run);
+        return run;
       },
       getCalls: async (runId) =>
-        (await session.all(`SELECT * FROM ${calls} WHERE run_id = ? ORDER BY turn, position`, [runId])).map(callRowOf),
-      getCall: async (runId, turn, callId) => {
-        const [row] = await session.all(`SELECT * FROM ${calls} WHERE run_id = ? AND turn = ? AND call_id = ?`, [
-          runId,
-          turn,
-          callId,
-        ]);
-        return row === undefined ? undefined : callRowOf(row);
-      },
+        [...(await callsOf(runId)).values()].sort((a, b) => a.turn - b.turn || a.position - b.position),
+      getCall: async (runId, turn, callId) => (await callsOf(runId)).get(callKey({ turn, callId })),
       head: async () => {
-        const [row] = await session.all(`SELECT seq, hash FROM ${head} WHERE id = 1`);
-        return row === undefined ? undefined : ({ seq: Number(row.seq), hash: String(row.hash) } satisfies JournalHead);
+        if (!headRead) {
+          const [row] = await session.all(`SELECT seq, hash FROM ${headTable} WHERE id = 1`);
+          head = row === undefined ? undefined : headOf(row);
+          headRead = true;
+        }
+        return head;
       },
       journalRows: async ({ afterSeq, limit, runId }) => {
+        await flush();
         const columns = `seq, run_id, kind, prev_hash, hash, record_json, ${this.#keyColumn}`;
         const rows =
           runId === undefined
@@ -139,6 +232,7 @@ export class SqlBackend implements StoreBackend {
         );
       },
       seqOfHash: async (hash) => {
+        await flush();
         const [row] = await session.all(`SELECT seq FROM ${journal} WHERE hash = ? ORDER BY seq LIMIT 1`, [hash]);
         return row === undefined ? undefined : Number(row.seq);
       },
@@ -147,6 +241,7 @@ export class SqlBackend implements StoreBackend {
           `INSERT INTO ${runs} (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')})`,
           runValues(row),
         );
+        runCache.set(row.runId, row);
       },
       updateRun: async (row) => {
         const columns = RUN_COLUMNS.slice(1);
@@ -154,28 +249,64 @@ export class SqlBackend implements StoreBackend {
           `UPDATE ${runs} SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE run_id = ?`,
           [...runValues(row).slice(1), row.runId],
         );
+        runCache.set(row.runId, row);
       },
       insertCall: async (row) => {
-        await session.run(
-          `INSERT INTO ${calls} (${CALL_COLUMNS.join(', ')}) VALUES (${CALL_COLUMNS.map(() => '?').join(', ')})`,
-          callValues(row),
-        );
+        const known = await callsOf(row.runId);
+        // The primary key's check, here rather than at the flush, so it fails where the caller wrote it.
+        if (known.has(callKey(row))) {
+          throw new Error(`call "${row.callId}" of turn ${row.turn} of run "${row.runId}" is recorded already`);
+        }
+        known.set(callKey(row), row);
+        newCalls.push(row);
       },
       updateCall: async (row) => {
-        await session.run(
-          `UPDATE ${calls} SET state = ?, result_json = ?, journal_seq = ?, updated_at = ? WHERE run_id = ? AND turn = ? AND call_id = ?`,
-          [row.state, row.resultJson, row.journalSeq, row.updatedAt, row.runId, row.turn, row.callId],
-        );
+        const known = await callsOf(row.runId);
+        const key = callKey(row);
+        const before = known.get(key);
+        if (before === undefined) return; // as an UPDATE of no row
+        const updated = {
+          ...before,
+          state: row.state,
+          resultJson: row.resultJson,
+          journalSeq: row.journalSeq,
+          updatedAt: row.updatedAt,
+        };
+        known.set(key, updated);
+        // A call inserted by this transaction is still waiting in `newCalls`: change it there.
+        const pending = newCalls.findIndex((call) => call.runId === row.runId && callKey(call) === key);
+        if (pending === -1) changedCalls.set(`${row.runId}\u0000${key}`, updated);
+        else newCalls[pending] = updated;
       },
       appendJournal: async (row: StoredJournalRow) => {
-        await session.run(
-          `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          [row.seq, row.runId, row.kind, row.prevHash, row.hash, row.recordJson, row.keyId ?? null],
-        );
-        await session.run(`UPDATE ${head} SET seq = ?, hash = ? WHERE id = 1`, [row.seq, row.hash]);
+        newRows.push(row);
+        head = { seq: row.seq, hash: row.hash };
+        headRead = true;
       },
     };
   }
+}
+
+/** Rows per multi-row statement: far below both databases' limits on bound parameters. */
+const CHUNK = 200;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let index = 0; index < rows.length; index += CHUNK) out.push(rows.slice(index, index + CHUNK));
+  return out;
+}
+
+function placeholders(rows: number, columns: number): string {
+  const tuple = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+  return Array.from({ length: rows }, () => tuple).join(', ');
+}
+
+function callKey(row: { readonly turn: number; readonly callId: string }): string {
+  return `${row.turn}/${row.callId}`;
+}
+
+function headOf(row: Record<string, unknown>): JournalHead {
+  return { seq: Number(row.seq), hash: String(row.hash) };
 }
 
 function runValues(row: RunRow): (string | number | null)[] {

@@ -41,6 +41,7 @@ import type {
   WriteTransaction,
 } from './store-backend.js';
 import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutcomeRecord } from './store-records.js';
+import { WriteBatcher } from './write-batcher.js';
 
 const PAGE = 500;
 const JOURNAL_HEAD_MISSING =
@@ -54,37 +55,43 @@ const JOURNAL_HEAD_MISSING =
 export class BackedStore implements DurableStore {
   readonly #backend: StoreBackend;
   readonly #policy: JournalPolicy;
+  /** Start markers and call entries: those of one turn arrive together and share a commit. */
+  readonly #batcher: WriteBatcher;
   readonly journal: DurableStore['journal'];
 
   constructor(backend: StoreBackend, policy: JournalPolicy = {}) {
     this.#backend = backend;
+    this.#batcher = new WriteBatcher(
+      backend,
+      (error) => error instanceof ClaimLostError || error instanceof RunNotFoundError,
+    );
     if (policy.key !== undefined) checkedJournalKey(policy.key);
     this.#policy = policy;
     this.journal = { append: (entry, detail) => this.#appendCall(entry, detail) };
   }
 
   async #appendCall(entry: JournalEntry, detail: JournalAppendDetail | undefined): Promise<void> {
-    const record = callRecordOf(entry, detail, this.#policy);
-    await this.#backend.write(async (tx) => {
-      const row = await this.#append(tx, record);
-      if (detail === undefined) return;
+    // Filtered and serialised before it joins a batch: a redaction that throws fails this entry alone.
+    const applied = applyPolicy(callRecordOf(entry, detail, this.#policy), this.#policy);
+    const recordJson = canonicalJson(applied);
+    const resultJson = detail === undefined ? undefined : canonicalJson(detail.result);
+    await this.#batcher.write(async (tx) => {
+      const row = await this.#appendApplied(tx, applied, recordJson);
+      if (resultJson === undefined) return;
       // The entry answers a decided call of a claimed turn: its result is kept with it, in this
       // transaction, so "journaled" and "result known" can never disagree after a crash.
       const call = await tx.getCall(entry.runId, entry.turn, entry.callId);
       if (call === undefined || (call.state !== 'intended' && call.state !== 'started')) return;
-      await tx.updateCall({
-        ...call,
-        state: 'done',
-        resultJson: canonicalJson(detail.result),
-        journalSeq: row.seq,
-        updatedAt: now(),
-      });
+      await tx.updateCall({ ...call, state: 'done', resultJson, journalSeq: row.seq, updatedAt: now() });
     });
   }
 
-  async #append(tx: WriteTransaction, record: JournalRecord): Promise<StoredJournalRow> {
+  #append(tx: WriteTransaction, record: JournalRecord): Promise<StoredJournalRow> {
     const applied = applyPolicy(record, this.#policy);
-    const recordJson = canonicalJson(applied);
+    return this.#appendApplied(tx, applied, canonicalJson(applied));
+  }
+
+  async #appendApplied(tx: WriteTransaction, applied: JournalRecord, recordJson: string): Promise<StoredJournalRow> {
     const head = await tx.head();
     if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
     const { key } = this.#policy;
@@ -175,7 +182,9 @@ export class BackedStore implements DurableStore {
   }
 
   async markCallStarted(request: CallStartRequest): Promise<void> {
-    await this.#backend.write(async (tx) => {
+    // The calls of a turn start together: their markers share one transaction (each is checked on its own,
+    // and each resolves only once committed, before its tool may run).
+    await this.#batcher.write(async (tx) => {
       const { run, call } = await this.#heldCall(tx, request);
       if (call.state !== 'intended')
         throw new ClaimLostError(run.runId, `call "${call.callId}" is already ${call.state}`);
