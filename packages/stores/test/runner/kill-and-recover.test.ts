@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCatalogue, defineTool, type Message, toolResultText } from '@toolcircuit/core';
-import { createScriptedModel } from '@toolcircuit/testing';
+import { createScriptedModel, type ScriptedStep, toolCallsTurn } from '@toolcircuit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type DurableStore, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
@@ -20,7 +20,7 @@ const root = mkdtempSync(join(tmpdir(), 'toolcircuit-kill-'));
 beforeAll(buildForChildren, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-type Phase = 'before-start' | 'during-tool' | 'after-outcome';
+type Phase = 'before-start' | 'during-tool' | 'after-outcome' | 'during-turn';
 
 /** The same transfer tool as the child's (same name, schema, right, flag: the fingerprint must match). */
 function effectTransfer(effects: string) {
@@ -57,6 +57,15 @@ function lines(records: readonly JournalRecord[]): string[] {
     .map((record) => (record.kind === 'call' ? `call ${record.verdict}` : record.kind));
 }
 
+/** A turn of three transfers (and the lookup), all irreversible but the lookup: one pause, three approvals. */
+const payees = ['bob', 'carol', 'dan'] as const;
+function threeTransfersTurn(): ScriptedStep {
+  return toolCallsTurn([
+    { id: 'lookup', name: 'lookup_case', input: { number: 'A-1234' } },
+    ...payees.map((to, index) => ({ id: `pay-${to}`, name: 'transfer', input: { amount: 10 + index, to } })),
+  ]);
+}
+
 async function killDuring(phase: Phase) {
   const dir = mkdtempSync(join(root, `${phase}-`));
   const file = join(dir, 'toolcircuit.sqlite');
@@ -65,7 +74,8 @@ async function killDuring(phase: Phase) {
   const catalogue = createCatalogue([lookupTool(), effectTransfer(effects)]);
 
   const store: DurableStore = await openSqliteStore({ file });
-  const started = await createDurableRunner({ store, catalogue, model: createScriptedModel([pausingTurn()]) }).start({
+  const firstTurn = phase === 'during-turn' ? threeTransfersTurn() : pausingTurn();
+  const started = await createDurableRunner({ store, catalogue, model: createScriptedModel([firstTurn]) }).start({
     session: marie(),
     messages: user,
     runId: 'run-k',
@@ -76,7 +86,15 @@ async function killDuring(phase: Phase) {
     process.execPath,
     [
       join(here, 'fixtures', 'resume-child.mjs'),
-      JSON.stringify({ file, runId: 'run-k', decisions: approveAll(started.paused), phase, effects, ready }),
+      JSON.stringify({
+        file,
+        runId: 'run-k',
+        decisions: approveAll(started.paused),
+        phase,
+        effects,
+        ready,
+        calls: started.paused.pending.length,
+      }),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -175,6 +193,39 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       'call executed',
       'recovery',
     ]);
+    expect(outcome.verification.ok).toBe(true);
+  });
+
+  it('killed after the shared start commit of a turn, every transfer having run: all are unknown, none re-run', async () => {
+    const outcome = await killDuring('during-turn');
+    const pays = payees.map((to) => `pay-${to}`);
+    // One commit marked every approved call of the turn started before any of them ran; each then took
+    // its side effect in the child, and none had an outcome recorded when it died.
+    expect(outcome.afterKill?.status).toBe('resuming');
+    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual(pays.map((id) => [id, 'started']));
+    expect(outcome.effectsAtKill).toHaveLength(3);
+    expect(outcome.effectsAtKill.every((effect) => effect.pid === outcome.childPid)).toBe(true);
+    const starts = outcome.journal.filter((record) => record.kind === 'start');
+    expect(starts.map((record) => record.callId)).toEqual(pays);
+
+    // Recovery reports every call of the turn as unknown and runs none of them again.
+    expect(outcome.effects).toHaveLength(3);
+    expect(outcome.recovered.status).toBe('completed');
+    expect([...outcome.recovered.unknownOutcomes].sort()).toEqual([...pays].sort());
+    const [reply] = toolReplies(outcome.recovered.messages);
+    expect(reply?.content.map((part) => part.callId)).toEqual(['lookup', ...pays]);
+    for (const part of reply?.content.slice(1) ?? []) {
+      expect(part.isError).toBe(true);
+      expect(toolResultText(part.content)).toMatch(/unknown.*not run again/s);
+    }
+    const kinds = outcome.journal.filter((record) => record.kind !== 'call').map((record) => record.kind);
+    expect(kinds).toEqual([
+      ...pays.map(() => 'decision'),
+      ...pays.map(() => 'start'),
+      'recovery',
+      ...pays.map(() => 'outcome_unknown'),
+    ]);
+    expect(outcome.final?.calls.map((call) => call.state)).toEqual(['unknown', 'unknown', 'unknown']);
     expect(outcome.verification.ok).toBe(true);
   });
 });
