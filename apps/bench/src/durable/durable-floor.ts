@@ -15,8 +15,15 @@ import type { FloorDatabase } from './floor-database.js';
  * tool that makes each call exactly-once-or-unknown with the fewest commits: per turn, one commit of a
  * "started" row for every call (before any runs), the calls together, one commit of their outcomes. Inputs
  * are validated with an ajv validator compiled once. No rights, digests, hash chain or human decisions.
+ *
+ * `confirmed`: the companion floor, which also makes the two commits a human's confirmation needs per turn
+ * (the run's state stored while it waits, the decisions recorded before anything runs) and one at the end.
  */
-export function durableFloor(scenario: DurableScenario, database: FloorDatabase): (runId: string) => Promise<void> {
+export function durableFloor(
+  scenario: DurableScenario,
+  database: FloorDatabase,
+  options: { readonly confirmed?: boolean } = {},
+): (runId: string) => Promise<void> {
   const ajv = new Ajv();
   const validate = ajv.compile(transferSchema);
   return async (runId) => {
@@ -29,9 +36,19 @@ export function durableFloor(scenario: DurableScenario, database: FloorDatabase)
       if (calls.length === 0) {
         const text = modelTurn.content[0];
         if (text?.type !== 'text' || text.text !== FINAL_TEXT) throw new Error('the floor lost its script');
+        if (options.confirmed === true) await database.commitRunState(runId, turn, JSON.stringify(messages));
         return;
       }
       const valid = calls.map((call) => validate(call.input));
+      if (options.confirmed === true) {
+        // The companion floor: the run waits for a human (its state stored), who approves every call.
+        await database.commitRunState(runId, turn, JSON.stringify(messages));
+        await database.commitDecisions(
+          runId,
+          turn,
+          calls.map((call) => call.id),
+        );
+      }
       await database.commitStarted(
         runId,
         turn,

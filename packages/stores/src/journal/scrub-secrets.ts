@@ -24,8 +24,16 @@ const PATTERNS: readonly { readonly pattern: RegExp; readonly replace: string }[
   },
 ];
 
+/**
+ * Matches wherever any of the patterns above could match (a superset: each pattern needs one of these
+ * literals), so the common text (ids, dates, digests, ordinary arguments) is tested once, not ten times.
+ */
+const MAY_HOLD_SECRET =
+  /-----BEGIN|bearer|basic|[spr]k-|aiza|akia|asia|gh[pousr]_|xox[abprs]-|eyj|:\/\/|api[_-]?key|secret|passw|token/i;
+
 /** Replaces credential-shaped substrings of a text. */
 export function scrubSecretText(text: string): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   let out = text;
   for (const { pattern, replace } of PATTERNS) out = out.replace(pattern, replace);
   return out;
@@ -36,9 +44,11 @@ const SECRET_KEY =
 
 /**
  * A copy of a JSON value with credential-shaped strings scrubbed and the values of secret-named members
- * (`password`, `apiKey`, `token`…) replaced. Iterative: model input can nest deeper than the stack allows.
+ * (`password`, `apiKey`, `token`…) replaced; the value itself when nothing in it could be a secret (the
+ * usual case, checked without copying). Iterative: model input can nest deeper than the stack allows.
  */
 export function scrubSecrets<T>(value: T): T {
+  if (!maySeeSecret(value)) return value;
   const root: { value: unknown } = { value: structuredCloneJson(value) };
   const stack: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [
     { parent: root as unknown as Record<string, unknown>, key: 'value' },
@@ -59,6 +69,26 @@ export function scrubSecrets<T>(value: T): T {
     }
   }
   return root.value as T;
+}
+
+/** Whether scrubbing could change anything: a string that may hold a secret, or a secret-named string member. */
+function maySeeSecret(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  for (let current = stack.pop(); stack.length > 0 || current !== undefined; current = stack.pop()) {
+    if (typeof current === 'string') {
+      if (MAY_HOLD_SECRET.test(current)) return true;
+    } else if (Array.isArray(current)) {
+      for (const element of current) stack.push(element);
+    } else if (current !== null && typeof current === 'object') {
+      const record = current as Record<string, unknown>;
+      for (const member of Object.keys(record)) {
+        const child = record[member];
+        if (typeof child === 'string' && SECRET_KEY.test(member)) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 function structuredCloneJson(value: unknown): unknown {

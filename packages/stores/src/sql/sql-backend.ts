@@ -244,11 +244,20 @@ export class SqlBackend implements StoreBackend {
         runCache.set(row.runId, row);
       },
       updateRun: async (row) => {
-        const columns = RUN_COLUMNS.slice(1);
-        await session.run(
-          `UPDATE ${runs} SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE run_id = ?`,
-          [...runValues(row).slice(1), row.runId],
+        // Only the columns that changed since this transaction read the row: a claim does not write the
+        // run's stored conversation back (it is the largest column by far).
+        const before = runCache.get(row.runId);
+        const values = runValues(row);
+        const previous = before === undefined ? undefined : runValues(before);
+        const changed = RUN_COLUMNS.flatMap((_column, index) =>
+          index === 0 || (previous !== undefined && previous[index] === values[index]) ? [] : [index],
         );
+        if (changed.length > 0) {
+          await session.run(
+            `UPDATE ${runs} SET ${changed.map((index) => `${RUN_COLUMNS[index]} = ?`).join(', ')} WHERE run_id = ?`,
+            [...changed.map((index) => values[index] ?? null), row.runId],
+          );
+        }
         runCache.set(row.runId, row);
       },
       insertCall: async (row) => {

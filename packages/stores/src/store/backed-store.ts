@@ -1,9 +1,9 @@
+import { createHash } from 'node:crypto';
 import {
   canonicalJson,
   type InterruptedRun,
   type JournalAppendDetail,
   type JournalEntry,
-  jsonDigest,
   type LoopResult,
   type PausedRun,
   type ToolResultPart,
@@ -363,21 +363,23 @@ function outcomeColumns(
     // The state column holds either a paused run or `{ interrupted }`: no schema change, and the digest
     // covers the wrapper, so an altered state is caught the same way.
     const state = { interrupted: outcome.interrupted };
+    const pausedJson = canonicalJson(state);
     return {
       status: 'interrupted',
       turn: outcome.interrupted.turn,
-      pausedJson: canonicalJson(state),
-      pausedDigest: jsonDigest(state),
+      pausedJson,
+      pausedDigest: digestOfCanonical(pausedJson),
       resultJson: null,
       error: outcome.error,
     };
   }
   if (outcome.status === 'paused') {
+    const pausedJson = canonicalJson(outcome.paused);
     return {
       status: 'paused',
       turn: outcome.paused.turn,
-      pausedJson: canonicalJson(outcome.paused),
-      pausedDigest: jsonDigest(outcome.paused),
+      pausedJson,
+      pausedDigest: digestOfCanonical(pausedJson),
       resultJson: null,
       error: null,
     };
@@ -440,6 +442,11 @@ function callOf(row: CallRow): RunCall {
     ...(row.resultJson === null ? {} : { result: JSON.parse(row.resultJson) as ToolResultPart }),
     ...(row.journalSeq === null ? {} : { journalSeq: row.journalSeq }),
   };
+}
+
+/** `jsonDigest` of a value whose canonical JSON is already at hand: the same SHA-256, serialised once. */
+function digestOfCanonical(json: string): string {
+  return createHash('sha256').update(json, 'utf8').digest('hex');
 }
 
 function now(): string {
