@@ -19,7 +19,11 @@ export class PostgresConnection implements SqlConnection {
     return `${quoteIdentifier(this.#schema)}.${quoteIdentifier(name)}`;
   }
 
-  async transaction<T>(mode: 'read' | 'write', work: (session: SqlSession) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    mode: 'read' | 'write',
+    work: (session: SqlSession, opened: Record<string, unknown>[]) => Promise<T>,
+    opening?: string,
+  ): Promise<T> {
     const client = await this.#pool.connect();
     // A connection that failed outside the transaction's own statements is in an unknown state: it is
     // dropped instead of going back to the pool.
@@ -27,14 +31,22 @@ export class PostgresConnection implements SqlConnection {
     try {
       // Reads see one snapshot; writes use READ COMMITTED behind the head-row lock the backend takes
       // first, so each of their statements sees every write committed before the lock was granted.
-      await client
-        .query(mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
-        .catch((error: unknown) => {
+      const begin = mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
+      let opened: Record<string, unknown>[] = [];
+      if (opening === undefined) {
+        await client.query(begin).catch((error: unknown) => {
           discard = asError(error);
           throw error;
         });
+      }
       try {
-        const value = await work(sessionOf(client));
+        if (opening !== undefined) {
+          // One round trip for both (the simple protocol takes several statements); their results come
+          // back as a list. Should the opening statement fail, the transaction is rolled back below.
+          const results = (await client.query(`${begin}; ${opening}`)) as unknown as pg.QueryResult[];
+          opened = (results[1]?.rows ?? []) as Record<string, unknown>[];
+        }
+        const value = await work(sessionOf(client), opened);
         await client.query('COMMIT');
         return value;
       } catch (error) {

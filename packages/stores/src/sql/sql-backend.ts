@@ -66,20 +66,23 @@ export class SqlBackend implements StoreBackend {
   }
 
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
-    return this.#connection.transaction('write', async (session) => {
-      let head: JournalHead | undefined;
-      if (this.#connection.dialect === 'postgres') {
-        // Every write locks the head row first: writes are serialised across workers, so each
-        // check-then-write of the store sees the latest committed state and cannot deadlock. The row it
-        // returns is the head this transaction starts from (nobody else can move it now).
-        const [row] = await session.all(`SELECT seq, hash FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE`);
-        head = row === undefined ? undefined : headOf(row);
-      }
-      const tx = this.#transaction(session, head === undefined ? undefined : { head });
-      const value = await work(tx);
-      await tx.flush();
-      return value;
-    });
+    const postgres = this.#connection.dialect === 'postgres';
+    // On PostgreSQL every write locks the head row first (sent with the BEGIN): writes are serialised
+    // across workers, so each check-then-write of the store sees the latest committed state and cannot
+    // deadlock. The row it returns is the head this transaction starts from (nobody else can move it now).
+    const lock = postgres ? `SELECT seq, hash FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE` : undefined;
+    return this.#connection.transaction(
+      'write',
+      async (session, opened) => {
+        const [row] = opened;
+        const known = postgres ? { head: row === undefined ? undefined : headOf(row) } : undefined;
+        const tx = this.#transaction(session, known);
+        const value = await work(tx);
+        await tx.flush();
+        return value;
+      },
+      lock,
+    );
   }
 
   read<T>(work: (tx: ReadTransaction) => Promise<T>): Promise<T> {
@@ -101,7 +104,10 @@ export class SqlBackend implements StoreBackend {
    * the commit (a few multi-row statements instead of several round trips per record). Reads of the
    * journal itself go to the database after what is pending was written.
    */
-  #transaction(session: SqlSession, known?: { head: JournalHead }): WriteTransaction & { flush(): Promise<void> } {
+  #transaction(
+    session: SqlSession,
+    known?: { head: JournalHead | undefined },
+  ): WriteTransaction & { flush(): Promise<void> } {
     const t = this.#t;
     const runs = t('runs');
     const calls = t('run_calls');
@@ -165,22 +171,31 @@ export class SqlBackend implements StoreBackend {
         }
       }
       const rows = newRows.splice(0);
-      for (const chunk of chunks(rows)) {
-        await session.run(
-          `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES ${placeholders(chunk.length, 7)}`,
-          chunk.flatMap((row) => [
-            row.seq,
-            row.runId,
-            row.kind,
-            row.prevHash,
-            row.hash,
-            row.recordJson,
-            row.keyId ?? null,
-          ]),
-        );
-      }
       const last = rows.at(-1);
-      if (last !== undefined) {
+      const batches = chunks(rows);
+      for (const [index, chunk] of batches.entries()) {
+        const insert = `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES ${placeholders(chunk.length, 7)}`;
+        const values = chunk.flatMap((row) => [
+          row.seq,
+          row.runId,
+          row.kind,
+          row.prevHash,
+          row.hash,
+          row.recordJson,
+          row.keyId ?? null,
+        ]);
+        if (postgres && last !== undefined && index === batches.length - 1) {
+          // The last rows and the head's move in one statement: one round trip.
+          await session.run(`WITH appended AS (${insert}) UPDATE ${headTable} SET seq = ?, hash = ? WHERE id = 1`, [
+            ...values,
+            last.seq,
+            last.hash,
+          ]);
+        } else {
+          await session.run(insert, values);
+        }
+      }
+      if (!postgres && last !== undefined) {
         await session.run(`UPDATE ${headTable} SET seq = ?, hash = ? WHERE id = 1`, [last.seq, last.hash]);
       }
     };

@@ -16,7 +16,15 @@ export interface SqlConnection {
   readonly dialect: 'sqlite' | 'postgres';
   /** The quoted (and, on PostgreSQL, schema-qualified) name of a table. */
   table(name: string): string;
-  transaction<T>(mode: 'read' | 'write', work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * `opening`: a statement without parameters to run first, whose rows `work` receives; PostgreSQL sends it
+   * with the BEGIN in one round trip.
+   */
+  transaction<T>(
+    mode: 'read' | 'write',
+    work: (session: SqlSession, opened: Record<string, unknown>[]) => Promise<T>,
+    opening?: string,
+  ): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -40,12 +40,18 @@ export class SqliteConnection implements SqlConnection {
     return quoteIdentifier(name);
   }
 
-  transaction<T>(mode: 'read' | 'write', work: (session: SqlSession) => Promise<T>): Promise<T> {
+  transaction<T>(
+    mode: 'read' | 'write',
+    work: (session: SqlSession, opened: Record<string, unknown>[]) => Promise<T>,
+    opening?: string,
+  ): Promise<T> {
     const result = this.#queue.tail.then(async () => {
       const db = this.#db;
       db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN DEFERRED');
       try {
-        const value = await work(this.#session());
+        const session = this.#session();
+        const opened = opening === undefined ? [] : await session.all(opening);
+        const value = await work(session, opened);
         db.exec('COMMIT');
         return value;
       } catch (error) {
