@@ -56,6 +56,7 @@ export type {
   DecisionInit,
   DurableStore,
   FinishedRunStatus,
+  HeldCallEntry,
   NewRun,
   ReadJournalOptions,
   RetryRequest,

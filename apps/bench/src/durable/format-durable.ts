@@ -14,6 +14,14 @@ export function formatDurable(report: DurableReport): string {
     '| path | goal | measured | verdict |',
     '|---|---|---|---|',
     ...report.rows.map((row) => `| ${row.path} | ${row.goal} | ${row.measured} | ${verdict(row.pass)} |`),
+    '',
+    '| database | µs per turn, wall: runner / floor / floor with confirmation | µs per turn, CPU of this process: runner / floor / floor with confirmation |',
+    '|---|---|---|',
+    ...report.figures.map(
+      (figures) =>
+        `| ${figures.backend} | ${[figures.runnerUsPerTurn, figures.floorUsPerTurn, figures.confirmedFloorUsPerTurn].map(Math.round).join(' / ')} | ` +
+        `${[figures.cpuUsPerTurn.runner, figures.cpuUsPerTurn.floor, figures.cpuUsPerTurn.confirmed].map(Math.round).join(' / ')} |`,
+    ),
   ];
   return lines.join('\n');
 }

@@ -32,6 +32,8 @@ export interface DurableFigures {
   /** Runner / the companion floor that also commits what a human's confirmation needs. */
   readonly confirmedRatio: number;
   readonly confirmedRatios: readonly number[];
+  /** This process's CPU per turn (the database server's, for PostgreSQL, is not in it). */
+  readonly cpuUsPerTurn: { readonly runner: number; readonly floor: number; readonly confirmed: number };
 }
 
 export interface DurableReport {
@@ -65,10 +67,14 @@ interface Backend {
 type SystemName = 'floor' | 'confirmed' | 'runner';
 const SYSTEMS: readonly SystemName[] = ['floor', 'confirmed', 'runner'];
 
-async function timeRuns(play: (runId: string) => Promise<void>, prefix: string, runs: number): Promise<number> {
+/** Wall and this process's CPU time of one run, in ms. */
+async function timeRun(play: (runId: string) => Promise<void>, runId: string): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  for (let run = 0; run < runs; run += 1) await play(`${prefix}-${run}`);
-  return performance.now() - started;
+  await play(runId);
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
 async function measureBackend(
@@ -85,21 +91,33 @@ async function measureBackend(
       runner: durableRunnerRun(scenario, opened.store),
     };
     // Warm-up, untimed: JIT, prepared statements, the pool's connections.
-    for (const system of SYSTEMS) await timeRuns(plays[system], `warm-${system}`, 5);
+    for (let run = 0; run < 5; run += 1) for (const system of SYSTEMS) await plays[system](`warm-${system}-${run}`);
     const perTurn: Record<SystemName, number[]> = { floor: [], confirmed: [], runner: [] };
+    const cpuPerTurn: Record<SystemName, number[]> = { floor: [], confirmed: [], runner: [] };
     const ratios: number[] = [];
     const confirmedRatios: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
-      // Rotating which goes first, so a busy moment of the machine lands on each alike.
-      const order = SYSTEMS.map((_, index) => SYSTEMS[(index + round) % SYSTEMS.length] as SystemName);
-      const times: Record<SystemName, number> = { floor: 0, confirmed: 0, runner: 0 };
-      for (const system of order) times[system] = await timeRuns(plays[system], `r${round}-${system}`, runsPerRound);
-      for (const system of SYSTEMS) perTurn[system].push((times[system] * 1000) / (runsPerRound * scenario.turns));
-      ratios.push(times.runner / times.floor);
-      confirmedRatios.push(times.runner / times.confirmed);
+      const wall: Record<SystemName, number> = { floor: 0, confirmed: 0, runner: 0 };
+      const cpu: Record<SystemName, number> = { floor: 0, confirmed: 0, runner: 0 };
+      for (let run = 0; run < runsPerRound; run += 1) {
+        // Run by run, in rotating order: a busy moment of the machine lands on each system alike.
+        for (let index = 0; index < SYSTEMS.length; index += 1) {
+          const system = SYSTEMS[(index + run + round) % SYSTEMS.length] as SystemName;
+          const time = await timeRun(plays[system], `r${round}-${system}-${run}`);
+          wall[system] += time.wall;
+          cpu[system] += time.cpu;
+        }
+      }
+      const turns = runsPerRound * scenario.turns;
+      for (const system of SYSTEMS) {
+        perTurn[system].push((wall[system] * 1000) / turns);
+        cpuPerTurn[system].push((cpu[system] * 1000) / turns);
+      }
+      ratios.push(wall.runner / wall.floor);
+      confirmedRatios.push(wall.runner / wall.confirmed);
       options.log(
-        `  ${backend} round ${round + 1}: ${(times.runner / times.floor).toFixed(2)}× the floor, ` +
-          `${(times.runner / times.confirmed).toFixed(2)}× the floor with confirmation`,
+        `  ${backend} round ${round + 1}: ${(wall.runner / wall.floor).toFixed(2)}× the floor, ` +
+          `${(wall.runner / wall.confirmed).toFixed(2)}× the floor with confirmation`,
       );
     }
     return {
@@ -111,6 +129,11 @@ async function measureBackend(
       ratios,
       confirmedRatio: median(confirmedRatios),
       confirmedRatios,
+      cpuUsPerTurn: {
+        runner: median(cpuPerTurn.runner),
+        floor: median(cpuPerTurn.floor),
+        confirmed: median(cpuPerTurn.confirmed),
+      },
     };
   } finally {
     await opened.close();

@@ -7,6 +7,7 @@ import {
   type InterruptedRun,
   InvalidResumeError,
   interruptedRunOfError,
+  type Journal,
   jsonDigest,
   type LoopHooks,
   type LoopOptions,
@@ -24,7 +25,15 @@ import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
-import type { DurableStore, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
+import type { DurableStore, HeldCallEntry, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
+
+interface HoldingJournal {
+  readonly journal: Journal;
+  /** The held-back entries, in the order the loop appended them. */
+  readonly entries: HeldCallEntry[];
+  /** Appends what is held on its own (when no pause is stored to carry it). */
+  appendNow(): Promise<void>;
+}
 
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
@@ -140,6 +149,7 @@ class Runner implements DurableRunner {
       humanId: input.session.humanId,
       catalogue: this.#fingerprint,
     };
+    const held = this.#holdingJournal();
     let result: LoopResult;
     try {
       result = await runLoop({
@@ -147,7 +157,7 @@ class Runner implements DurableRunner {
         session: input.session,
         messages: input.messages,
         runId,
-        journal: this.#store.journal,
+        journal: held.journal,
         confirmation: 'pause',
         hooks: this.#journaledRetries(this.#loop.hooks),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
@@ -161,11 +171,14 @@ class Runner implements DurableRunner {
           ...run,
           at: this.#now(),
           outcome: { status: 'interrupted', interrupted, error: describeError(error) },
+          journal: held.entries,
         });
+      } else {
+        await held.appendNow();
       }
       throw error;
     }
-    await this.#store.createRun({ ...run, at: this.#now(), outcome: outcomeOf(result) });
+    await this.#store.createRun({ ...run, at: this.#now(), outcome: outcomeOf(result), journal: held.entries });
     return { ...result, unknownOutcomes: [] };
   }
 
@@ -274,11 +287,12 @@ class Runner implements DurableRunner {
         ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
       },
     });
-    return this.#settle(claimed.runId, claim.token, async () => {
+    const held = this.#holdingJournal();
+    return this.#settle(claimed.runId, claim.token, held, async () => {
       const result = await continueLoop(interrupted, {
         ...this.#loop,
         session: context.session,
-        journal: this.#store.journal,
+        journal: held.journal,
         confirmation: 'pause',
         hooks: this.#journaledRetries(this.#loop.hooks),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
@@ -291,12 +305,25 @@ class Runner implements DurableRunner {
    * Stores where a claimed stretch of the loop ended: finished or paused again, or interrupted (with the
    * loop's state when the model failed) so that `recover` can pick it up.
    */
-  async #settle(runId: string, token: string, work: () => Promise<DurableRunResult>): Promise<DurableRunResult> {
+  async #settle(
+    runId: string,
+    token: string,
+    held: HoldingJournal,
+    work: () => Promise<DurableRunResult>,
+  ): Promise<DurableRunResult> {
     try {
       const result = await work();
-      await this.#store.finishRun({ runId, token, at: this.#now(), outcome: outcomeOf(result) });
+      await this.#store.finishRun({
+        runId,
+        token,
+        at: this.#now(),
+        outcome: outcomeOf(result),
+        journal: held.entries,
+      });
       return result;
     } catch (error) {
+      // Whatever entries were held back are still what happened: appended now, on their own.
+      await held.appendNow().catch(() => undefined);
       // Even after a ClaimLostError: interruptRun writes only while this token still holds the claim (a
       // worker whose claim was taken over writes nothing), and a holder that failed must not leave the run
       // stuck in `resuming` until its lease ends. Interrupted, `recover` continues it.
@@ -323,7 +350,8 @@ class Runner implements DurableRunner {
   ): Promise<DurableRunResult> {
     const { runId } = claimed;
     const token = claim.token;
-    return this.#settle(runId, token, async () => {
+    const held = this.#holdingJournal();
+    return this.#settle(runId, token, held, async () => {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
@@ -349,7 +377,7 @@ class Runner implements DurableRunner {
       const result = await resumeLoop(state, decisions, {
         ...this.#loop,
         session,
-        journal: this.#store.journal,
+        journal: held.journal,
         confirmation: 'pause',
         hooks,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
@@ -411,6 +439,29 @@ class Runner implements DurableRunner {
       results[call.index] = result;
     }
     return { state: { ...paused, pending, results }, decisions, unknownOutcomes };
+  }
+
+  /**
+   * The loop's journal: the store's, except that the entries of calls that wait for the human (verdict
+   * `awaiting_confirmation`: they did not run) are held back and appended with the pause they lead to, in
+   * the same transaction. One commit fewer per paused turn, and the pause and its entries become durable
+   * together; an entry of a call that ran, or was refused, is committed before the loop goes on, as always.
+   */
+  #holdingJournal(): HoldingJournal {
+    const entries: HeldCallEntry[] = [];
+    const journal = this.#store.journal;
+    return {
+      entries,
+      journal: {
+        append: (entry, detail) => {
+          if (entry.verdict !== 'awaiting_confirmation') return journal.append(entry, detail);
+          entries.push({ entry, ...(detail === undefined ? {} : { detail }) });
+        },
+      },
+      appendNow: async () => {
+        for (const held of entries.splice(0)) await journal.append(held.entry, held.detail);
+      },
+    };
   }
 
   async #load(runId: string): Promise<RunRecord> {

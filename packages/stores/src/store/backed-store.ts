@@ -24,6 +24,7 @@ import type {
   CallStartRequest,
   ClaimRequest,
   DurableStore,
+  HeldCallEntry,
   NewRun,
   ReadJournalOptions,
   RetryRequest,
@@ -44,6 +45,15 @@ import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutco
 import { WriteBatcher } from './write-batcher.js';
 
 const PAGE = 500;
+
+/** A call entry filtered and serialised, ready to be chained inside a transaction. */
+interface PreparedCall {
+  readonly entry: JournalEntry;
+  readonly applied: JournalRecord;
+  readonly recordJson: string;
+  /** The result's canonical JSON, kept with the decided call it answers (if any). */
+  readonly resultJson?: string;
+}
 const JOURNAL_HEAD_MISSING =
   "the journal's head row is missing: the store was damaged; run `toolcircuit journal verify` on it";
 
@@ -72,18 +82,29 @@ export class BackedStore implements DurableStore {
 
   async #appendCall(entry: JournalEntry, detail: JournalAppendDetail | undefined): Promise<void> {
     // Filtered and serialised before it joins a batch: a redaction that throws fails this entry alone.
+    const prepared = this.#prepareCall({ entry, ...(detail === undefined ? {} : { detail }) });
+    await this.#batcher.write((tx) => this.#appendPreparedCall(tx, prepared));
+  }
+
+  #prepareCall({ entry, detail }: HeldCallEntry): PreparedCall {
     const applied = applyPolicy(callRecordOf(entry, detail, this.#policy), this.#policy);
-    const recordJson = canonicalJson(applied);
-    const resultJson = detail === undefined ? undefined : canonicalJson(detail.result);
-    await this.#batcher.write(async (tx) => {
-      const row = await this.#appendApplied(tx, applied, recordJson);
-      if (resultJson === undefined) return;
-      // The entry answers a decided call of a claimed turn: its result is kept with it, in this
-      // transaction, so "journaled" and "result known" can never disagree after a crash.
-      const call = await tx.getCall(entry.runId, entry.turn, entry.callId);
-      if (call === undefined || (call.state !== 'intended' && call.state !== 'started')) return;
-      await tx.updateCall({ ...call, state: 'done', resultJson, journalSeq: row.seq, updatedAt: now() });
-    });
+    return {
+      entry,
+      applied,
+      recordJson: canonicalJson(applied),
+      ...(detail === undefined ? {} : { resultJson: canonicalJson(detail.result) }),
+    };
+  }
+
+  async #appendPreparedCall(tx: WriteTransaction, prepared: PreparedCall): Promise<void> {
+    const { entry, resultJson } = prepared;
+    const row = await this.#appendApplied(tx, prepared.applied, prepared.recordJson);
+    if (resultJson === undefined) return;
+    // The entry answers a decided call of a claimed turn: its result is kept with it, in this
+    // transaction, so "journaled" and "result known" can never disagree after a crash.
+    const call = await tx.getCall(entry.runId, entry.turn, entry.callId);
+    if (call === undefined || (call.state !== 'intended' && call.state !== 'started')) return;
+    await tx.updateCall({ ...call, state: 'done', resultJson, journalSeq: row.seq, updatedAt: now() });
   }
 
   #append(tx: WriteTransaction, record: JournalRecord): Promise<StoredJournalRow> {
@@ -110,8 +131,10 @@ export class BackedStore implements DurableStore {
   }
 
   async createRun(run: NewRun): Promise<void> {
+    const held = (run.journal ?? []).map((call) => this.#prepareCall(call));
     await this.#backend.write(async (tx) => {
       if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
+      for (const call of held) await this.#appendPreparedCall(tx, call);
       await tx.insertRun({
         runId: run.runId,
         sessionId: run.sessionId,
@@ -235,9 +258,12 @@ export class BackedStore implements DurableStore {
     readonly token: string;
     readonly at: string;
     readonly outcome: RunOutcome;
+    readonly journal?: readonly HeldCallEntry[];
   }): Promise<void> {
+    const held = (request.journal ?? []).map((call) => this.#prepareCall(call));
     await this.#backend.write(async (tx) => {
       const run = await this.#heldRun(tx, request.runId, request.token);
+      for (const call of held) await this.#appendPreparedCall(tx, call);
       await tx.updateRun({
         ...run,
         ...outcomeColumns(request.outcome),

@@ -1,4 +1,12 @@
-import type { InterruptedRun, Journal, LoopResult, PausedRun, ToolResultPart } from '@toolcircuit/core';
+import type {
+  InterruptedRun,
+  Journal,
+  JournalAppendDetail,
+  JournalEntry,
+  LoopResult,
+  PausedRun,
+  ToolResultPart,
+} from '@toolcircuit/core';
 import type { JournalAnchor, JournalAnchorSink } from '../journal/journal-anchor.js';
 import type { JournalKey } from '../journal/journal-key.js';
 import type { JournalHead, JournalRow } from '../journal/journal-record.js';
@@ -80,6 +88,12 @@ export interface RunRecord {
   readonly calls: readonly RunCall[];
 }
 
+/** A call entry the loop handed the journal, kept back to be appended with the change it leads to. */
+export interface HeldCallEntry {
+  readonly entry: JournalEntry;
+  readonly detail?: JournalAppendDetail;
+}
+
 export interface NewRun {
   readonly runId: string;
   readonly sessionId: string;
@@ -87,6 +101,11 @@ export interface NewRun {
   readonly catalogue: CatalogueFingerprint;
   readonly at: string;
   readonly outcome: RunOutcome;
+  /**
+   * Call entries appended in the same transaction as the run: those of calls that did not run and wait for
+   * the human's decision (the runner holds them back so that the pause and its entries commit together).
+   */
+  readonly journal?: readonly HeldCallEntry[];
 }
 
 /** How a run stands after a stretch of the loop: paused again, finished, or stopped by the model failing. */
@@ -193,6 +212,8 @@ export interface DurableStore {
     readonly token: string;
     readonly at: string;
     readonly outcome: RunOutcome;
+    /** Call entries appended in the same transaction (see `NewRun.journal`). */
+    readonly journal?: readonly HeldCallEntry[];
   }): Promise<void>;
   /**
    * Marks the claimed run `interrupted` with the error, and with the loop's interrupted state when the model

@@ -202,7 +202,9 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
     // One commit marked every approved call of the turn started before any of them ran; each then took
     // its side effect in the child, and none had an outcome recorded when it died.
     expect(outcome.afterKill?.status).toBe('resuming');
-    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual(pays.map((id) => [id, 'started']));
+    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual(
+      pays.map((id) => [id, 'started']),
+    );
     expect(outcome.effectsAtKill).toHaveLength(3);
     expect(outcome.effectsAtKill.every((effect) => effect.pid === outcome.childPid)).toBe(true);
     const starts = outcome.journal.filter((record) => record.kind === 'start');

@@ -123,4 +123,24 @@ describe('group commit', () => {
     ]);
     expect((await store.verifyJournal()).ok).toBe(true);
   });
+
+  it('the entries of calls left waiting for the human are committed with the pause, in one transaction', async () => {
+    const { backend, counts } = countingBackend();
+    const store = new BackedStore(backend);
+    const w = world();
+    const turn = toolCallsTurn([
+      { id: 'lookup', name: 'lookup_case', input: { number: 'A-1' } },
+      ...payees.map((to, index) => ({ id: `pay-${to}`, name: 'transfer', input: { amount: 1 + index, to } })),
+    ]);
+    const started = await w.runner(store, [turn]).start({ session: marie(), messages: user, runId: 'run-1' });
+    expect(started.status).toBe('paused');
+    // The lookup's entry (it ran), then the run stored as paused together with the three waiting entries.
+    expect(counts.writes).toBe(2);
+    const rows = await store.readJournal({ runId: 'run-1' });
+    expect(rows.map((row) => (row.record.kind === 'call' ? `${row.record.callId} ${row.record.verdict}` : ''))).toEqual(
+      ['lookup executed', ...payees.map((to) => `pay-${to} awaiting_confirmation`)],
+    );
+    expect((await store.getRun('run-1'))?.status).toBe('paused');
+    expect((await store.verifyJournal()).ok).toBe(true);
+  });
 });
