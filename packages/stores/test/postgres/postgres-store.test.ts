@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, type JournalEntry, type PausedRun } from '@toolcircuit/core';
+import { canonicalJson, type PausedRun } from '@toolcircuit/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../../src/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
 import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { entry } from '../support/journal-entry.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
 import { indexColumns } from '../support/raw-rows.js';
 import { approveAll, done, marie, startPaused, world } from '../support/world.js';
@@ -194,20 +195,4 @@ if (url === undefined) {
       }
     });
   });
-}
-
-function entry(runId: string, callId: string): JournalEntry {
-  return {
-    at: new Date().toISOString(),
-    runId,
-    sessionId: 's',
-    humanId: 'h',
-    turn: 1,
-    callId,
-    toolName: 'lookup_case',
-    input: { number: callId },
-    inputDigest: null,
-    verdict: 'executed',
-    durationMs: 1,
-  };
 }

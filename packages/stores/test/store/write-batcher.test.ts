@@ -7,6 +7,7 @@ import { ClaimLostError } from '../../src/errors/claim-lost-error.js';
 import { MemoryBackend } from '../../src/memory/memory-backend.js';
 import { BackedStore } from '../../src/store/backed-store.js';
 import type { StoreBackend } from '../../src/store/store-backend.js';
+import { entry } from '../support/journal-entry.js';
 import { approveAll, marie, user, world } from '../support/world.js';
 
 /** A memory backend that counts its write transactions and can be told to fail the next one. */
@@ -100,20 +101,7 @@ describe('group commit', () => {
   it('journal entries appended together share one transaction and chain in the order they came', async () => {
     const { backend, counts } = countingBackend();
     const store = new BackedStore(backend);
-    const entry = (callId: string) => ({
-      at: new Date().toISOString(),
-      runId: 'run-9',
-      sessionId: 's',
-      humanId: 'h',
-      turn: 1,
-      callId,
-      toolName: 'lookup_case',
-      input: { number: callId },
-      inputDigest: null,
-      verdict: 'executed' as const,
-      durationMs: 1,
-    });
-    await Promise.all(['a', 'b', 'c'].map((id) => store.journal.append(entry(id))));
+    await Promise.all(['a', 'b', 'c'].map((id) => store.journal.append(entry('run-9', id))));
     expect(counts.writes).toBe(1);
     const rows = await store.readJournal();
     expect(rows.map((row) => (row.record.kind === 'call' ? row.record.callId : row.record.kind))).toEqual([
