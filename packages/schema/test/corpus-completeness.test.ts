@@ -82,9 +82,13 @@ beforeAll(async () => {
 }, 120_000);
 
 /** Per tool, the first value that does not survive: sent as the dialect says, restored equal and valid. */
-function problems(target: SchemaTarget, options: { readonly fallback?: boolean } = {}): string[] {
+function problems(
+  target: SchemaTarget,
+  options: { readonly fallback?: boolean } = {},
+  among: readonly CorpusTool[] = tools,
+): string[] {
   const found: string[] = [];
-  for (const tool of tools) {
+  for (const tool of among) {
     for (const value of tool.values) {
       const problem = completenessProblem(tool.schema, value, target, options);
       if (problem !== undefined) {
@@ -124,10 +128,13 @@ describe('every valid input of every corpus tool survives provider encoding and 
   );
 
   it('fails without the per-tool choice of dialect: strict closes open objects, Gemini drops parameters', () => {
-    const strict = problems('openai-strict', { fallback: false });
-    const gemini = problems('gemini', { fallback: false });
-    expect(strict.length).toBeGreaterThan(1000);
+    // Every 4th tool is enough to show it (and keeps the suite fast).
+    const sample = tools.filter((_, index) => index % 4 === 0);
+    const strict = problems('openai-strict', { fallback: false }, sample);
+    const gemini = problems('gemini', { fallback: false }, sample);
+    expect(strict.length).toBeGreaterThan(sample.length / 2);
     expect(strict.some((problem) => problem.includes(UNDECLARED))).toBe(true);
-    expect(gemini.length).toBeGreaterThan(100);
+    expect(gemini.length).toBeGreaterThan(20);
+    expect(gemini.some((problem) => problem.includes('gemini cannot carry'))).toBe(true);
   }, 120_000);
 });
