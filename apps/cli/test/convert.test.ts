@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JsonObject } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
 import { runBin } from './support/cli-process.js';
 
@@ -92,13 +93,20 @@ describe('toolcircuit convert', () => {
           description: 'Any keys.',
           input_schema: { type: 'object', additionalProperties: { type: 'string' } },
         },
+        { name: 'list', description: 'Not an object.', input_schema: { type: 'array', items: { type: 'string' } } },
       ]),
     );
     const { code, result } = await convert(file, 'gemini');
     expect(code).toBe(1);
-    expect(result.refused).toEqual([{ tool: 'free', message: expect.stringContaining('free_form_root') }]);
-    const [declarations] = result.tools as { functionDeclarations: { name: string }[] }[];
-    expect(declarations?.functionDeclarations.map((declaration) => declaration.name)).toEqual(['ok']);
+    expect(result.refused).toEqual([{ tool: 'list', message: expect.stringContaining('root_not_object') }]);
+    const [declarations] = result.tools as { functionDeclarations: JsonObject[] }[];
+    expect(declarations?.functionDeclarations.map((declaration) => declaration['name'])).toEqual(['ok', 'free']);
+    // A map root has no `parameters` shape, so it is declared with parametersJsonSchema (a JSON Schema map).
+    expect(declarations?.functionDeclarations[1]?.['parametersJsonSchema']).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
+    expect(result.changes).toContainEqual(expect.objectContaining({ tool: 'free', kind: 'json-schema-parameters' }));
   });
 
   it.each([

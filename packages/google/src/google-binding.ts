@@ -18,7 +18,7 @@ export interface GoogleBinding {
    * functionResponse parts with other parts in one content).
    */
   readonly functionResponseRole: 'user' | 'function';
-  /** Whether `parametersJsonSchema` can be sent (the legacy SDK predates it). */
+  /** Whether `parametersJsonSchema` reaches the wire (both SDKs today; the legacy one sends it untyped). */
   readonly supportsJsonSchema: boolean;
   generateContent(request: GeminiRequest, signal: AbortSignal | undefined): Promise<GeminiResponse>;
   /** Yields each SSE chunk as a whole response; throws on an error chunk or a broken stream. */

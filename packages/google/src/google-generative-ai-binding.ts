@@ -18,7 +18,9 @@ export function createGenerativeAiBinding(model: GenerativeModel): GoogleBinding
   return {
     sdk: 'generative-ai',
     functionResponseRole: 'function',
-    supportsJsonSchema: false,
+    // Its types predate parametersJsonSchema, but it posts the request as JSON unchanged, so the field
+    // reaches the API (test/json-schema-per-tool.test.ts reads it on the wire).
+    supportsJsonSchema: true,
     async generateContent(request, signal) {
       // The SDK only listens for a *future* abort: an already aborted signal would still send the request.
       signal?.throwIfAborted();

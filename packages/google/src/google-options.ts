@@ -27,8 +27,10 @@ interface GoogleModelCommonOptions {
   /** Per-request timeout in milliseconds, same rule as `baseURL`. */
   readonly timeout?: number;
   /**
-   * How tool schemas are declared: `gemini` (default: `parameters`, the OpenAPI 3.0 subset, both SDKs) or
-   * `gemini-json-schema` (`parametersJsonSchema`, real JSON Schema; `@google/genai` only).
+   * How tool schemas are declared: `gemini` (default: `parameters`, the OpenAPI 3.0 subset) or
+   * `gemini-json-schema` (`parametersJsonSchema`, real JSON Schema), on both SDKs. With `gemini`, a tool the
+   * OpenAPI subset would narrow (an open tool without declared parameters, a union it could not restore) is
+   * declared with `parametersJsonSchema` instead, per function (change `json-schema-parameters`).
    */
   readonly schemaTarget?: GoogleSchemaTarget;
   /** The environment to read the key from. Default: `process.env`. */

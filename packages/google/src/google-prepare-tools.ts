@@ -89,7 +89,10 @@ export function prepareGoogleDeclarations(
     // Gemini rejects an object schema without properties ("parameters.properties: should be non-empty
     // for OBJECT type"), so a tool without parameters must omit them.
     if (translated.omitParameters !== true && !declaresNoParameters(translated.schema)) {
-      if (target === 'gemini') declaration.parameters = translated.schema;
+      // Per function: a tool the `gemini` dialect would narrow (an open tool without declared parameters,
+      // a union it could not restore) is translated for JSON Schema and declared with parametersJsonSchema
+      // (change `json-schema-parameters`); the two fields are mutually exclusive.
+      if (translated.dialect === 'gemini') declaration.parameters = translated.schema;
       else declaration.parametersJsonSchema = translated.schema;
     }
     return declaration;
@@ -105,7 +108,11 @@ export function prepareGoogleDeclarations(
   };
 }
 
-/** Also for `gemini-json-schema`, where the translator does not decide it: an object with nothing in it. */
+/**
+ * Also for `gemini-json-schema`, where the translator does not decide it: a closed object with nothing in it,
+ * which only `{}` satisfies. An open one (no `additionalProperties: false`) still accepts undeclared keys, so
+ * it is declared.
+ */
 function declaresNoParameters(schema: JsonObject): boolean {
   const properties = schema['properties'];
   const hasProperties =
@@ -113,8 +120,8 @@ function declaresNoParameters(schema: JsonObject): boolean {
     properties !== null &&
     !Array.isArray(properties) &&
     Object.keys(properties).length > 0;
-  const open = schema['additionalProperties'] === true || typeof schema['additionalProperties'] === 'object';
-  return !hasProperties && !open && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema);
+  const closed = schema['additionalProperties'] === false && !('patternProperties' in schema);
+  return !hasProperties && closed && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema);
 }
 
 function toToolConfig(

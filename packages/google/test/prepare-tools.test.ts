@@ -13,20 +13,29 @@ describe('tool preparation', () => {
     expect(preparer.prepare(CASE_FILE_TOOLS, 'auto').tools).toBe(first.tools);
   });
 
-  it('omits parameters for tools without properties, keeps them otherwise', () => {
+  it('omits parameters only where nothing but {} is valid; open tools without properties go as JSON Schema', () => {
     const tools: readonly ToolDeclaration[] = [
       { name: 'a', description: '', inputSchema: { type: 'object' } },
       { name: 'b', description: 'B', inputSchema: { type: 'object', properties: {}, required: [] } },
       { name: 'c', description: 'C', inputSchema: { type: 'object', properties: { x: { type: 'integer' } } } },
+      { name: 'd', description: 'D', inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
     ];
-    expect(createGoogleToolPreparer('gemini').declarationsOf(tools).tools).toEqual([
-      {
-        functionDeclarations: [
-          { name: 'a' },
-          { name: 'b', description: 'B' },
-          { name: 'c', description: 'C', parameters: { type: 'object', properties: { x: { type: 'integer' } } } },
-        ],
-      },
-    ]);
+    const open = { type: 'object', properties: {} };
+    for (const target of ['gemini', 'gemini-json-schema'] as const) {
+      const c =
+        target === 'gemini'
+          ? { parameters: { type: 'object', properties: { x: { type: 'integer' } } } }
+          : { parametersJsonSchema: { type: 'object', properties: { x: { type: 'integer' } } } };
+      expect(createGoogleToolPreparer(target).declarationsOf(tools).tools).toEqual([
+        {
+          functionDeclarations: [
+            { name: 'a', parametersJsonSchema: open },
+            { name: 'b', description: 'B', parametersJsonSchema: open },
+            { name: 'c', description: 'C', ...c },
+            { name: 'd', description: 'D' },
+          ],
+        },
+      ]);
+    }
   });
 });

@@ -100,7 +100,7 @@ describe('the case-file request body', () => {
     const { requests } = await caseFileRoundTrip(sdk);
     for (const request of requests) {
       const parameters = declaredParameters(request.body);
-      // chercher_dossier has parameters; lister_dossiers (no parameters) must have none at all.
+      // chercher_dossier has parameters; lister_dossiers (open, no declared property) goes as parametersJsonSchema.
       expect(parameters).toHaveLength(1);
       expect(parameters.flatMap((schema) => keysGeminiRejects(schema))).toEqual([]);
     }
@@ -192,6 +192,10 @@ describe('the case-file request body', () => {
               {
                 "description": "List every case file.",
                 "name": "lister_dossiers",
+                "parametersJsonSchema": {
+                  "properties": {},
+                  "type": "object",
+                },
               },
             ],
           },
@@ -287,6 +291,10 @@ describe('the case-file request body', () => {
               {
                 "description": "List every case file.",
                 "name": "lister_dossiers",
+                "parametersJsonSchema": {
+                  "properties": {},
+                  "type": "object",
+                },
               },
             ],
           },

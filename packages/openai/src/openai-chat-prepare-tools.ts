@@ -24,7 +24,8 @@ export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[],
         description: definition.description,
         parameters: definition.parameters,
         // Sent only when on: `strict: false` is the API default, and some compatible servers reject the field.
-        ...(strict ? { strict: true } : {}),
+        // Per function: a tool strict mode would narrow goes without it (see OpenAIToolDefinition.strict).
+        ...(definition.strict ? { strict: true } : {}),
       },
     }),
   );

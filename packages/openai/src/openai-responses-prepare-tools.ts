@@ -13,7 +13,8 @@ export interface OpenAIResponsesTools {
 /**
  * Translates the catalogue into flat function tools `{type: 'function', name, description, parameters,
  * strict}`. `strict` is always sent: the Responses API treats an absent `strict` as true and would then
- * reject schemas written for non-strict mode. The list and its tools are frozen: the same list goes in every
+ * reject schemas written for non-strict mode. It is per function: with strict mode on, a tool strict mode would
+ * narrow is sent with `strict: false` and its faithful schema (see OpenAIToolDefinition.strict). The list and its tools are frozen: the same list goes in every
  * step's body, and its text is then made once.
  */
 export function prepareOpenAIResponsesTools(
@@ -27,7 +28,7 @@ export function prepareOpenAIResponsesTools(
       name: definition.name,
       description: definition.description,
       parameters: definition.parameters,
-      strict,
+      strict: definition.strict,
     }),
   );
   return { toolSet, tools: sealForReuse(sealedElements(tools)) };

@@ -38,7 +38,9 @@ export interface OpenAISharedModelOptions {
   /**
    * Strict function calling: schemas are translated for the `openai-strict` target (every property
    * required, optional ones nullable) and parsed inputs go through `restoreStrictInput`, so a `null` the
-   * model had to send for an omitted optional never reaches the tool.
+   * model had to send for an omitted optional never reaches the tool. Per tool: a tool strict mode would
+   * narrow (keys its open objects accept, a null it could not tell from "omitted", a union it could not
+   * restore) is sent with `strict: false` and its faithful schema, and the change log says so (`strict-off`).
    */
   readonly strict?: boolean;
   /** Where the key is looked up; defaults to `process.env`. */

@@ -49,6 +49,7 @@ export function toToolCallPart(call: RawToolCall, context: ToolCallContext): Too
       inputError: `arguments are not valid JSON: ${reason}`,
     };
   }
+  // Restores by the dialect this tool was sent in: identity for a tool sent with `strict: false`.
   const schema = context.strict ? context.schemaOf(name) : undefined;
   return { ...base, input: schema === undefined ? input : restoreStrictInput(schema, input) };
 }

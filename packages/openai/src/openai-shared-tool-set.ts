@@ -8,6 +8,13 @@ export interface OpenAIToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonObject;
+  /**
+   * Whether this function is sent with `strict: true`. With strict mode on, a tool strict mode would narrow
+   * (an open object it would close, a null it could not tell from an omitted key, a union it could not
+   * restore) is sent with `strict: false` and its faithful schema instead (change `strict-off`): OpenAI's
+   * `strict` is per function, and the executor's validation keeps the looser tool sound.
+   */
+  readonly strict: boolean;
 }
 
 /** A catalogue translated once for OpenAI: definitions, the name mapping, and what changed. */
@@ -35,9 +42,14 @@ export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: b
   const changes: SchemaChange[] = [...nameMap.changes];
   const definitions = tools.map((tool) => {
     schemas.set(tool.name, tool.inputSchema);
-    const translated = translateSchema(tool.inputSchema, target);
+    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
     changes.push(...translated.changes);
-    return { name: nameMap.toProvider(tool.name), description: tool.description, parameters: translated.schema };
+    return {
+      name: nameMap.toProvider(tool.name),
+      description: tool.description,
+      parameters: translated.schema,
+      strict: translated.dialect === 'openai-strict',
+    };
   });
   return {
     definitions,

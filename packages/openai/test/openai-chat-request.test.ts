@@ -130,13 +130,17 @@ describe('Chat Completions request body', () => {
     );
   });
 
-  it('in strict mode marks every function strict and uses the openai-strict translation', async () => {
+  it('in strict mode marks each function strict that strict mode keeps whole, with the openai-strict translation', async () => {
     const body = await sentBody(caseFileRequest(), { strict: true });
     const tools = body['tools'] as { function: JsonObject }[];
-    expect(tools.map((tool) => tool.function['strict'])).toEqual([true, true]);
+    // lister_dossiers accepts undeclared keys (no additionalProperties: false): strict would close it, so it
+    // goes without `strict` (false is the default) and with its faithful schema.
+    expect(tools.map((tool) => tool.function['strict'])).toEqual([true, undefined]);
     expect(tools.map((tool) => tool.function['parameters'])).toEqual(
       CASE_FILE_TOOLS.map((tool) => translateSchema(tool.inputSchema, 'openai-strict').schema),
     );
+    const lister = CASE_FILE_TOOLS[1]?.inputSchema ?? {};
+    expect(tools[1]?.function['parameters']).toEqual(translateSchema(lister, 'openai').schema);
   });
 
   it('maps tool_choice strings and a named tool, and the parallel-call switch', async () => {

@@ -12,7 +12,7 @@ export { ToolNameError } from './errors/tool-name-error.js';
 export { createToolNameMap, type ToolNameMap } from './names/create-tool-name-map.js';
 export { TOOL_NAME_RULES, type ToolNameRule } from './names/tool-name-rules.js';
 export { type NormalizedSchema, normalizeSchema } from './normalize/normalize-schema.js';
-export { restoreProviderInput, restoreStrictInput } from './restore/restore-provider-input.js';
+export { type RestoreOptions, restoreProviderInput, restoreStrictInput } from './restore/restore-provider-input.js';
 export type { SchemaChange, SchemaChangeKind } from './schema-change.js';
 export { SCHEMA_TARGETS, type SchemaTarget } from './schema-target.js';
 export { OPENAI_STRICT_LIMITS } from './translate/check-strict-limits.js';

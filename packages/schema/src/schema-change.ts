@@ -18,6 +18,13 @@
  * - `renamed`: a tool name the provider rejects was mapped to a valid one.
  * - `ambiguous-restore`: two branches of a union look alike on the provider side but restore differently,
  *   and nothing in the original tells them apart: restoring keeps the first branch the original accepts.
+ * - `strict-off`: `openai-strict` would have narrowed this tool (or refused it, or left a restore ambiguous),
+ *   so it is sent in the `openai` dialect with `strict: false`: OpenAI's `strict` is a per-function flag.
+ *   Every valid input stays possible; the tool loses strict mode's guarantee that arguments match the schema
+ *   (the executor's validation still refuses what does not).
+ * - `json-schema-parameters`: `gemini` (`parameters`, the OpenAPI subset) would have narrowed this tool (or
+ *   refused it, or left a restore ambiguous), so it is declared with `parametersJsonSchema` instead (the
+ *   `gemini-json-schema` dialect): Gemini takes either field per function.
  *
  * A change that leaves some valid inputs impossible to send carries `narrows`, saying which.
  */
@@ -35,7 +42,9 @@ export type SchemaChangeKind =
   | 'inferred-type'
   | 'omitted-parameters'
   | 'renamed'
-  | 'ambiguous-restore';
+  | 'ambiguous-restore'
+  | 'strict-off'
+  | 'json-schema-parameters';
 
 export interface SchemaChange {
   /** JSON pointer into the ORIGINAL schema, e.g. `/properties/when/format` (`''` is the root). */

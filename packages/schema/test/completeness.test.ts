@@ -20,7 +20,9 @@ function sentFor(translated: JsonObject, value: JsonObject, strict: boolean): Js
 
 describe('root unions', () => {
   it.each(SCHEMA_TARGETS)('%s: every variant of a root oneOf can be sent and restores valid', (target) => {
-    const { schema, changes } = translateSchema(DNS_RECORD, target);
+    const { schema, changes, dialect } = translateSchema(DNS_RECORD, target);
+    // Every variant is closed: the merged root loses nothing, so strict mode keeps the tool.
+    expect(dialect).toBe(target);
     expect(checkProviderSchema(schema, target)).toEqual([]);
     expect(changes.filter((change) => change.narrows !== undefined)).toEqual([]);
     const original = compile(DNS_RECORD);
@@ -83,7 +85,7 @@ describe('restore by validation', () => {
     },
   );
 
-  it('branches nothing tells apart are logged as ambiguous, not chosen silently', () => {
+  it('branches nothing tells apart are logged as ambiguous, not chosen silently, and the tool is sent faithfully', () => {
     const schema: JsonObject = {
       type: 'object',
       properties: {
@@ -95,8 +97,16 @@ describe('restore by validation', () => {
         },
       },
     };
-    const { changes } = translateSchema(schema, 'openai-strict');
+    const { changes } = translateSchema(schema, 'openai-strict', { fallback: false });
     expect(changes).toContainEqual(expect.objectContaining({ path: '/properties/message', kind: 'ambiguous-restore' }));
+    // By default neither dialect guesses: the tool goes in the one that needs no restoring choice.
+    for (const target of ['openai-strict', 'gemini'] as const) {
+      const sent = translateSchema(schema, target);
+      expect(sent.changes.map((change) => change.kind)).not.toContain('ambiguous-restore');
+      expect(sent.changes[0]?.detail).toContain('/properties/message ambiguous-restore');
+      const body = { message: { body: { a: 1 } } };
+      expect(restoreProviderInput(schema, body, target)).toEqual(body);
+    }
   });
 });
 
@@ -113,14 +123,16 @@ describe('maps, narrowing and the checker', () => {
       expect(labels.additionalProperties).toBeUndefined();
       expect(compile(translateSchema(schema, target).schema)({ labels: { env: 'prod' } })).toBe(true);
     }
-    expect(restoreProviderInput(schema, { labels: '{"env":"prod"}' }, 'openai-strict')).toEqual({
+    expect(restoreProviderInput(schema, { labels: '{"env":"prod"}' }, 'openai-strict', { fallback: false })).toEqual({
       labels: { env: 'prod' },
     });
   });
 
   it('a narrowing the provider forces says which inputs it affects', () => {
     const open: JsonObject = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
-    const [closed] = translateSchema(open, 'openai-strict').changes.filter((change) => change.kind === 'closed-object');
+    const [closed] = translateSchema(open, 'openai-strict', { fallback: false }).changes.filter(
+      (change) => change.kind === 'closed-object',
+    );
     expect(closed?.narrows).toBe('keys the root declares no property for');
     expect(translateSchema(open, 'anthropic').changes.some((change) => change.narrows !== undefined)).toBe(false);
   });

@@ -85,12 +85,23 @@ describe('gemini (OpenAPI subset of `parameters`)', () => {
       { type: 'object', properties: {} },
       { type: 'dict', properties: {}, required: [] },
     ]) {
-      const translated = translateSchema(empty, 'gemini');
+      const translated = translateSchema(empty, 'gemini', { fallback: false });
       expect(translated.omitParameters).toBe(true);
       expect(translated.changes.some((change) => change.kind === 'omitted-parameters')).toBe(true);
       expect(checkProviderSchema(translated.schema, 'gemini')).not.toEqual([]);
       expect(checkProviderSchema(translated.schema, 'gemini', { parametersOmitted: true })).toEqual([]);
+      // Those roots accept undeclared keys, which a tool without `parameters` cannot receive: by default the
+      // tool is declared with `parametersJsonSchema` instead, which keeps the object open.
+      const complete = translateSchema(empty, 'gemini');
+      expect(complete.dialect).toBe('gemini-json-schema');
+      expect(complete.omitParameters).toBeUndefined();
+      expect(complete.schema).toEqual({ type: 'object', properties: {} });
+      expect(complete.changes[0]).toMatchObject({ path: '', kind: 'json-schema-parameters' });
+      expect(complete.changes[0]?.detail).toContain('omitted-parameters');
     }
+    // A closed root without properties accepts only `{}`: nothing is lost by omitting `parameters`.
+    const closed = translateSchema({ type: 'object', properties: {}, additionalProperties: false }, 'gemini');
+    expect(closed).toMatchObject({ dialect: 'gemini', omitParameters: true });
     expect(translateSchema({ type: 'object', properties: {} }, 'anthropic').omitParameters).toBeUndefined();
   });
 
@@ -164,8 +175,11 @@ describe('openai-strict', () => {
     },
     required: ['city', 'note'],
   };
-  const translated = translateSchema(original, 'openai-strict');
+  // The strict dialect itself; by default this tool (open objects, an optional that accepts null) is sent
+  // with `strict: false` instead (tested below).
+  const translated = translateSchema(original, 'openai-strict', { fallback: false });
   const properties = translated.schema.properties as Record<string, JsonObject>;
+  const own = { fallback: false } as const;
 
   it('requires every property, makes optionals nullable and closes every object', () => {
     expect(translated.schema.required).toEqual(['city', 'days', 'note', 'filter']);
@@ -184,12 +198,39 @@ describe('openai-strict', () => {
 
   it('maps null back to "omitted" for optional properties only', () => {
     const sent = { city: 'Oslo', days: null, note: null, filter: { tag: null } };
-    expect(restoreStrictInput(original, sent)).toEqual({ city: 'Oslo', note: null, filter: {} });
-    expect(restoreStrictInput(original, { city: 'Oslo', days: 3, note: 'x', filter: null })).toEqual({
+    expect(restoreProviderInput(original, sent, 'openai-strict', own)).toEqual({
       city: 'Oslo',
-      days: 3,
-      note: 'x',
+      note: null,
+      filter: {},
     });
+    expect(
+      restoreProviderInput(original, { city: 'Oslo', days: 3, note: 'x', filter: null }, 'openai-strict', own),
+    ).toEqual({ city: 'Oslo', days: 3, note: 'x' });
+  });
+
+  it('sends a tool that strict mode would narrow with strict: false, faithfully, and says what it costs', () => {
+    const fallback = translateSchema(original, 'openai-strict');
+    expect(fallback.dialect).toBe('openai');
+    expect(fallback.schema).toEqual(translateSchema(original, 'openai').schema);
+    const [first] = fallback.changes;
+    expect(first).toMatchObject({ path: '', kind: 'strict-off' });
+    expect(first?.narrows).toBeUndefined();
+    expect(first?.detail).toContain('/properties/filter closed-object');
+    expect(first?.detail).toContain('(root) closed-object');
+    expect(first?.detail).toContain("strict mode's guarantee");
+    // The faithful schema needs no restoring: an explicit null and an undeclared key both reach the tool.
+    const sent = { city: 'Oslo', note: null, extra: 1 };
+    expect(restoreStrictInput(original, sent)).toEqual(sent);
+    expect(fallback.requiresRestore).toBeUndefined();
+    // A tool strict mode keeps whole stays strict.
+    const closed: JsonObject = {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer' } },
+      required: ['city'],
+      additionalProperties: false,
+    };
+    expect(translateSchema(closed, 'openai-strict')).toMatchObject({ dialect: 'openai-strict' });
+    expect(restoreStrictInput(closed, { city: 'Oslo', days: null })).toEqual({ city: 'Oslo' });
   });
 
   it('keeps recursion as $defs references', () => {
@@ -199,19 +240,20 @@ describe('openai-strict', () => {
       required: ['tree'],
       $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
     };
-    const strict = translateSchema(recursive, 'openai-strict');
+    const strict = translateSchema(recursive, 'openai-strict', own);
     expect(strict.schema.$defs).toBeDefined();
     expect(JSON.stringify(strict.schema)).toContain('"$ref":"#/$defs/node"');
     expect(checkProviderSchema(strict.schema, 'openai-strict')).toEqual([]);
-    expect(restoreStrictInput(recursive, { tree: { children: [{ children: null }] } })).toEqual({
-      tree: { children: [{}] },
-    });
+    expect(restoreProviderInput(recursive, { tree: { children: [{ children: null }] } }, 'openai-strict', own)).toEqual(
+      { tree: { children: [{}] } },
+    );
   });
 
   it('refuses, by name, what strict mode cannot express', () => {
     const map = refusal(() =>
       translateSchema({ type: 'object', additionalProperties: { type: 'string' } }, 'openai-strict', {
         toolName: 'set_headers',
+        fallback: false,
       }),
     );
     expect(map.reason).toBe('free_form_root');
@@ -222,15 +264,19 @@ describe('openai-strict', () => {
     let deep: JsonObject = { type: 'string' };
     for (let level = 0; level < 11; level += 1)
       deep = { type: 'object', properties: { next: deep }, required: ['next'] };
-    expect(refusal(() => translateSchema(deep, 'openai-strict')).reason).toBe('too_deep');
+    expect(refusal(() => translateSchema(deep, 'openai-strict', own)).reason).toBe('too_deep');
 
     const many = {
       type: 'object',
       properties: { pick: { type: 'string', enum: Array.from({ length: 1001 }, (_, index) => `v${index}`) } },
     };
-    expect(refusal(() => translateSchema(many, 'openai-strict')).reason).toBe('too_many_enum_values');
+    expect(refusal(() => translateSchema(many, 'openai-strict', own)).reason).toBe('too_many_enum_values');
     // The same schemas are fine where the limits do not apply.
     expect(() => translateSchema(deep, 'anthropic')).not.toThrow();
+    // By default such a tool is sent with strict: false, and the change names the refusal it avoids.
+    const sent = translateSchema(many, 'openai-strict');
+    expect(sent.dialect).toBe('openai');
+    expect(sent.changes[0]?.detail).toContain('refuses it (too_many_enum_values');
   });
 });
 
@@ -323,7 +369,9 @@ describe('every target', () => {
       expect(translated.schema.type).toBe('object');
       expect(changeAt(translated.changes, '/properties/ratio/type', 'type-mapped')?.detail).toContain('number');
       expect(
-        checkProviderSchema(translated.schema, target, { parametersOmitted: translated.omitParameters === true }),
+        checkProviderSchema(translated.schema, translated.dialect, {
+          parametersOmitted: translated.omitParameters === true,
+        }),
       ).toEqual([]);
       const error = refusal(() =>
         translateSchema({ type: 'object', properties: { x: { type: 'decimal' } } }, target, { toolName: 'pay' }),

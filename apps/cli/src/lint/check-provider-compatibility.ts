@@ -72,14 +72,48 @@ export function checkProviderCompatibility(
         message: `${provider} rejects the name; the adapter sends ${change?.detail ?? `"${original}" → "${mapped}"`}.`,
       });
     }
-    for (const tool of tools) findings.push(...translationFindings(tool, provider));
+    const fallbacks: { tool: string; change: SchemaChange }[] = [];
+    for (const tool of tools) findings.push(...translationFindings(tool, provider, fallbacks));
+    findings.push(...summarizeFallbacks(fallbacks, tools.length, provider));
   }
   return findings;
+}
+
+/** Changes that say a tool went in the provider's looser dialect (per-tool `strict: false`, parametersJsonSchema). */
+const FALLBACK_KINDS: ReadonlySet<SchemaChangeKind> = new Set(['strict-off', 'json-schema-parameters']);
+
+/**
+ * `provider-fallback`, once per provider and file: on a large MCP list most tools are open, so one line per
+ * tool would bury the findings that matter. Says how many tools, which, why the first one, and the cost.
+ */
+function summarizeFallbacks(
+  fallbacks: readonly { tool: string; change: SchemaChange }[],
+  total: number,
+  provider: CliProvider,
+): LintFinding[] {
+  const [first] = fallbacks;
+  if (first === undefined) return [];
+  const strict = first.change.kind === 'strict-off';
+  const names = fallbacks.map((entry) => entry.tool);
+  const shown = `${names.slice(0, SHOWN_CHANGES).join(', ')}${names.length > SHOWN_CHANGES ? ` and ${names.length - SHOWN_CHANGES} more` : ''}`;
+  const how = strict ? 'sent with strict: false' : 'declared with parametersJsonSchema';
+  return [
+    {
+      rule: 'provider-fallback',
+      level: strict ? 'warning' : 'note',
+      tool: first.tool,
+      provider,
+      path: '',
+      // The change's detail says why (what the provider's own dialect would lose) and what it costs.
+      message: `${fallbacks.length} of ${total} tool(s) are ${how} on ${provider}, each to keep every valid input: ${shown}. ${first.tool}: ${first.change.detail}.`,
+    },
+  ];
 }
 
 function translationFindings(
   tool: { readonly name: string; readonly inputSchema: JsonObject },
   provider: CliProvider,
+  fallbacks: { tool: string; change: SchemaChange }[],
 ): LintFinding[] {
   const target = PROVIDER_TARGETS[provider];
   let changes: readonly SchemaChange[];
@@ -100,9 +134,11 @@ function translationFindings(
       },
     ];
   }
+  const fallback = changes.find((change) => FALLBACK_KINDS.has(change.kind));
+  if (fallback !== undefined) fallbacks.push({ tool: tool.name, change: fallback });
   const narrowing = changes.filter(narrows);
   const lossy = changes.filter((change) => isLossy(change) && !narrows(change));
-  const other = changes.filter((change) => !isLossy(change) && !narrows(change));
+  const other = changes.filter((change) => !isLossy(change) && !narrows(change) && !FALLBACK_KINDS.has(change.kind));
   const findings: LintFinding[] = [];
   if (narrowing.length > 0) {
     const affected = narrowing.map(

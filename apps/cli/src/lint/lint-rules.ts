@@ -48,14 +48,21 @@ export const LINT_RULES = [
     id: 'provider-narrows',
     level: 'warning',
     summary: 'A provider cannot carry some inputs the schema accepts (the finding says which).',
-    help: "The provider's rules force a narrower shape (a type inferred from keywords, a tool without declared parameters on Gemini, a null that strict mode reads as omitted) or two union branches restore alike. Declare the shape explicitly, or use a target that keeps it.",
+    help: "The provider's rules force a narrower shape (a type inferred from keywords) or two union branches restore alike, and no looser dialect of that provider keeps every input either (where one does, the tool is sent in it: see provider-fallback). Declare the shape explicitly, or use a target that keeps it.",
+  },
+  {
+    id: 'provider-fallback',
+    level: 'warning',
+    summary:
+      "Tools sent in a provider's looser dialect because its own would lose valid inputs (said once per provider and file, with its cost).",
+    help: 'OpenAI strict mode is per function: a tool strict mode would narrow (an open object it would close, a null it cannot tell from an omitted key, a union it cannot restore) is sent with strict: false and its faithful schema, so that tool loses the guarantee that arguments match its schema (the executor still validates them; a warning). Gemini takes parameters or parametersJsonSchema per function: such a tool is declared with parametersJsonSchema (a note). To keep a tool strict, close its objects (additionalProperties: false), make optional fields non-nullable, and give union branches a const discriminator.',
   },
   {
     id: 'open-object',
     level: 'warning',
     summary:
       'Object schemas with properties do not set additionalProperties: false (said once per file, with its cost).',
-    help: 'Without it the model may add fields the tool never reads, and OpenAI strict mode closes the object anyway, so undeclared keys cannot be sent there. Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
+    help: 'Without it the model may add fields the tool never reads, and OpenAI strict mode cannot send the tool strictly (it would close the object, so the tool goes with strict: false). Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
   },
   {
     id: 'undocumented-property',

@@ -4,6 +4,7 @@ import { SchemaTranslationError } from '../errors/schema-translation-error.js';
 import { createToolNameMap } from '../names/create-tool-name-map.js';
 import { SCHEMA_TARGETS, type SchemaTarget } from '../schema-target.js';
 import { translateSchema } from '../translate/translate-schema.js';
+import type { TranslatedSchema } from '../translated-schema.js';
 
 export interface CatalogueFile {
   /** File name, e.g. `bfcl.json`. */
@@ -14,6 +15,8 @@ export interface CatalogueFile {
 /** Per target: is every valid input still possible on the provider side (by the change log)? */
 interface Completeness {
   complete: number;
+  /** Of the complete ones: sent in the looser dialect the API takes per tool (`TranslatedSchema.dialect`). */
+  looser: number;
   /** Only keys the schema does not declare are lost (strict closing open objects, Gemini omitting parameters). */
   undeclaredKeys: number;
   /** Some other valid inputs cannot be sent (`narrows` on another change). */
@@ -44,10 +47,18 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
   const changeCounts = new Map<string, Map<SchemaTarget, number>>();
   let violations = 0;
   let tools = 0;
-  const completeness = new Map<SchemaTarget, Completeness>(
-    SCHEMA_TARGETS.map((target) => [target, { complete: 0, undeclaredKeys: 0, narrowed: 0, ambiguous: 0, refused: 0 }]),
-  );
+  const emptyVerdicts = (): Map<SchemaTarget, Completeness> =>
+    new Map(
+      SCHEMA_TARGETS.map((target) => [
+        target,
+        { complete: 0, looser: 0, undeclaredKeys: 0, narrowed: 0, ambiguous: 0, refused: 0 },
+      ]),
+    );
+  const completeness = emptyVerdicts();
+  // The same, with every tool in its target's own dialect (no per-tool fallback): what the fallback avoids.
+  const ownDialect = emptyVerdicts();
   const narrowings = new Map<string, Map<SchemaTarget, number>>();
+  const ambiguities: string[][] = [];
 
   for (const file of sorted) {
     tools += file.tools.length;
@@ -61,16 +72,17 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
           const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
           if (translated.changes.length === 0) cell.unchanged += 1;
           else cell.changed += 1;
-          violations += checkProviderSchema(translated.schema, target, {
+          violations += checkProviderSchema(translated.schema, translated.dialect, {
             parametersOmitted: translated.omitParameters === true,
           }).length;
-          const verdict = completeness.get(target);
-          const narrowing = translated.changes.filter((change) => change.narrows !== undefined);
-          if (verdict !== undefined) {
-            if (translated.changes.some((change) => change.kind === 'ambiguous-restore')) verdict.ambiguous += 1;
-            else if (narrowing.some((change) => !UNDECLARED_KEYS.has(change.kind))) verdict.narrowed += 1;
-            else if (narrowing.length > 0) verdict.undeclaredKeys += 1;
-            else verdict.complete += 1;
+          tally(completeness.get(target), translated);
+          const own = ownTranslation(tool, target);
+          tally(ownDialect.get(target), own);
+          const narrowing = own?.changes.filter((change) => change.narrows !== undefined) ?? [];
+          for (const change of own?.changes ?? []) {
+            if (change.kind !== 'ambiguous-restore') continue;
+            const chosen = translated.dialect === target ? 'own dialect' : translated.dialect;
+            ambiguities.push([target, `${file.source} \`${tool.name}\``, change.path, chosen]);
           }
           for (const kind of new Set(narrowing.map((change) => change.kind))) {
             const perTarget = narrowings.get(kind) ?? new Map<SchemaTarget, number>();
@@ -88,8 +100,8 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
         } catch (error) {
           if (!(error instanceof SchemaTranslationError)) throw error;
           cell.refused += 1;
-          const verdict = completeness.get(target);
-          if (verdict !== undefined) verdict.refused += 1;
+          tally(completeness.get(target), undefined);
+          tally(ownDialect.get(target), ownTranslation(tool, target));
           const key = `${target}: \`${error.reason}\``;
           refusals.set(key, (refusals.get(key) ?? 0) + 1);
         }
@@ -139,35 +151,64 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     '## Completeness',
     '',
     'Whether every input valid under the original schema can still be sent to the provider and comes back',
-    'from `restoreProviderInput` valid under the original (from the change log: a change that loses inputs',
-    'carries `narrows`; the property test `test/restore-property.test.ts` checks the claim on generated inputs',
-    'covering every union branch). _Undeclared keys only_: the provider cannot carry keys the schema does not',
-    'declare (OpenAI strict closes open objects; Gemini calls a tool that declares no parameters without any).',
+    'from `restoreProviderInput` equal to what was meant (from the change log: a change that loses inputs',
+    'carries `narrows`; `test/corpus-completeness.test.ts` checks the claim on every tool with generated inputs',
+    'covering every union branch, undeclared keys of open objects and omitted optionals). Where a dialect would',
+    'lose inputs and the API takes a looser one per tool, that tool is sent in the looser one (_looser dialect_):',
+    "`openai-strict` sends it with `strict: false` (change `strict-off`: strict mode's guarantee is lost for that",
+    'tool, the executor still validates), `gemini` declares it with `parametersJsonSchema` (change',
+    '`json-schema-parameters`).',
     '',
   );
-  const complete: string[][] = [
-    ['target', 'tools', 'complete', 'undeclared keys only', 'other inputs narrowed', 'ambiguous restore', 'refused'],
+  const header = [
+    'target',
+    'tools',
+    'complete',
+    'looser dialect',
+    'undeclared keys only',
+    'other inputs narrowed',
+    'ambiguous restore',
+    'refused',
   ];
-  for (const target of SCHEMA_TARGETS) {
-    const verdict = completeness.get(target);
-    if (verdict === undefined) continue;
-    complete.push([
-      target,
-      String(tools),
-      String(verdict.complete),
-      String(verdict.undeclaredKeys),
-      String(verdict.narrowed),
-      String(verdict.ambiguous),
-      String(verdict.refused),
-    ]);
-  }
-  lines.push(...table(complete, ['left', 'right', 'right', 'right', 'right', 'right', 'right']), '');
+  const align = ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'] as const;
+  const verdictRows = (verdicts: ReadonlyMap<SchemaTarget, Completeness>): string[][] =>
+    SCHEMA_TARGETS.map((target) => {
+      const verdict = verdicts.get(target) as Completeness;
+      return [
+        target,
+        String(tools),
+        String(verdict.complete),
+        String(verdict.looser),
+        String(verdict.undeclaredKeys),
+        String(verdict.narrowed),
+        String(verdict.ambiguous),
+        String(verdict.refused),
+      ];
+    });
+  lines.push(...table([header, ...verdictRows(completeness)], align), '');
+  lines.push(
+    "Each target's own dialect for every tool (`translateSchema(…, { fallback: false })`), which is what the",
+    'looser dialect avoids. _Undeclared keys only_: the provider cannot carry keys the schema does not declare',
+    '(OpenAI strict closes open objects; Gemini calls a tool that declares no parameters without any).',
+    '',
+    ...table([header, ...verdictRows(ownDialect)], align),
+    '',
+  );
   if (narrowings.size > 0) {
-    lines.push('Tools per narrowing change kind:', '');
+    lines.push("Tools per narrowing change kind, in each target's own dialect:", '');
     const rows: string[][] = [['change', ...SCHEMA_TARGETS]];
     for (const [kind, perTarget] of [...narrowings].sort((a, b) => a[0].localeCompare(b[0])))
       rows.push([kind, ...SCHEMA_TARGETS.map((target) => String(perTarget.get(target) ?? 0))]);
     lines.push(...table(rows, ['left', ...SCHEMA_TARGETS.map(() => 'right' as const)]), '');
+  }
+  if (ambiguities.length > 0) {
+    lines.push(
+      "Unions whose branches the target's own dialect cannot tell apart when restoring (`ambiguous-restore`),",
+      'and the dialect each tool is sent in instead:',
+      '',
+      ...table([['target', 'tool', 'union', 'sent as'], ...ambiguities], ['left', 'left', 'left', 'left']),
+      '',
+    );
   }
 
   lines.push(
@@ -214,6 +255,34 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     changes.push([kind, ...SCHEMA_TARGETS.map((target) => String(perTarget.get(target) ?? 0))]);
   lines.push(...table(changes, ['left', ...SCHEMA_TARGETS.map(() => 'right' as const)]), '');
   return lines.join('\n');
+}
+
+/** The target's own dialect for every tool, or undefined when that refuses the schema. */
+function ownTranslation(tool: CatalogueTool, target: SchemaTarget): TranslatedSchema | undefined {
+  try {
+    return translateSchema(tool.inputSchema, target, { toolName: tool.name, fallback: false });
+  } catch (error) {
+    if (error instanceof SchemaTranslationError) return undefined;
+    throw error;
+  }
+}
+
+/** Counts one tool's verdict; `undefined` is a refusal. */
+function tally(verdict: Completeness | undefined, translated: TranslatedSchema | undefined): void {
+  if (verdict === undefined) return;
+  if (translated === undefined) {
+    verdict.refused += 1;
+    return;
+  }
+  const narrowing = translated.changes.filter((change) => change.narrows !== undefined);
+  if (translated.changes.some((change) => change.kind === 'ambiguous-restore')) verdict.ambiguous += 1;
+  else if (narrowing.some((change) => !UNDECLARED_KEYS.has(change.kind))) verdict.narrowed += 1;
+  else if (narrowing.length > 0) verdict.undeclaredKeys += 1;
+  else {
+    verdict.complete += 1;
+    if (translated.changes.some((change) => change.kind === 'strict-off' || change.kind === 'json-schema-parameters'))
+      verdict.looser += 1;
+  }
 }
 
 /** A Markdown table padded the way the repository's formatter (Biome) pads it, so formatting is a no-op. */

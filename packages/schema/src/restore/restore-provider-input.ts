@@ -3,6 +3,10 @@ import { isJsonObject, jsonTypeOf } from '../json-utils.js';
 import type { SchemaTarget } from '../schema-target.js';
 import type { BranchPlan, RestorePlan } from '../translate/restore-plan.js';
 import { translateWithPlan } from '../translate/translate-schema.js';
+import type { TranslateOptions } from '../translated-schema.js';
+
+/** `fallback` as given to `translateSchema` for this tool (default `true`). */
+export type RestoreOptions = Pick<TranslateOptions, 'fallback'>;
 
 /**
  * Turns the arguments a model produced against a translated schema back into the shape of the ORIGINAL
@@ -13,11 +17,18 @@ import { translateWithPlan } from '../translate/translate-schema.js';
  * - Values declared as JSON text (any-JSON values, free-form objects, recursion beyond the unrolled depth)
  *   are parsed back. Text that does not parse is left as it is, so the executor rejects it by name.
  * Anything the plan does not recognise passes through unchanged; the executor's validation decides.
+ * A tool sent in a looser dialect (`TranslatedSchema.dialect`) is restored by that dialect's rules.
  */
-export function restoreProviderInput(originalSchema: JsonObject, input: unknown, target: SchemaTarget): unknown {
+export function restoreProviderInput(
+  originalSchema: JsonObject,
+  input: unknown,
+  target: SchemaTarget,
+  options: RestoreOptions = {},
+): unknown {
   let plan: RestorePlan;
   try {
-    plan = translateWithPlan(originalSchema, target).plan;
+    // The same translation the adapter declared (per-tool fallback included), so the plan matches its dialect.
+    plan = translateWithPlan(originalSchema, target, options).plan;
   } catch {
     // A refused schema is never declared to the provider, so there is nothing to undo.
     return input;

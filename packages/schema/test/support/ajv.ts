@@ -15,7 +15,9 @@ const addFormats = ((ajvFormats as unknown as { default?: unknown }).default ?? 
  * unknown keywords ignored (`strict: false`), OpenAPI's `nullable` understood (ajv supports it natively).
  */
 function createAjv(): AjvInstance {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  // The corpus tests compile thousands of schemas and validate each a few times: skipping ajv's code
+  // optimisation pass (same checks, less tuned code) makes compiling about 2.5× faster.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, code: { optimize: false } });
   addFormats(ajv);
   // Gemini's OpenAPI number/string formats that ajv-formats lacks: annotations only.
   for (const name of ['enum']) ajv.addFormat(name, true);

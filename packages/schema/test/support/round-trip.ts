@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, JsonValue } from '@toolcircuit/core';
 import { expect } from 'vitest';
 import {
@@ -30,9 +31,9 @@ export function checkRoundTrip(
     return undefined;
   }
   const normalized = normalizeSchema(original).schema;
-  const { sent, restored } = encodeForProvider(normalized, value, target);
-  const accepts = compile(target === 'gemini' ? geminiReading(translated.schema) : translated.schema)(sent);
-  if (!accepts) {
+  // A tool the target sends in a looser dialect (per-tool fallback) is sent by that dialect's rules.
+  const { sent, restored } = encodeForProvider(normalized, value, translated.dialect);
+  if (!providerAccepts(translated.schema, translated.dialect, sent)) {
     throw new Error(
       `${target} rejects ${JSON.stringify(sent)}\noriginal ${JSON.stringify(original)}\ntranslated ${JSON.stringify(translated.schema)}`,
     );
@@ -41,6 +42,43 @@ export function checkRoundTrip(
   expect(back).toEqual(restored);
   if (target === 'openai-strict') expect(restoreStrictInput(original, sent)).toEqual(restored);
   return { translated: translated.changes, restored: back };
+}
+
+/**
+ * Completeness for one value valid under the original, as a verdict instead of an assertion: undefined when
+ * the provider-side schema accepts what a model following it sends and restoring gives back a value EQUAL to
+ * the input; otherwise what went wrong. `fallback: false` turns the per-tool choice of dialect off.
+ */
+export function completenessProblem(
+  original: JsonObject,
+  value: unknown,
+  target: SchemaTarget,
+  options: { readonly fallback?: boolean } = {},
+): string | undefined {
+  let translated: ReturnType<typeof translateSchema>;
+  try {
+    translated = translateSchema(original, target, options);
+  } catch (error) {
+    return error instanceof SchemaTranslationError ? undefined : `translation crashed: ${String(error)}`;
+  }
+  const normalized = normalizeSchema(original).schema;
+  const { sent } = encodeForProvider(normalized, value, translated.dialect);
+  // Without `parameters` (Gemini), the model can only call the tool with no arguments at all.
+  const omitted = translated.omitParameters === true && !(isObjectValue(sent) && Object.keys(sent).length === 0);
+  if (omitted || !providerAccepts(translated.schema, translated.dialect, sent))
+    return `${translated.dialect} cannot carry ${JSON.stringify(sent)}`;
+  const back = restoreProviderInput(original, sent, target, options);
+  if (!compile(normalized)(back)) return `restored ${JSON.stringify(back)} is invalid under the original`;
+  if (!isDeepStrictEqual(back, value)) return `restored ${JSON.stringify(back)} ≠ sent value ${JSON.stringify(value)}`;
+  return undefined;
+}
+
+function isObjectValue(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function providerAccepts(schema: JsonObject, dialect: SchemaTarget, sent: unknown): boolean {
+  return compile(dialect === 'gemini' ? geminiReading(schema) : schema)(sent);
 }
 
 /**
