@@ -1,0 +1,141 @@
+// Anthropic's own tool search (toolSearch: 'bm25' | 'regex') over the replay server, synthetic responses:
+// deferred tools go out with defer_loading and the native search tool instead of core's; what its
+// tool_search_tool_result referenced may be called in the same turn; its blocks go back in place.
+import {
+  createCatalogue,
+  createSession,
+  defineTool,
+  everySession,
+  InMemoryJournal,
+  type JsonObject,
+  runLoop,
+} from '@toolcircuit/core';
+import { startReplayServer } from '@toolcircuit/testing';
+import { describe, expect, it } from 'vitest';
+import { AnthropicConfigurationError, createAnthropicModel } from '../src/index.js';
+import { json, MODEL_ID, message, syntheticCassette } from './replay.js';
+
+function catalogue() {
+  const tool = (name: string, description: string, defer?: boolean) =>
+    defineTool({
+      name,
+      description,
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      right: everySession,
+      ...(defer === undefined ? {} : { defer }),
+      run: () => `${name} ran`,
+    });
+  return createCatalogue(
+    [
+      tool('current_time', 'The current time.', false),
+      tool('get_weather_forecast', 'Weather forecast for a city.'),
+      tool('pay_person', 'Pays a person.'),
+      tool('list_files', 'Lists files.'),
+    ],
+    { defer: true },
+  );
+}
+
+const searchBlocks = [
+  { type: 'server_tool_use', id: 'srvtoolu_syn1', name: 'tool_search_tool_bm25', input: { query: 'weather' } },
+  {
+    type: 'tool_search_tool_result',
+    tool_use_id: 'srvtoolu_syn1',
+    content: {
+      type: 'tool_search_tool_search_result',
+      tool_references: [{ type: 'tool_reference', tool_name: 'get_weather_forecast' }],
+    },
+  },
+];
+
+describe('anthropic native tool search', () => {
+  it('sends deferred tools with defer_loading and the native search tool, loads what it referenced, keeps its blocks', async () => {
+    const cassette = syntheticCassette('native tool search: search, then two calls; then an answer', [
+      json(
+        message(
+          [
+            ...searchBlocks,
+            { type: 'tool_use', id: 'toolu_syn1', name: 'get_weather_forecast', input: { city: 'Lyon' } },
+            { type: 'tool_use', id: 'toolu_syn2', name: 'pay_person', input: { city: 'Lyon' } },
+          ],
+          'tool_use',
+        ),
+      ),
+      json(message([{ type: 'text', text: 'Sunny.' }], 'end_turn')),
+    ]);
+    const server = await startReplayServer(cassette);
+    try {
+      const model = createAnthropicModel({
+        model: MODEL_ID,
+        apiKey: 'test-key-not-secret',
+        baseURL: server.url,
+        maxRetries: 0,
+        toolSearch: 'bm25',
+      });
+      const journal = new InMemoryJournal();
+      const result = await runLoop({
+        model,
+        catalogue: catalogue(),
+        session: createSession({ id: 's', humanId: 'h', rights: [] }),
+        messages: [{ role: 'user', content: 'Weather in Lyon?' }],
+        journal,
+      });
+      expect(result.status).toBe('completed');
+      const tools = (index: number) => ((server.received[index]?.body as JsonObject)['tools'] ?? []) as JsonObject[];
+      const first = tools(0);
+      expect(first.map((tool) => [tool['name'], tool['defer_loading'] ?? null])).toEqual([
+        ['current_time', null],
+        ['get_weather_forecast', true],
+        ['pay_person', true],
+        ['list_files', true],
+        ['tool_search_tool_bm25', null],
+      ]);
+      expect(first.at(-1)?.['type']).toBe('tool_search_tool_bm25_20251119');
+      // Loaded by the native search: shown from then on, the others still deferred.
+      expect(tools(1).map((tool) => [tool['name'], tool['defer_loading'] ?? null])).toEqual([
+        ['current_time', null],
+        ['get_weather_forecast', null],
+        ['pay_person', true],
+        ['list_files', true],
+        ['tool_search_tool_bm25', null],
+      ]);
+      expect(journal.entries.map((entry) => [entry.toolName, entry.reason ?? entry.verdict])).toEqual([
+        ['get_weather_forecast', 'executed'],
+        ['pay_person', 'tool_not_loaded'],
+      ]);
+      const messages = (server.received[1]?.body as JsonObject)['messages'] as JsonObject[];
+      const assistant = messages[1]?.['content'] as JsonObject[];
+      expect(assistant.map((block) => block['type'])).toEqual([
+        'server_tool_use',
+        'tool_search_tool_result',
+        'tool_use',
+        'tool_use',
+      ]);
+      expect(assistant[1]).toEqual(searchBlocks[1]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is neutral by default (core search tool, no defer_loading) and refuses an unknown mode', async () => {
+    const server = await startReplayServer(
+      syntheticCassette('neutral mode: one answer', [json(message([{ type: 'text', text: 'ok' }], 'end_turn'))]),
+    );
+    try {
+      const model = createAnthropicModel({ model: MODEL_ID, apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+      await runLoop({
+        model,
+        catalogue: catalogue(),
+        session: createSession({ id: 's', humanId: 'h', rights: [] }),
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      const tools = (server.received[0]?.body as JsonObject)['tools'] as JsonObject[];
+      expect(tools.map((tool) => tool['name'])).toEqual(['current_time', 'tool_search']);
+    } finally {
+      await server.close();
+    }
+    expect(() => createAnthropicModel({ model: MODEL_ID, apiKey: 'k', toolSearch: 'semantic' as never })).toThrow(
+      AnthropicConfigurationError,
+    );
+  });
+});
