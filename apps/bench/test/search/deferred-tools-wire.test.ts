@@ -34,7 +34,7 @@ describe.each(SEARCH_BACKENDS)('$label: 600 deferred tools', (backend) => {
     const reply = run.result.messages.findLast((message) => message.role === 'tool');
     const refusal = reply?.role === 'tool' ? reply.content.find((part) => part.name === NOT_LOADED_TOOL) : undefined;
     expect(refusal?.isError).toBe(true);
-    expect(toolResultText(refusal?.content ?? '')).toContain('Call "tool_search" first');
+    expect(toolResultText(refusal?.content ?? '')).toContain('the tool search ("tool_search"');
     expect(JSON.stringify(run.requests[2]?.body)).toContain('is not loaded yet');
   }, 120_000);
 

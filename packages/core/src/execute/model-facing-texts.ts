@@ -19,8 +19,9 @@ export function unknownToolText(name: unknown, catalogue: Catalogue): string {
 
 export function notLoadedText(name: string, searchTool: string): string {
   return (
-    `Tool "${clip(name)}" exists but is not loaded yet, so it did not run. Call "${searchTool}" first with what ` +
-    'you need it to do; once the search has loaded it, call it again in your next step.'
+    `Tool "${clip(name)}" exists but is not loaded yet, so it did not run. Find it first with the tool search ` +
+    `("${searchTool}", or the provider's own): describe what you need it to do; once the search has loaded it, ` +
+    'call it again in your next step.'
   );
 }
 

@@ -107,7 +107,7 @@ describe('deferred tools and the neutral tool search', () => {
     const replies = result.messages.filter((message): message is ToolMessage => message.role === 'tool');
     const [early, search] = replies[0]?.content ?? [];
     expect(early?.isError).toBe(true);
-    expect(toolResultText(early?.content ?? '')).toMatch(/not loaded yet.*Call "tool_search" first/s);
+    expect(toolResultText(early?.content ?? '')).toMatch(/not loaded yet.*the tool search \("tool_search"/s);
     expect(search?.isError).toBe(false);
     expect(toolResultText(search?.content ?? '')).toContain('get_weather_forecast');
     const [, refusedLater] = replies[1]?.content ?? [];
