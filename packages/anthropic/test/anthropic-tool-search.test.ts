@@ -9,11 +9,12 @@ import {
   InMemoryJournal,
   type JsonObject,
   runLoop,
+  streamLoop,
 } from '@toolcircuit/core';
 import { startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { AnthropicConfigurationError, createAnthropicModel } from '../src/index.js';
-import { json, MODEL_ID, message, syntheticCassette } from './replay.js';
+import { json, MODEL_ID, message, sse, syntheticCassette } from './replay.js';
 
 function catalogue() {
   const tool = (name: string, description: string, defer?: boolean) =>
@@ -137,5 +138,96 @@ describe('anthropic native tool search', () => {
     expect(() => createAnthropicModel({ model: MODEL_ID, apiKey: 'k', toolSearch: 'semantic' as never })).toThrow(
       AnthropicConfigurationError,
     );
+  });
+
+  it('streams: the server blocks of a streamed turn load its tools the same way', async () => {
+    const start = (id: string) => ({
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: MODEL_ID,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 0 },
+      },
+    });
+    const end = (reason: string) => [
+      { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } },
+      { type: 'message_stop' },
+    ];
+    const server = await startReplayServer(
+      syntheticCassette('native tool search, streamed: search and a call; then an answer', [
+        sse([
+          start('msg_syn_s1'),
+          { type: 'content_block_start', index: 0, content_block: { ...searchBlocks[0], input: {} } },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"query":"weather"}' },
+          },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'content_block_start', index: 1, content_block: searchBlocks[1] ?? {} },
+          { type: 'content_block_stop', index: 1 },
+          {
+            type: 'content_block_start',
+            index: 2,
+            content_block: { type: 'tool_use', id: 'toolu_s1', name: 'get_weather_forecast', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 2,
+            delta: { type: 'input_json_delta', partial_json: '{"city":"Lyon"}' },
+          },
+          { type: 'content_block_stop', index: 2 },
+          ...end('tool_use'),
+        ]),
+        sse([
+          start('msg_syn_s2'),
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Sunny.' } },
+          { type: 'content_block_stop', index: 0 },
+          ...end('end_turn'),
+        ]),
+      ]),
+    );
+    try {
+      const model = createAnthropicModel({
+        model: MODEL_ID,
+        apiKey: 'test-key-not-secret',
+        baseURL: server.url,
+        maxRetries: 0,
+        toolSearch: 'regex',
+      });
+      const journal = new InMemoryJournal();
+      const run = streamLoop({
+        model,
+        catalogue: catalogue(),
+        session: createSession({ id: 's', humanId: 'h', rights: [] }),
+        messages: [{ role: 'user', content: 'Weather in Lyon?' }],
+        journal,
+      });
+      for await (const _event of run) {
+        // drained: the result is what is checked
+      }
+      expect((await run.result).status).toBe('completed');
+      const first = (server.received[0]?.body as JsonObject)['tools'] as JsonObject[];
+      expect(first.at(-1)).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+      expect(journal.entries.map((entry) => [entry.toolName, entry.verdict])).toEqual([
+        ['get_weather_forecast', 'executed'],
+      ]);
+      const messages = (server.received[1]?.body as JsonObject)['messages'] as JsonObject[];
+      const assistant = messages[1]?.['content'] as JsonObject[];
+      expect(assistant.map((block) => block['type'])).toEqual([
+        'server_tool_use',
+        'tool_search_tool_result',
+        'tool_use',
+      ]);
+      expect(assistant[0]?.['input']).toEqual({ query: 'weather' });
+    } finally {
+      await server.close();
+    }
   });
 });
