@@ -82,7 +82,8 @@ describe('anthropic native tool search', () => {
         journal,
       });
       expect(result.status).toBe('completed');
-      const tools = (index: number) => ((server.received[index]?.body as JsonObject)['tools'] ?? []) as JsonObject[];
+      const tools = (index: number) =>
+        (((server.received[index]?.body ?? {}) as JsonObject)['tools'] ?? []) as JsonObject[];
       const first = tools(0);
       expect(first.map((tool) => [tool['name'], tool['defer_loading'] ?? null])).toEqual([
         ['current_time', null],
@@ -104,7 +105,7 @@ describe('anthropic native tool search', () => {
         ['get_weather_forecast', 'executed'],
         ['pay_person', 'tool_not_loaded'],
       ]);
-      const messages = (server.received[1]?.body as JsonObject)['messages'] as JsonObject[];
+      const messages = ((server.received[1]?.body ?? {}) as JsonObject)['messages'] as JsonObject[];
       const assistant = messages[1]?.['content'] as JsonObject[];
       expect(assistant.map((block) => block['type'])).toEqual([
         'server_tool_use',
@@ -130,7 +131,7 @@ describe('anthropic native tool search', () => {
         session: createSession({ id: 's', humanId: 'h', rights: [] }),
         messages: [{ role: 'user', content: 'hi' }],
       });
-      const tools = (server.received[0]?.body as JsonObject)['tools'] as JsonObject[];
+      const tools = ((server.received[0]?.body ?? {}) as JsonObject)['tools'] as JsonObject[];
       expect(tools.map((tool) => tool['name'])).toEqual(['current_time', 'tool_search']);
     } finally {
       await server.close();
@@ -213,12 +214,12 @@ describe('anthropic native tool search', () => {
         // drained: the result is what is checked
       }
       expect((await run.result).status).toBe('completed');
-      const first = (server.received[0]?.body as JsonObject)['tools'] as JsonObject[];
+      const first = ((server.received[0]?.body ?? {}) as JsonObject)['tools'] as JsonObject[];
       expect(first.at(-1)).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
       expect(journal.entries.map((entry) => [entry.toolName, entry.verdict])).toEqual([
         ['get_weather_forecast', 'executed'],
       ]);
-      const messages = (server.received[1]?.body as JsonObject)['messages'] as JsonObject[];
+      const messages = ((server.received[1]?.body ?? {}) as JsonObject)['messages'] as JsonObject[];
       const assistant = messages[1]?.['content'] as JsonObject[];
       expect(assistant.map((block) => block['type'])).toEqual([
         'server_tool_use',
