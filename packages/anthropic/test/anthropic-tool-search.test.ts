@@ -15,6 +15,16 @@ import { startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { AnthropicConfigurationError, createAnthropicModel } from '../src/index.js';
 import { json, MODEL_ID, message, sse, syntheticCassette } from './replay.js';
+import {
+  blockStop,
+  jsonDelta,
+  messageDelta,
+  messageStart,
+  messageStop,
+  textDelta,
+  textStart,
+  toolStart,
+} from './stream-events.js';
 
 function catalogue() {
   const tool = (name: string, description: string, defer?: boolean) =>
@@ -35,6 +45,12 @@ function catalogue() {
     ],
     { defer: true },
   );
+}
+
+/** The block types of the assistant message a request re-sent (its second message). */
+function resentBlocks(body: unknown): JsonObject[] {
+  const messages = ((body ?? {}) as JsonObject)['messages'] as JsonObject[];
+  return messages[1]?.['content'] as JsonObject[];
 }
 
 const searchBlocks = [
@@ -105,14 +121,9 @@ describe('anthropic native tool search', () => {
         ['get_weather_forecast', 'executed'],
         ['pay_person', 'tool_not_loaded'],
       ]);
-      const messages = ((server.received[1]?.body ?? {}) as JsonObject)['messages'] as JsonObject[];
-      const assistant = messages[1]?.['content'] as JsonObject[];
-      expect(assistant.map((block) => block['type'])).toEqual([
-        'server_tool_use',
-        'tool_search_tool_result',
-        'tool_use',
-        'tool_use',
-      ]);
+      const assistant = resentBlocks(server.received[1]?.body);
+      const types = assistant.map((block) => block['type']);
+      expect(types).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use', 'tool_use']);
       expect(assistant[1]).toEqual(searchBlocks[1]);
     } finally {
       await server.close();
@@ -142,55 +153,28 @@ describe('anthropic native tool search', () => {
   });
 
   it('streams: the server blocks of a streamed turn load its tools the same way', async () => {
-    const start = (id: string) => ({
-      type: 'message_start',
-      message: {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model: MODEL_ID,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 0 },
-      },
-    });
-    const end = (reason: string) => [
-      { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } },
-      { type: 'message_stop' },
-    ];
     const server = await startReplayServer(
       syntheticCassette('native tool search, streamed: search and a call; then an answer', [
         sse([
-          start('msg_syn_s1'),
+          messageStart('msg_syn_s1'),
           { type: 'content_block_start', index: 0, content_block: { ...searchBlocks[0], input: {} } },
-          {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'input_json_delta', partial_json: '{"query":"weather"}' },
-          },
-          { type: 'content_block_stop', index: 0 },
+          jsonDelta(0, '{"query":"weather"}'),
+          blockStop(0),
           { type: 'content_block_start', index: 1, content_block: searchBlocks[1] ?? {} },
-          { type: 'content_block_stop', index: 1 },
-          {
-            type: 'content_block_start',
-            index: 2,
-            content_block: { type: 'tool_use', id: 'toolu_s1', name: 'get_weather_forecast', input: {} },
-          },
-          {
-            type: 'content_block_delta',
-            index: 2,
-            delta: { type: 'input_json_delta', partial_json: '{"city":"Lyon"}' },
-          },
-          { type: 'content_block_stop', index: 2 },
-          ...end('tool_use'),
+          blockStop(1),
+          toolStart(2, 'toolu_s1', 'get_weather_forecast'),
+          jsonDelta(2, '{"city":"Lyon"}'),
+          blockStop(2),
+          messageDelta('tool_use'),
+          messageStop,
         ]),
         sse([
-          start('msg_syn_s2'),
-          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Sunny.' } },
-          { type: 'content_block_stop', index: 0 },
-          ...end('end_turn'),
+          messageStart('msg_syn_s2'),
+          textStart(0),
+          textDelta(0, 'Sunny.'),
+          blockStop(0),
+          messageDelta('end_turn'),
+          messageStop,
         ]),
       ]),
     );
@@ -219,8 +203,7 @@ describe('anthropic native tool search', () => {
       expect(journal.entries.map((entry) => [entry.toolName, entry.verdict])).toEqual([
         ['get_weather_forecast', 'executed'],
       ]);
-      const messages = ((server.received[1]?.body ?? {}) as JsonObject)['messages'] as JsonObject[];
-      const assistant = messages[1]?.['content'] as JsonObject[];
+      const assistant = resentBlocks(server.received[1]?.body);
       expect(assistant.map((block) => block['type'])).toEqual([
         'server_tool_use',
         'tool_search_tool_result',
