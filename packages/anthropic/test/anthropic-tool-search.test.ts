@@ -2,16 +2,13 @@
 // deferred tools go out with defer_loading and the native search tool instead of core's; what its
 // tool_search_tool_result referenced may be called in the same turn; its blocks go back in place.
 import {
-  createCatalogue,
   createSession,
-  defineTool,
-  everySession,
   InMemoryJournal,
   type JsonObject,
   runLoop,
   streamLoop,
 } from '@toolcircuit/core';
-import { startReplayServer } from '@toolcircuit/testing';
+import { createToolSearchCatalogue, startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { AnthropicConfigurationError, createAnthropicModel } from '../src/index.js';
 import { json, MODEL_ID, message, sse, syntheticCassette } from './replay.js';
@@ -26,25 +23,10 @@ import {
   toolStart,
 } from './stream-events.js';
 
-function catalogue() {
-  const tool = (name: string, description: string, defer?: boolean) =>
-    defineTool({
-      name,
-      description,
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
-      right: everySession,
-      ...(defer === undefined ? {} : { defer }),
-      run: () => `${name} ran`,
-    });
-  return createCatalogue(
-    [
-      tool('current_time', 'The current time.', false),
-      tool('get_weather_forecast', 'Weather forecast for a city.'),
-      tool('pay_person', 'Pays a person.'),
-      tool('list_files', 'Lists files.'),
-    ],
-    { defer: true },
-  );
+const catalogue = createToolSearchCatalogue;
+
+function nativeModel(baseURL: string, toolSearch: 'bm25' | 'regex') {
+  return createAnthropicModel({ model: MODEL_ID, apiKey: 'test-key-not-secret', baseURL, maxRetries: 0, toolSearch });
 }
 
 /** The block types of the assistant message a request re-sent (its second message). */
@@ -82,13 +64,7 @@ describe('anthropic native tool search', () => {
     ]);
     const server = await startReplayServer(cassette);
     try {
-      const model = createAnthropicModel({
-        model: MODEL_ID,
-        apiKey: 'test-key-not-secret',
-        baseURL: server.url,
-        maxRetries: 0,
-        toolSearch: 'bm25',
-      });
+      const model = nativeModel(server.url, 'bm25');
       const journal = new InMemoryJournal();
       const result = await runLoop({
         model,
@@ -179,13 +155,7 @@ describe('anthropic native tool search', () => {
       ]),
     );
     try {
-      const model = createAnthropicModel({
-        model: MODEL_ID,
-        apiKey: 'test-key-not-secret',
-        baseURL: server.url,
-        maxRetries: 0,
-        toolSearch: 'regex',
-      });
+      const model = nativeModel(server.url, 'regex');
       const journal = new InMemoryJournal();
       const run = streamLoop({
         model,

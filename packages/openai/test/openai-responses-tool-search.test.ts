@@ -2,15 +2,12 @@
 // deferred tools go out with defer_loading and `{ type: 'tool_search' }` instead of core's search tool; what
 // its tool_search_output loaded may be called in the same turn; its items go back in place.
 import {
-  createCatalogue,
   createSession,
-  defineTool,
-  everySession,
   InMemoryJournal,
   type JsonObject,
   runLoop,
 } from '@toolcircuit/core';
-import { startReplayServer } from '@toolcircuit/testing';
+import { createToolSearchCatalogue, startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIResponsesModel, OpenAIConfigurationError } from '../src/index.js';
 import {
@@ -22,25 +19,7 @@ import {
   syntheticCassette,
 } from './support/cassettes.js';
 
-function catalogue() {
-  const tool = (name: string, description: string, defer?: boolean) =>
-    defineTool({
-      name,
-      description,
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
-      right: everySession,
-      ...(defer === undefined ? {} : { defer }),
-      run: () => `${name} ran`,
-    });
-  return createCatalogue(
-    [
-      tool('current_time', 'The current time.', false),
-      tool('get_weather_forecast', 'Weather forecast for a city.'),
-      tool('pay_person', 'Pays a person.'),
-    ],
-    { defer: true },
-  );
-}
+const catalogue = createToolSearchCatalogue;
 
 const searchCall = {
   type: 'tool_search_call',
@@ -114,12 +93,14 @@ describe('openai responses hosted tool search', () => {
         ['function', 'current_time', null],
         ['function', 'get_weather_forecast', true],
         ['function', 'pay_person', true],
+        ['function', 'list_files', true],
         ['tool_search', null, null],
       ]);
       expect(tools(1)).toEqual([
         ['function', 'current_time', null],
         ['function', 'get_weather_forecast', null],
         ['function', 'pay_person', true],
+        ['function', 'list_files', true],
         ['tool_search', null, null],
       ]);
       expect(journal.entries.map((entry) => [entry.toolName, entry.reason ?? entry.verdict])).toEqual([
