@@ -41,4 +41,8 @@ fi
 rm -rf fixtures/recorded
 copy "$upstream/catalogues" fixtures/catalogues '*.json' 'SOURCES.md' 'KEYWORDS.md'
 copy "$upstream/fixtures" fixtures recorded
+# The BFCL questions come from a checkout of ShishirPatil/gorilla (commit in fixtures/bfcl/SOURCES.md), when given.
+if [ -n "${TOOLCIRCUIT_BFCL_DATA:-}" ]; then
+  node scripts/extract-bfcl-questions.mjs "$TOOLCIRCUIT_BFCL_DATA" 6ea57973c7a6097fd7c5915698c54c17c5b1b6c8
+fi
 git diff --stat -- fixtures || true

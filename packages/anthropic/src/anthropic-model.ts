@@ -29,7 +29,11 @@ export const ANTHROPIC_PROVIDER = 'anthropic';
 export function createAnthropicModel(options: AnthropicModelOptions): Model {
   validateAnthropicOptions(options);
   const client = createAnthropicClient(options);
-  const settings = { model: options.model, maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS };
+  const settings = {
+    model: options.model,
+    maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch }),
+  };
 
   async function generate(request: ModelRequest): Promise<ModelTurn> {
     const { body, names } = buildAnthropicRequest(request, settings);

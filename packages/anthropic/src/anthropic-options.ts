@@ -1,5 +1,6 @@
 import { Anthropic, type ClientOptions } from '@anthropic-ai/sdk';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
+import type { AnthropicToolSearch } from './anthropic-tool-search.js';
 
 /** The environment variable the key is read from, as the official SDK does. */
 export const ANTHROPIC_API_KEY_ENV = 'ANTHROPIC_API_KEY';
@@ -22,6 +23,11 @@ export interface AnthropicModelOptions {
   readonly maxRetries?: number;
   readonly timeout?: number;
   readonly fetch?: ClientOptions['fetch'];
+  /**
+   * Deferred tools (a catalogue with `defer`): `neutral` (default) uses core's search tool; `bm25` or `regex`
+   * Anthropic's own tool search tool with `defer_loading` on the deferred tools.
+   */
+  readonly toolSearch?: AnthropicToolSearch;
   /** Where the key is looked up; defaults to `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -53,6 +59,14 @@ export function createAnthropicClient(options: AnthropicModelOptions): Anthropic
 export function validateAnthropicOptions(options: AnthropicModelOptions): void {
   if (options.model.trim() === '') {
     throw new AnthropicConfigurationError('invalid_option', 'model', 'model id is empty.');
+  }
+  const toolSearch: unknown = options.toolSearch;
+  if (toolSearch !== undefined && toolSearch !== 'neutral' && toolSearch !== 'bm25' && toolSearch !== 'regex') {
+    throw new AnthropicConfigurationError(
+      'invalid_option',
+      'toolSearch',
+      `toolSearch must be 'neutral', 'bm25' or 'regex', got ${JSON.stringify(toolSearch)}.`,
+    );
   }
   const maxTokens = options.maxTokens;
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) {

@@ -224,15 +224,19 @@ export class AnthropicStreamAssembler {
       }
       content.push(part);
     }
-    const turn = assembleAnthropicTurn(content, {
-      id: this.#id,
-      model: this.#model,
-      stop_reason: this.#stopReason,
-      stop_sequence: this.#stopSequence,
-      usage: this.#usage,
-      container: this.#container,
-      serverBlocks,
-    });
+    const turn = assembleAnthropicTurn(
+      content,
+      {
+        id: this.#id,
+        model: this.#model,
+        stop_reason: this.#stopReason,
+        stop_sequence: this.#stopSequence,
+        usage: this.#usage,
+        container: this.#container,
+        serverBlocks,
+      },
+      this.#names,
+    );
     if (complete) return { turn, incompleteToolCallIds, lateEvents };
     // Cut before the stop reason: the turn did not end normally.
     return {

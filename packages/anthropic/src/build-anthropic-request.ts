@@ -2,6 +2,7 @@ import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messag
 import type { Message, ModelRequest } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
+import { type AnthropicToolSearch, nativeToolSearchTools } from './anthropic-tool-search.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
 /**
@@ -20,6 +21,7 @@ export interface AnthropicRequest {
 export interface AnthropicRequestSettings {
   readonly model: string;
   readonly maxTokens: number;
+  readonly toolSearch?: AnthropicToolSearch;
 }
 
 /**
@@ -29,7 +31,8 @@ export interface AnthropicRequestSettings {
  * is sent back as `container`.
  */
 export function buildAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequest {
-  const prepared = prepareAnthropicTools(request.tools);
+  const prepared =
+    nativeToolSearchTools(request, settings.toolSearch ?? 'neutral') ?? prepareAnthropicTools(request.tools);
   const prompt = convertToAnthropicMessages(request.system, request.messages, prepared.names);
   const body: AnthropicRequestBody = {
     model: settings.model,

@@ -22,6 +22,7 @@ export { type AnthropicTools, anthropicToolSettings, prepareAnthropicTools } fro
 export { type AnthropicCreateParams, anthropicRequestBodyText } from './anthropic-request-body.js';
 export { streamAnthropic } from './anthropic-stream.js';
 export { AnthropicStreamAssembler, INTERRUPTED_INPUT_ERROR } from './anthropic-stream-assembler.js';
+export type { AnthropicToolSearch } from './anthropic-tool-search.js';
 export { type AnthropicRequestBody, buildAnthropicRequest } from './build-anthropic-request.js';
 export { type AnthropicPrompt, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 export {

@@ -8,6 +8,7 @@ import type { AssistantContentPart, JsonObject, ModelTurn, ToolCallPart, Usage }
 import { toolCallsOf } from '@toolcircuit/core';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { neutralToolName } from './anthropic-prepare-tools.js';
+import { toolsLoadedBySearch } from './anthropic-tool-search.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 /** The text put in `inputError` of a call the output limit cut off. */
@@ -38,11 +39,11 @@ export function parseAnthropicResponse(message: Message, names: ToolNameMap): Mo
   ) {
     content[content.length - 1] = cutOffCall(last, JSON.stringify(last.input), CUT_OFF_INPUT_ERROR);
   }
-  return assembleAnthropicTurn(content, {
-    ...message,
-    container: message.container?.id ?? undefined,
-    serverBlocks,
-  });
+  return assembleAnthropicTurn(
+    content,
+    { ...message, container: message.container?.id ?? undefined, serverBlocks },
+    names,
+  );
 }
 
 /** A response block with no neutral part, and how many neutral parts came before it. */
@@ -67,9 +68,13 @@ export interface AnthropicEnvelope {
 export function assembleAnthropicTurn(
   content: readonly AssistantContentPart[],
   envelope: AnthropicEnvelope,
+  names: ToolNameMap,
 ): ModelTurn {
+  // Tools Anthropic's own tool search loaded in this turn: the loop may let calls to them through now.
+  const loaded = toolsLoadedBySearch(envelope.serverBlocks, names);
   return {
     content,
+    ...(loaded.length === 0 ? {} : { loadedTools: loaded }),
     stopReason: mapAnthropicStopReason(envelope.stop_reason, toolCallsOf(content).length > 0),
     usage: convertAnthropicUsage(envelope.usage),
     providerMetadata: { anthropic: responseMetadata(envelope) },

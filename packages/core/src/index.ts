@@ -16,6 +16,7 @@ export {
   type ToolSpec,
   toolError,
 } from './catalogue/tool.js';
+export { DEFAULT_TOOL_SEARCH_NAME, type ToolSearch, type ToolSearchOptions } from './catalogue/tool-search.js';
 export type { InputValidation } from './catalogue/validate-input.js';
 export { describeMedia } from './content/describe-media.js';
 export {
@@ -129,7 +130,7 @@ export type {
   UserMessage,
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
-export type { Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
+export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
 export type { StreamEvent } from './messages/stream-events.js';
@@ -143,6 +144,7 @@ export {
 } from './provenance/confirmation-request.js';
 export type { OutputTrust, PolicyQuery, ProvenanceOptions, TaintPolicy } from './provenance/provenance-options.js';
 export type { TaintSource, TaintSourceRef } from './provenance/taint-source.js';
+export { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex } from './search/tool-search-index.js';
 export {
   argumentDigest,
   type Confirmation,

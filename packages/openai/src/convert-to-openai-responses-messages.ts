@@ -15,6 +15,7 @@ import type {
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { convertToOpenAIResponsesToolResult } from './convert-to-openai-tool-result.js';
+import { toolSearchItemsOf } from './openai-responses-tool-search.js';
 import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 
@@ -93,7 +94,17 @@ function convertUser(message: UserMessage): EasyInputMessage {
 function convertAssistant(message: AssistantMessage, options: ResponsesConversionOptions): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   let openMessage: ResponseOutputMessage | undefined;
-  for (const part of message.content) {
+  // The hosted tool search's items, each before the part it came before in the response.
+  const searchItems = toolSearchItemsOf(message.providerMetadata?.[options.provider]);
+  const putSearchItems = (before: number) => {
+    for (const kept of searchItems) {
+      if (kept.before !== before) continue;
+      openMessage = undefined;
+      items.push(kept.item);
+    }
+  };
+  for (const [index, part] of message.content.entries()) {
+    putSearchItems(index);
     const metadata = part.providerMetadata?.[options.provider];
     if (part.type === 'text') {
       const itemId = stringField(metadata, 'itemId');
@@ -127,6 +138,7 @@ function convertAssistant(message: AssistantMessage, options: ResponsesConversio
       ...(itemId === undefined ? {} : { id: itemId }),
     });
   }
+  for (const kept of searchItems) if (kept.before >= message.content.length) items.push(kept.item);
   return items;
 }
 

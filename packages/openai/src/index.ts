@@ -23,6 +23,7 @@ export {
 } from './openai-configuration-error.js';
 export { createOpenAIResponsesModel } from './openai-responses-model.js';
 export type { OpenAIResponsesModelOptions } from './openai-responses-options.js';
+export type { OpenAIResponsesToolSearch } from './openai-responses-tool-search.js';
 export { OPENAI_API_KEY_ENV, type OpenAISharedModelOptions } from './openai-shared-options.js';
 export { CUT_OFF_ERROR } from './openai-shared-tool-calls.js';
 export { TOOL_ERROR_PREFIX } from './openai-shared-tool-result-output.js';

@@ -8,6 +8,7 @@ import {
 } from './openai-responses-options.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { streamOpenAIResponses } from './openai-responses-stream.js';
+import { nativeResponsesTools } from './openai-responses-tool-search.js';
 import { validateOpenAIOptions } from './openai-shared-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
 import { parsedAnswer } from './openai-shared-response-shape.js';
@@ -31,7 +32,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
     modelId: settings.model,
 
     async generate(request: ModelRequest): Promise<ModelTurn> {
-      const tools = prepareTools(request.tools);
+      const tools = nativeResponsesTools(request, settings.toolSearch, settings.strict) ?? prepareTools(request.tools);
       const body = buildOpenAIResponsesRequest(request, tools, settings);
       try {
         const pending = client.responses.create(body, sdkRequestOptions(request, client, body));
@@ -43,7 +44,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
     },
 
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-      const tools = prepareTools(request.tools);
+      const tools = nativeResponsesTools(request, settings.toolSearch, settings.strict) ?? prepareTools(request.tools);
       const body = buildOpenAIResponsesStreamRequest(request, tools, settings);
       return streamOpenAIResponses({ client, body, request, context: { ...tools.toolSet, provider } });
     },

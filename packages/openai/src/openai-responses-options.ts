@@ -1,4 +1,5 @@
 import type { OpenAI } from 'openai';
+import { checkResponsesToolSearch, type OpenAIResponsesToolSearch } from './openai-responses-tool-search.js';
 import { createOpenAIClient, type OpenAISharedModelOptions, providerNameOf } from './openai-shared-options.js';
 
 export interface OpenAIResponsesModelOptions extends OpenAISharedModelOptions {
@@ -16,6 +17,11 @@ export interface OpenAIResponsesModelOptions extends OpenAISharedModelOptions {
    * for model ids this guess does not know.
    */
   readonly includeEncryptedReasoning?: boolean;
+  /**
+   * Deferred tools (a catalogue with `defer`): `neutral` (default) uses core's search tool; `native` the
+   * Responses API's hosted `tool_search` with `defer_loading` on the deferred tools.
+   */
+  readonly toolSearch?: OpenAIResponsesToolSearch;
 }
 
 /** The Responses adapter's settings after defaults. */
@@ -25,12 +31,15 @@ export interface OpenAIResponsesSettings {
   readonly strict: boolean;
   readonly store: boolean;
   readonly includeEncryptedReasoning: boolean;
+  readonly toolSearch: OpenAIResponsesToolSearch;
 }
 
 export function resolveOpenAIResponsesSettings(options: OpenAIResponsesModelOptions): OpenAIResponsesSettings {
   const store = options.store ?? false;
+  const provider = providerNameOf(options);
   return {
-    provider: providerNameOf(options),
+    provider,
+    toolSearch: checkResponsesToolSearch(provider, options.toolSearch),
     model: options.model,
     strict: options.strict ?? false,
     store,

@@ -1,13 +1,14 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
-import type { FunctionTool, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
+import type { FunctionTool, ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
 import { sealedElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for the Responses API. */
 export interface OpenAIResponsesTools {
   readonly toolSet: OpenAIToolSet;
-  readonly tools: readonly FunctionTool[];
+  /** Function tools; with the hosted tool search, also the `tool_search` tool. */
+  readonly tools: readonly (FunctionTool | Tool)[];
 }
 
 /**
@@ -48,7 +49,7 @@ export function openAIResponsesToolFields(
 ): ResponsesToolFields {
   if (prepared.tools.length === 0) return {};
   // The frozen prepared list itself, not a copy, so that its cached text is reused; nothing writes to it.
-  const fields: ResponsesToolFields = { tools: prepared.tools as FunctionTool[] };
+  const fields: ResponsesToolFields = { tools: prepared.tools as Tool[] };
   const choice = resolveToolChoice(request, prepared.toolSet, provider);
   if (choice !== undefined) {
     fields.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.name };

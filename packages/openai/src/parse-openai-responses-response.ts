@@ -1,6 +1,12 @@
 import type { AssistantContentPart, JsonObject, ModelTurn, Usage } from '@toolcircuit/core';
 import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
+import {
+  isToolSearchItem,
+  type ToolSearchItem,
+  toolSearchItem,
+  toolsLoadedBySearch,
+} from './openai-responses-tool-search.js';
 import { providerErrorFromFields } from './openai-shared-map-error.js';
 import { asJsonObject } from './openai-shared-provider-options.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
@@ -58,6 +64,7 @@ export function buildOpenAIResponsesTurn(
   const seen = new Set<string>();
   let callIndex = 0;
   let refused = false;
+  const searchItems: ToolSearchItem[] = [];
   for (const item of snapshot.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -101,21 +108,28 @@ export function buildOpenAIResponsesTurn(
         break;
       }
       default:
-        // Built-in tools (web search, file search…) are never declared by this adapter.
+        // The hosted tool search's items go back in place on the next request (option `toolSearch: 'native'`).
+        if (isToolSearchItem(item)) searchItems.push(toolSearchItem(item, content.length));
+        // Other built-in tools (web search, file search…) are never declared by this adapter.
         break;
     }
   }
-  return openAITurn(
+  const parsed = openAITurn(
     {
       content,
       stopReason: mapOpenAIResponsesStopReason(snapshot.status, snapshot.incompleteReason, callIndex > 0),
       refused,
       usage: mapOpenAIResponsesUsage(snapshot.usage),
-      metadata: snapshot.metadata,
+      metadata:
+        searchItems.length === 0
+          ? snapshot.metadata
+          : { ...snapshot.metadata, toolSearchItems: searchItems.map(({ before, item }) => ({ before, item })) },
       incompleteToolCallIds,
     },
     provider,
   );
+  const loaded = toolsLoadedBySearch(searchItems, context.fromProviderName);
+  return loaded.length === 0 ? parsed : { ...parsed, turn: { ...parsed.turn, loadedTools: loaded } };
 }
 
 function mapOpenAIResponsesUsage(usage: ResponseUsage | undefined): Usage {

@@ -67,6 +67,7 @@ export {
   OVERSIZED_IMAGE_BYTES,
   runMediaResultScenario,
 } from './conformance/media-result-scenario.js';
+export { createToolSearchCatalogue, TOOL_SEARCH_DEFERRED_TOOLS } from './conformance/tool-search-catalogue.js';
 export {
   FAULT_CASES,
   FAULT_WIRES,

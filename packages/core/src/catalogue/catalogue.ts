@@ -9,6 +9,7 @@ import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
+import { type ToolSearch, toolSearchDefinition } from './tool-search.js';
 import {
   createSchemaCompiler,
   type InputValidation,
@@ -26,11 +27,15 @@ export interface CatalogueEntry {
 export interface Catalogue {
   /**
    * What the model is shown, in registration order. The same frozen array on every turn: adapters may cache
-   * their translation keyed by its identity.
+   * their translation keyed by its identity. With deferred tools: the tools not deferred, then the search tool.
    */
   readonly declarations: readonly ToolDeclaration[];
+  /** The registered tools, deferred ones included (not the search tool, which the catalogue adds). */
   readonly names: readonly string[];
+  /** A registered tool, or the search tool by its name. */
   get(name: string): CatalogueEntry | undefined;
+  /** Present when some tools are deferred: the search that loads them (see `defer` on a tool). */
+  readonly toolSearch?: ToolSearch;
   /** Checks an input against a tool's schema (an unknown tool is reported as such, not thrown). */
   validate(name: string, input: unknown): Promise<InputValidation>;
 }
@@ -52,11 +57,14 @@ const MAX_NAME_LENGTH = 128;
  * Builds a catalogue. Everything that can be wrong with a tool is found here, once, and thrown as a typed
  * `configuration` error that names the tool and the fix: a catalogue that exists is one the loop can use.
  */
-export function createCatalogue(tools: readonly AnyToolDefinition[], options?: { readonly mode?: 'strict' }): Catalogue;
+export function createCatalogue(
+  tools: readonly AnyToolDefinition[],
+  options?: CatalogueOptions & { readonly mode?: 'strict' },
+): Catalogue;
 /** Lenient mode, for importing a whole tool list: loads the valid tools, lists the refused ones with their errors. */
 export function createCatalogue(
   tools: readonly AnyToolDefinition[],
-  options: { readonly mode: 'lenient' },
+  options: CatalogueOptions & { readonly mode: 'lenient' },
 ): LenientCatalogue;
 export function createCatalogue(
   tools: readonly AnyToolDefinition[],
@@ -65,6 +73,7 @@ export function createCatalogue(
   const compile = createSchemaCompiler();
   const entries = new Map<string, CatalogueEntry>();
   const refused: RefusedTool[] = [];
+  const deferred = new Set<string>();
   for (const [index, tool] of tools.entries()) {
     try {
       const name = checkName(tool);
@@ -73,24 +82,60 @@ export function createCatalogue(
       const { schema, validate } = prepareSchema(tool, compile);
       const declaration: ToolDeclaration = Object.freeze({ name, description: tool.description, inputSchema: schema });
       entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
+      if (tool.defer ?? options.defer === true) deferred.add(name);
     } catch (error) {
       if (options.mode !== 'lenient' || !isRefusal(error)) throw error;
       refused.push(Object.freeze({ index, name: String((tool as { name?: unknown } | undefined)?.name), error }));
     }
   }
-  const declarations = Object.freeze([...entries.values()].map((entry) => entry.declaration));
+  const search = toolSearchOf(entries, deferred, options, compile);
+  const shown = [...entries.values()].filter((entry) => !deferred.has(entry.declaration.name));
+  const declarations = Object.freeze(
+    [...shown, ...(search === undefined ? [] : [search.entry])].map((entry) => entry.declaration),
+  );
   const names = Object.freeze([...entries.keys()]);
+  const get = (name: string): CatalogueEntry | undefined =>
+    entries.get(name) ?? (name === search?.entry.declaration.name ? search.entry : undefined);
   return Object.freeze({
     ...(options.mode === 'lenient' ? { refused: Object.freeze(refused) } : {}),
     declarations,
     names,
-    get: (name: string) => entries.get(name),
+    get,
+    ...(search === undefined ? {} : { toolSearch: search.toolSearch }),
     validate: async (name: string, input: unknown): Promise<InputValidation> => {
-      const entry = entries.get(name);
+      const entry = get(name);
       if (entry === undefined) return { ok: false, message: `There is no tool named "${name.slice(0, 80)}".` };
       return entry.validate(input);
     },
   });
+}
+
+/** The search tool and its index, when some tools are deferred. */
+function toolSearchOf(
+  entries: ReadonlyMap<string, CatalogueEntry>,
+  deferred: ReadonlySet<string>,
+  options: CatalogueOptions,
+  compile: ReturnType<typeof createSchemaCompiler>,
+): { entry: CatalogueEntry; toolSearch: ToolSearch } | undefined {
+  if (deferred.size === 0) return undefined;
+  const declarations = [...deferred].map((name) => (entries.get(name) as CatalogueEntry).declaration);
+  const { definition, search } = toolSearchDefinition(Object.freeze(declarations), options.toolSearch);
+  checkName(definition as AnyToolDefinition);
+  if (entries.has(definition.name)) {
+    throw new InvalidToolDefinitionError(
+      definition.name,
+      'it has the name of the search tool the catalogue adds for its deferred tools; rename the tool, or give the ' +
+        'search another name with the `toolSearch.name` option.',
+    );
+  }
+  const { schema, validate } = prepareSchema(definition as AnyToolDefinition, compile);
+  const declaration: ToolDeclaration = Object.freeze({
+    name: definition.name,
+    description: definition.description,
+    inputSchema: schema,
+  });
+  const entry: CatalogueEntry = Object.freeze({ definition: definition as AnyToolDefinition, declaration, validate });
+  return { entry, toolSearch: Object.freeze({ ...search, declaration }) };
 }
 
 function checkName(tool: AnyToolDefinition): string {
@@ -139,6 +184,10 @@ function checkDefinition(tool: AnyToolDefinition): void {
       tool.name,
       '`timeoutMs` must be a positive number of milliseconds, or left out.',
     );
+  }
+  const defer: unknown = tool.defer;
+  if (defer !== undefined && typeof defer !== 'boolean') {
+    throw new InvalidToolDefinitionError(tool.name, '`defer` must be true or false, or left out.');
   }
   const trust: unknown = tool.outputTrust;
   if (trust !== undefined && trust !== 'trusted' && trust !== 'untrusted') {

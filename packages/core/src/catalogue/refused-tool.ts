@@ -1,10 +1,18 @@
 import type { ToolcircuitError } from '../errors/toolcircuit-error.js';
+import type { ToolSearchOptions } from './tool-search.js';
 
 /** `strict` (the default): the first invalid tool throws. `lenient`: valid tools load, invalid ones are listed. */
 export type CatalogueMode = 'strict' | 'lenient';
 
 export interface CatalogueOptions {
   readonly mode?: CatalogueMode;
+  /**
+   * Defers every tool that does not say otherwise (`defer: false` on a tool keeps it shown). Deferred tools
+   * are hidden from the model until its tool search loads them. Default `false`.
+   */
+  readonly defer?: boolean;
+  /** The search tool the model gets when some tools are deferred. */
+  readonly toolSearch?: ToolSearchOptions;
 }
 
 /** A tool `createCatalogue` did not load in lenient mode, with the same typed error strict mode throws. */

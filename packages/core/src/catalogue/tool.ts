@@ -84,6 +84,11 @@ export interface ToolDefinition<Input = unknown> {
   readonly sensitive?: boolean;
   /** Wrap this tool's (untrusted) results in the run's spotlight marker in model requests. */
   readonly spotlight?: boolean;
+  /**
+   * Deferred: not shown to the model until its tool search finds it (see the catalogue's `toolSearch`).
+   * Absent: the catalogue's `defer` option decides (not deferred by default).
+   */
+  readonly defer?: boolean;
   readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -104,6 +109,7 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly outputTrust?: OutputTrust;
   readonly sensitive?: boolean;
   readonly spotlight?: boolean;
+  readonly defer?: boolean;
   readonly run: (input: InferToolInput<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -123,6 +129,7 @@ export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): 
     ...(spec.outputTrust === undefined ? {} : { outputTrust: spec.outputTrust }),
     ...(spec.sensitive === undefined ? {} : { sensitive: spec.sensitive }),
     ...(spec.spotlight === undefined ? {} : { spotlight: spec.spotlight }),
+    ...(spec.defer === undefined ? {} : { defer: spec.defer }),
   };
   return Object.freeze(definition);
 }

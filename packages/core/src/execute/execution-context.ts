@@ -34,6 +34,11 @@ export interface ExecutionContext {
    * after one need a fresh, informed confirmation. Absent: no tracking (the four checks only).
    */
   readonly provenance?: RunProvenance;
+  /**
+   * The deferred tools the run has loaded. When present, a call to a deferred tool of the catalogue that is
+   * not loaded is refused (`tool_not_loaded`) with a hint to search first. Absent: deferral is not checked.
+   */
+  readonly loadedTools?: { has(name: string): boolean };
 }
 
 /** A call that passed the four checks and is about to run. */

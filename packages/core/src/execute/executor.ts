@@ -30,6 +30,7 @@ import {
   malformedJsonText,
   missingRightText,
   notJsonText,
+  notLoadedText,
   timedOutText,
   unknownToolText,
   untrustedContextText,
@@ -64,6 +65,10 @@ export function answerCall(call: ToolCallPart, context: ExecutionContext): Event
 
   const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
   if (entry === undefined) return refuse(attempt, 'unknown_tool', unknownToolText(call.name, catalogue));
+  const search = catalogue.toolSearch;
+  if (search !== undefined && context.loadedTools?.has(call.name) === false && search.isDeferred(call.name)) {
+    return refuse(attempt, 'tool_not_loaded', notLoadedText(call.name, search.name));
+  }
 
   if (call.inputError !== undefined) {
     return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));

@@ -4,12 +4,25 @@ import type { Catalogue, CatalogueEntry } from '../catalogue/catalogue.js';
 // stack trace or an unbounded echo of the input.
 
 export function unknownToolText(name: unknown, catalogue: Catalogue): string {
-  const names = catalogue.names;
+  const search = catalogue.toolSearch;
+  // With deferred tools, only the tools shown are listed: the rest is found by searching.
+  const names = search === undefined ? catalogue.names : catalogue.declarations.map((declaration) => declaration.name);
+  if (search !== undefined) {
+    return `There is no tool named ${JSON.stringify(clip(String(name)))} among the tools shown (${names.slice(0, 30).join(', ')}). Call "${search.name}" with what the tool should do to find and load more tools, or answer without a tool.`;
+  }
   const shown = names.slice(0, 30).join(', ');
   const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
   const available =
     names.length === 0 ? 'No tools are available in this conversation' : `Available tools: ${shown}${more}`;
   return `There is no tool named ${JSON.stringify(clip(String(name)))}. ${available}. Call one of these by its exact name, or answer without a tool.`;
+}
+
+export function notLoadedText(name: string, searchTool: string): string {
+  return (
+    `Tool "${clip(name)}" exists but is not loaded yet, so it did not run. Find it first with the tool search ` +
+    `("${searchTool}", or the provider's own): describe what you need it to do; once the search has loaded it, ` +
+    'call it again in your next step.'
+  );
 }
 
 export function malformedJsonText(name: string, inputError: string): string {

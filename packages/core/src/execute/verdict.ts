@@ -12,6 +12,8 @@ export type RefusalReason =
   | 'duplicate_call_id'
   /** The turn stopped on max_tokens: its calls may be truncated and are never run. */
   | 'incomplete_call'
+  /** A deferred tool the model called before a tool search loaded it. */
+  | 'tool_not_loaded'
   /** The application's provenance policy refuses this tool while untrusted output is in the run. */
   | 'untrusted_context';
 

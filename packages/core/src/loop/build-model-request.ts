@@ -15,7 +15,8 @@ export function buildModelRequest(state: LoopState, options: Omit<LoopOptions, '
     // A fresh array each turn: the model may keep it, the loop keeps appending to its own. Spotlit results
     // are wrapped here only, so the marker never reaches the run's messages or the journal.
     messages: spotlit === undefined ? [...state.messages] : spotlightMessages(state.messages, spotlit),
-    tools: options.catalogue.declarations,
+    tools: state.loadedTools?.requestTools() ?? options.catalogue.declarations,
+    ...(state.loadedTools === undefined ? {} : { deferredTools: state.loadedTools.deferredTools() }),
     ...(system === undefined ? {} : { system }),
     ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
     ...(options.parallelToolCalls === undefined ? {} : { parallelToolCalls: options.parallelToolCalls }),

@@ -95,6 +95,8 @@ async function turns(
     const modelTurn = withUniqueCallIds(read.modelTurn, turn, callIdsOf(state.messages));
     const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
     const calls = toolCallsOf(modelTurn.content);
+    // Tools the provider's own search loaded during this turn may be called in it.
+    if (modelTurn.loadedTools !== undefined) state.loadedTools?.add(modelTurn.loadedTools);
     state.turns.push(modelTurn);
     state.usage = addUsage(state.usage, modelTurn.usage);
     state.messages.push(assistantMessageOf(modelTurn));
@@ -109,7 +111,8 @@ async function turns(
     if (calls.length === 0) return endLoop(state, 'completed', emit);
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
-    const context = executionContext(options, runId, turn, options.confirmation ?? 'refuse', state.provenance);
+    const mode = options.confirmation ?? 'refuse';
+    const context = executionContext(options, runId, turn, mode, state.provenance, state.loadedTools);
     const tasks = callTasks(calls, incomplete, cutByTokenLimit, context);
     const deliver =
       emit === undefined
@@ -126,6 +129,8 @@ async function turns(
     });
     if (isPromiseLike(settling)) await settling;
     const outcomes = open.outcomes as ExecutionOutcome[];
+    // Before a pause, so the paused run carries what this turn's searches loaded.
+    state.loadedTools?.loadFound(calls, outcomes);
     const pending = pendingCallsOf(calls, outcomes);
     if (pending.length > 0) {
       // A pause leaves the reply open on purpose: `resumeLoop` completes it.

@@ -1,6 +1,7 @@
 import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import type { InterruptedRun } from './interrupted-run.js';
+import { loadedToolsOf } from './loaded-tools.js';
 import type { LoopResult } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { ResumeOptions } from './resume-loop.js';
@@ -16,7 +17,9 @@ import { driveLoop } from './run-loop.js';
  */
 export function continueLoop(interrupted: InterruptedRun, options: ResumeOptions): Promise<LoopResult> {
   checkLoopOptions(options);
-  return driveLoop(stateOf(interrupted), options);
+  const state = stateOf(interrupted);
+  const loadedTools = loadedToolsOf(options.catalogue, interrupted.messages, interrupted.loadedTools);
+  return driveLoop(loadedTools === undefined ? state : { ...state, loadedTools }, options);
 }
 
 /** The loop state an interrupted run is continued from; checked so that no call is left unanswered. */

@@ -1,5 +1,6 @@
 import type { ConfirmationMode, ExecutionContext } from '../execute/execution-context.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
+import type { LoadedTools } from './loaded-tools.js';
 import type { LoopOptions } from './loop-options.js';
 
 /** What the executor needs from the loop's options for the calls of one turn. */
@@ -9,6 +10,7 @@ export function executionContext(
   turn: number,
   confirmation: ConfirmationMode,
   provenance?: RunProvenance,
+  loadedTools?: LoadedTools,
 ): ExecutionContext {
   return {
     catalogue: options.catalogue,
@@ -22,5 +24,6 @@ export function executionContext(
     ...(options.resultLimits === undefined ? {} : { resultLimits: options.resultLimits }),
     ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
     ...(provenance === undefined ? {} : { provenance }),
+    ...(loadedTools === undefined ? {} : { loadedTools }),
   };
 }

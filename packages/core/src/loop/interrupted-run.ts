@@ -22,6 +22,8 @@ export interface InterruptedRun {
   readonly usage: Usage;
   /** Ids of the calls already answered (run, refused or failed): none of them runs again. */
   readonly answeredCallIds: readonly string[];
+  /** The deferred tools loaded so far, in load order (absent when the catalogue defers nothing). */
+  readonly loadedTools?: readonly string[];
   /** What stopped the run, as data. */
   readonly error: {
     readonly name: string;
@@ -48,6 +50,7 @@ export function interruptedRunOf(state: LoopState, turn: number, error: unknown)
     turns: [...state.turns],
     usage: state.usage,
     answeredCallIds,
+    ...(state.loadedTools === undefined ? {} : { loadedTools: state.loadedTools.names() }),
     error: errorData(error),
   };
 }

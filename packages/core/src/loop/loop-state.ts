@@ -4,6 +4,7 @@ import type { ModelTurn } from '../messages/model-turn.js';
 import { emptyUsage, type Usage } from '../messages/usage.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
 import { startProvenance } from '../provenance/start-provenance.js';
+import { type LoadedTools, loadedToolsOf } from './loaded-tools.js';
 import type { LoopOptions } from './loop-options.js';
 
 /** What the loop carries from turn to turn; also what a paused run is rebuilt into. */
@@ -14,6 +15,8 @@ export interface LoopState {
   usage: Usage;
   /** Untrusted results that entered the run; absent when provenance is off. */
   readonly provenance?: RunProvenance;
+  /** The deferred tools loaded so far; absent when the catalogue defers nothing. */
+  readonly loadedTools?: LoadedTools;
 }
 
 /** The state of a run that has not asked the model yet. */
@@ -24,7 +27,13 @@ export function startLoopState(options: LoopOptions): LoopState {
     turns: [],
     usage: emptyUsage,
     ...provenanceOf(options),
+    ...loadedOf(options),
   };
+}
+
+function loadedOf(options: LoopOptions): { loadedTools?: LoadedTools } {
+  const loadedTools = loadedToolsOf(options.catalogue, options.messages);
+  return loadedTools === undefined ? {} : { loadedTools };
 }
 
 function provenanceOf(options: LoopOptions): { provenance?: RunProvenance } {

@@ -44,5 +44,6 @@ export function pausedRunOf(
     pending,
     results: outcomes.map((outcome) => (outcome.verdict.kind === 'awaiting_confirmation' ? null : outcome.result)),
     ...(state.provenance === undefined ? {} : { provenance: { sources: state.provenance.sources() } }),
+    ...(state.loadedTools === undefined ? {} : { loadedTools: state.loadedTools.names() }),
   };
 }

@@ -44,6 +44,8 @@ export interface PausedRun {
   readonly results: readonly (ToolResultPart | null)[];
   /** The run's untrusted sources so far (absent when provenance is off). */
   readonly provenance?: { readonly sources: readonly TaintSource[] };
+  /** The deferred tools loaded so far, in load order (absent when the catalogue defers nothing). */
+  readonly loadedTools?: readonly string[];
 }
 
 /** The human's answer for one pending call. */

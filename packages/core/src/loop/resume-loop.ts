@@ -11,6 +11,7 @@ import type { CallTask } from './call-tasks.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import { executionContext } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
+import { loadedToolsOf } from './loaded-tools.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopResult } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
@@ -55,7 +56,15 @@ export async function resumeLoop(
     paused.messages,
     paused.provenance?.sources,
   );
-  const context = executionContext({ ...options, session }, paused.runId, paused.turn, 'refuse', provenance);
+  const loadedTools = loadedToolsOf(options.catalogue, paused.messages, paused.loadedTools);
+  const context = executionContext(
+    { ...options, session },
+    paused.runId,
+    paused.turn,
+    'refuse',
+    provenance,
+    loadedTools,
+  );
   const tasks = paused.pending.map((pending): CallTask => {
     const call = calls[pending.index] as ToolCallPart;
     const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
@@ -92,6 +101,7 @@ export async function resumeLoop(
     turns: [...paused.turns],
     usage: paused.usage,
     ...(provenance === undefined ? {} : { provenance }),
+    ...(loadedTools === undefined ? {} : { loadedTools }),
   };
   await appendReply(
     state,

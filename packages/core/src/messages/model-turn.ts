@@ -31,6 +31,11 @@ export interface ModelTurn {
   readonly content: readonly AssistantContentPart[];
   readonly stopReason: StopReason;
   readonly usage: Usage;
+  /**
+   * Deferred tools the provider's own tool search loaded during this turn (adapters in native tool-search
+   * mode): the loop loads them as its own search would, before this turn's calls are checked.
+   */
+  readonly loadedTools?: readonly string[];
   /** Response-level provider data (response id, model version) the adapter may need on the next turn. */
   readonly providerMetadata?: ProviderMetadata;
 }

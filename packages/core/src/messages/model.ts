@@ -14,6 +14,13 @@ export interface ToolDeclaration {
   readonly inputSchema: JsonObject;
 }
 
+/** The deferred tools not loaded yet, for an adapter that uses its provider's own tool search. */
+export interface DeferredTools {
+  /** The name of the neutral search tool in the request's `tools`. */
+  readonly searchTool: string;
+  readonly tools: readonly ToolDeclaration[];
+}
+
 /** Which tools the model may or must call this turn. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'tool'; readonly name: string };
 
@@ -27,6 +34,13 @@ export interface ModelRequest {
    */
   readonly tools: readonly ToolDeclaration[];
   readonly toolChoice?: ToolChoice;
+  /**
+   * Present when the catalogue defers tools. `tools` already holds the neutral search tool and the tools
+   * loaded so far, which is all an adapter needs; one that uses its provider's own tool search instead
+   * removes `deferredTools.searchTool` from `tools`, declares these as deferred, and reports what the
+   * provider loaded in the turn's `loadedTools`.
+   */
+  readonly deferredTools?: DeferredTools;
   /** `false` asks the provider for at most one call per turn, where it supports that switch. */
   readonly parallelToolCalls?: boolean;
   readonly maxOutputTokens?: number;

@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   readonly query: Readonly<Record<string, string>>;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: JsonValue | undefined;
+  /** Size of the body as it came over the wire, in bytes (0 without a body). */
+  readonly bodyBytes: number;
 }
 
 /** A request that did not match the cassette; the server answered 599 and kept going. */

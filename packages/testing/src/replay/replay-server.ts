@@ -125,10 +125,12 @@ export async function startReplayServer(cassette: Cassette, options: ReplayOptio
 async function readRequest(req: IncomingMessage): Promise<ReceivedRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  const text = bytes.toString('utf8');
   return {
     ...requestHead(req),
     body: text === '' ? undefined : parseJsonOrText(text),
+    bodyBytes: bytes.byteLength,
   };
 }
 
