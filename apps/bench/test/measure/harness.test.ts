@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../../src/bench-options.js';
 import { matrixPlan } from '../../src/measure/matrix-plan.js';
+import { pathPlan, SYNC_FLOOR, SYNC_PATH } from '../../src/measure/path-plan.js';
 import { runMatrix } from '../../src/measure/run-matrix.js';
 import { intervals, median } from '../../src/measure/stats.js';
 import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
-import { judgeGoals } from '../../src/report/goals.js';
+import type { BenchResults } from '../../src/report/bench-results.js';
+import { loadGoalRows } from '../../src/report/goals/load-goal-rows.js';
 import { formatMatrix } from '../../src/report/print-report.js';
 import { createScript } from '../../src/scenario/scenario.js';
 import { aiSystem } from '../../src/systems/ai-system.js';
@@ -36,12 +38,25 @@ describe('the bench harness (structure only, no timing asserted)', () => {
       }
     }
     const options = { ...parseBenchOptions([]), goalCell: { calls: 2, steps: 3, tools: 1 } };
-    const goals = judgeGoals(cells, [], options);
-    expect(goals).toHaveLength(4);
-    expect(goals[0]?.pass).toBeTypeOf('boolean');
-    expect(goals[1]?.pass).toBeTypeOf('boolean');
-    // No RSS children ran: that goal is reported as not measured, never as passed.
-    expect(goals[3]?.pass).toBeUndefined();
+    const results: BenchResults = {
+      options,
+      cells,
+      paths: [],
+      rss: [],
+      rssGoal: [],
+      imports: [],
+      translation: [],
+      wire: undefined,
+    };
+    const rows = await loadGoalRows();
+    const verdict = (order: number) => rows.find((row) => row.order === order)?.judge(results);
+    // The timing phase's goals are judged from these cells…
+    expect(verdict(110)?.pass).toBeTypeOf('boolean');
+    expect(verdict(120)?.pass).toBeTypeOf('boolean');
+    // …while no RSS child and no paths configuration ran: those goals are not measured, never passed.
+    expect(verdict(140)?.pass).toBeUndefined();
+    expect(verdict(10)?.pass).toBeUndefined();
+    expect(verdict(40)?.pass).toBeUndefined();
     const table = formatMatrix(cells, []);
     expect(table.split('\n').filter((line) => line.startsWith('| K='))).toHaveLength(6);
   });
@@ -65,6 +80,48 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     expect(matrixPlan(parseBenchOptions(['--full'])).rounds(ai, { calls: 8, steps: 500, tools: 100 })).toBe(1);
     expect(matrixPlan(parseBenchOptions(['--quick'])).cells.every((cell) => cell.steps <= 50)).toBe(true);
     expect(() => parseBenchOptions(['--fast'])).toThrow(/Unknown option --fast/);
+  });
+
+  it('plans every path in every cell, each against the floor with the same kind of tool', () => {
+    const plan = pathPlan(parseBenchOptions([]));
+    const async = plan.filter((configuration) => configuration.name === 'async tool');
+    const sync = plan.filter((configuration) => configuration.name === 'sync tool');
+    expect(async).toHaveLength(12);
+    expect(sync).toHaveLength(12);
+    for (const { systems } of async) {
+      expect(systems.every((entry) => entry.spec.tool === 'async')).toBe(true);
+      expect(systems.filter((entry) => entry.spec.id === 'hand-written')).toHaveLength(1);
+      expect(systems.length).toBeGreaterThanOrEqual(5);
+    }
+    for (const { systems } of sync) expect(systems.map((entry) => entry.spec)).toEqual([SYNC_PATH, SYNC_FLOOR]);
+    const versus = plan.find((configuration) => configuration.systems.some((entry) => entry.spec.id === 'ai7'));
+    expect(versus?.systems.map((entry) => entry.spec.id)).toEqual(['toolcircuit', 'hand-written', 'ai7', 'ai']);
+  });
+
+  it('judges the paths goals from cells timed the way a paths child times them', async () => {
+    const scenario = { calls: 2, steps: 3, tools: 1 };
+    const [cell] = await runMatrix(
+      [toolcircuitSystem({ tool: 'async' }), handWrittenSystem('async')],
+      { ...tiny, cells: [scenario] },
+      () => {},
+    );
+    if (cell === undefined) throw new Error('no cell');
+    const options = { ...parseBenchOptions([]), goalCell: scenario };
+    const results: BenchResults = {
+      options,
+      cells: [],
+      paths: [{ name: 'async tool', ...cell }],
+      rss: [],
+      rssGoal: [],
+      imports: [],
+      translation: [],
+      wire: undefined,
+    };
+    const row = (await loadGoalRows()).find((candidate) => candidate.order === 10);
+    const verdict = row?.judge(results);
+    expect(verdict?.pass).toBeTypeOf('boolean');
+    expect(verdict?.measured).toMatch(/over 1 cells, worst at K=2 S=3 T=1/);
+    expect(verdict?.peer).toMatch(/^floor .* µs\/call at K=2 S=3 T=1$/);
   });
 
   it('builds one script shared by every system, with unique call ids', () => {

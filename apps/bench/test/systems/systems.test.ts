@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScript, FINAL_TEXT } from '../../src/scenario/scenario.js';
 import { aiSystem } from '../../src/systems/ai-system.js';
+import { ai7System } from '../../src/systems/ai7-system.js';
 import type { BenchSystem } from '../../src/systems/bench-system.js';
 import { handWrittenSystem } from '../../src/systems/hand-written-system.js';
 import { openAIAgentsSystem } from '../../src/systems/openai-agents-system.js';
@@ -10,8 +11,15 @@ const systems: BenchSystem[] = [
   toolcircuitSystem(),
   toolcircuitSystem({ schema: 'zod', journal: true }),
   toolcircuitSystem({ loop: 'stream' }),
+  toolcircuitSystem({ tool: 'async' }),
+  toolcircuitSystem({ tool: 'async', journal: true }),
+  toolcircuitSystem({ tool: 'async', loop: 'stream' }),
+  toolcircuitSystem({ tool: 'async', schema: 'zod' }),
   handWrittenSystem(),
+  handWrittenSystem('async'),
   aiSystem(),
+  aiSystem('async'),
+  ai7System('async'),
   openAIAgentsSystem(),
 ];
 
