@@ -22,7 +22,7 @@ const planned = (spec: (typeof systems)[number]['spec']) =>
 const { scenario } = configuration;
 await warmUpSystems(
   systems,
-  configuration.quick === true ? { calls: 2_000, budgetMs: 1_000 } : { calls: 5_000, budgetMs: 2_000 },
+  configuration.quick === true ? { calls: 2_000, budgetMs: 1_000 } : { calls: 4_000, budgetMs: 1_500 },
   log,
   [{ ...scenario, steps: Math.min(scenario.steps, 10) }],
 );

@@ -71,14 +71,17 @@ export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPla
         collectGarbage();
         if (plan.warmUp(system, scenario)) checkRecord(system, script, await entry.run.run());
         const repeat = plan.repeat?.(system, scenario) ?? 1;
+        const cpuBefore = process.cpuUsage();
         const started = performance.now();
         const record = await entry.run.run();
         checkRecord(system, script, record);
         for (let again = 1; again < repeat; again += 1) checkRecord(system, script, await entry.run.run());
         const batchMs = performance.now() - started;
+        const cpu = process.cpuUsage(cpuBefore);
+        const cpuMs = (cpu.user + cpu.system) / 1000 / repeat;
         const list = runs.get(system) ?? [];
         // The per-step figures come from the batch's first conversation; the per-call ones from the whole batch.
-        list.push(metricsOf(repeat === 1 ? record : { ...record, totalMs: batchMs / repeat }, scenario));
+        list.push(metricsOf(repeat === 1 ? record : { ...record, totalMs: batchMs / repeat }, scenario, cpuMs));
         runs.set(system, list);
       }
     }

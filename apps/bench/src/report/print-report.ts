@@ -156,19 +156,35 @@ export function formatPaths(cells: readonly PathCell[]): string {
         scenarioLabel(cell.scenario),
         result.label,
         String(result.rounds),
+        formatNumber(metrics?.cpuPerCallUs),
+        formatNumber(metrics?.bestCpuPerCallUs),
+        floor?.cpuPerCallUs === undefined || metrics?.cpuPerCallUs === undefined
+          ? '—'
+          : formatRatio(metrics.cpuPerCallUs / floor.cpuPerCallUs),
         formatNumber(metrics?.perCallUs),
         formatNumber(metrics?.bestPerCallUs),
-        formatNumber(metrics?.perStepUs),
-        metrics === undefined ? '' : formatNumber(metrics.last10Us / metrics.first10Us),
         floor === undefined || metrics === undefined ? '—' : formatRatio(metrics.perCallUs / floor.perCallUs),
+        metrics === undefined ? '' : formatNumber(metrics.last10Us / metrics.first10Us),
       ]);
     }
   }
   return [
-    '## Paths: each configuration in a fresh process, systems alternating (medians over the rounds; µs)',
+    "## Paths: each configuration in a fresh process, systems alternating (medians over the rounds; µs; CPU = this process's user + system time)",
     '',
     formatTable(
-      ['process', 'cell', 'system', 'runs', 'µs/call', 'best µs/call', 'µs/step', 'last/first', '× floor'],
+      [
+        'process',
+        'cell',
+        'system',
+        'runs',
+        'CPU µs/call',
+        'best CPU µs/call',
+        'CPU × floor',
+        'wall µs/call',
+        'best wall µs/call',
+        'wall × floor',
+        'last/first',
+      ],
       rows,
     ),
   ].join('\n');

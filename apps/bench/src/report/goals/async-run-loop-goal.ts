@@ -29,7 +29,7 @@ export const asyncRunLoopGoal: GoalRow = {
         ...(sync.length === 0 ? [] : [`synchronous tool and floor: ${describeRange(sync)}`]),
       ].join('; '),
       pass: worst.ratio <= ASYNC_FLOOR_LIMIT,
-      peer: `floor ${formatNumber(goalFloor ?? worst.floorUs)} µs/call at ${scenarioLabel(goalFloor === undefined ? worst.scenario : options.goalCell)}`,
+      peer: `floor ${formatNumber(goalFloor ?? worst.floorUs)} CPU µs/call at ${scenarioLabel(goalFloor === undefined ? worst.scenario : options.goalCell)}`,
       profile: { scenario: worst.scenario, spec: PLAIN_ASYNC },
     };
   },

@@ -48,7 +48,7 @@ export const circuitOptionsGoal: GoalRow = {
     return {
       measured: parts.join('; '),
       pass: worstRatio === undefined ? undefined : worstRatio <= OPTIONS_FLOOR_LIMIT,
-      peer: floor === undefined ? '' : `floor ${formatNumber(floor)} µs/call at ${scenarioLabel(options.goalCell)}`,
+      peer: floor === undefined ? '' : `floor ${formatNumber(floor)} CPU µs/call at ${scenarioLabel(options.goalCell)}`,
       ...(profile === undefined ? {} : { profile }),
     };
   },
