@@ -43,7 +43,8 @@ export function specIn(cell: PathCell | undefined, spec: SystemSpec): CellResult
 export function pathRatios(paths: readonly PathCell[], spec: SystemSpec): PathRatio[] {
   const ratios: PathRatio[] = [];
   const floorSpec: SystemSpec = { id: 'hand-written', tool: spec.tool ?? 'sync' };
-  for (const cell of paths) {
+  // The peers' configuration times toolcircuit again in the goal cell: its own figures, not another cell.
+  for (const cell of paths.filter((candidate) => candidate.results.every((result) => result.id !== 'ai7'))) {
     const circuit = specIn(cell, spec)?.metrics;
     const floor = specIn(cell, floorSpec)?.metrics;
     if (circuit === undefined || floor === undefined) continue;
