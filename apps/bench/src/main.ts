@@ -1,9 +1,11 @@
 /**
  * `pnpm bench` (`node --expose-gc dist/main.js [--quick] [--full] [--only=phases] [--json=FILE]`).
  *
- * Phases, in this order: timing (all systems alternating in THIS process), peak RSS (one child process
- * per system), cold imports (one fresh node per sample), catalogue translation, wire cost (real adapters
- * against an instant 127.0.0.1 server in another process). Tables go to stdout, progress to stderr.
+ * Phases, in this order: timing (all systems alternating in THIS process), paths (one fresh process per
+ * configuration: each toolcircuit path against the floor, async tools), peak RSS (one child process per
+ * system), cold imports (one fresh node per sample), catalogue translation, wire cost (real adapters
+ * against an instant 127.0.0.1 server in another process). Progress goes to stderr; the tables go to
+ * stdout at the end, the goal table first (every row in report/goals/*-goal.ts, judged on this run).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,45 +16,49 @@ import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
 import { matrixPlan } from './measure/matrix-plan.js';
 import { measureCatalogueTranslation, type TranslationRow } from './measure/measure-catalogue-translation.js';
 import { IMPORTED_PACKAGES, type ImportTime, measureImportTimes } from './measure/measure-import-time.js';
+import { measurePaths, type PathCell } from './measure/measure-paths.js';
 import { measurePeakRss } from './measure/measure-peak-rss.js';
+import { pathPlan } from './measure/path-plan.js';
 import { profileToolcircuit } from './measure/profile-toolcircuit-child.js';
 import { type MatrixCell, runMatrix } from './measure/run-matrix.js';
 import { warmUpSystems } from './measure/warm-up-systems.js';
+import type { BenchResults } from './report/bench-results.js';
 import { formatProfile } from './report/format-profile.js';
 import { formatWire } from './report/format-wire.js';
-import { judgeGoals } from './report/goals.js';
+import { ASYNC_FLOOR, JOURNALED_CIRCUIT, PLAIN_CIRCUIT } from './report/goals/journal-rss-goal.js';
+import { loadGoalRows } from './report/goals/load-goal-rows.js';
 import {
   formatGoals,
   formatHeader,
   formatImports,
   formatMatrix,
+  formatPaths,
   formatRss,
   formatTranslation,
   formatValidation,
-  formatVariants,
   type RssMeasurement,
 } from './report/print-report.js';
 import { scenarioLabel } from './scenario/scenario.js';
+import { ai7System } from './systems/ai7-system.js';
 import { allSystems } from './systems/all-systems.js';
-import { handWrittenSystem } from './systems/hand-written-system.js';
 import { SYSTEM_IDS } from './systems/load-system.js';
-import { toolcircuitSystem } from './systems/toolcircuit-system.js';
 import { measureWireCost, type WireCostReport } from './wire/measure-wire-cost.js';
 
 const options = parseBenchOptions(process.argv.slice(2));
 const benchRoot = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const print = (text: string) => process.stdout.write(`${text}\n\n`);
+// Sections are printed at the end, after the goal table, which can only be judged once every phase ran.
+const sections: string[] = [];
+const print = (text: string) => sections.push(text);
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
 const machine = machineInfo();
 const systems = allSystems();
 print(formatHeader(machine, options));
-print(formatValidation(systems));
+print(formatValidation([...systems, ai7System('async')]));
 
 let cells: MatrixCell[] = [];
-let variants: MatrixCell[] = [];
 if (options.phases.has('timing')) {
   log('warm-up (untimed):');
   await warmUpSystems(
@@ -62,45 +68,34 @@ if (options.phases.has('timing')) {
   );
   log('timing (one process, systems alternating):');
   cells = await runMatrix(systems, matrixPlan(options), log);
-  const variantSystems = [
-    toolcircuitSystem(),
-    toolcircuitSystem({ journal: true }),
-    toolcircuitSystem({ schema: 'zod' }),
-    toolcircuitSystem({ schema: 'zod', journal: true }),
-    toolcircuitSystem({ loop: 'stream' }),
-    handWrittenSystem(),
-  ];
-  variants = await runMatrix(
-    variantSystems,
-    { cells: [options.goalCell], rounds: () => 7, skipReason: () => '', warmUp: () => true },
-    log,
-  );
+}
+
+let paths: PathCell[] = [];
+if (options.phases.has('paths')) {
+  log(`paths (one fresh process per configuration, systems alternating; ${elapsed()}):`);
+  paths = await measurePaths(pathPlan(options), options.quick, benchRoot, log);
 }
 
 const rss: RssMeasurement[] = [];
+const rssGoal: RssMeasurement[] = [];
 if (options.phases.has('rss')) {
   for (const scenario of options.rssCells) {
     log(`peak RSS, ${scenarioLabel(scenario)}, one child per system (${elapsed()})`);
     rss.push({ scenario, reports: await measurePeakRss(SYSTEM_IDS, scenario, benchRoot) });
   }
+  const scenario = options.rssCells.at(-1);
+  if (scenario !== undefined) {
+    // The journal goal's ratio: three children each, interleaved, medians (one child can land on a busy moment).
+    log(`peak RSS, ${scenarioLabel(scenario)}, journal against the async floor, 3 children each (${elapsed()})`);
+    const specs = [JOURNALED_CIRCUIT, ASYNC_FLOOR, PLAIN_CIRCUIT];
+    const repeated = [0, 1, 2].flatMap(() => specs);
+    rssGoal.push({ scenario, reports: await measurePeakRss(repeated, scenario, benchRoot) });
+  }
 }
 
 if (cells.length > 0) print(formatMatrix(cells, rss));
-if (rss.length > 0) print(formatRss(rss));
-const goals = judgeGoals(cells, rss, options);
-print(formatGoals(goals, options.quick));
-const variantCell = variants[0];
-if (variantCell !== undefined) print(formatVariants(variantCell));
-
-for (const goal of goals) {
-  if (goal.pass !== false || goal.profileCell === undefined) continue;
-  log(`profiling toolcircuit at ${scenarioLabel(goal.profileCell)} (${elapsed()})`);
-  const summary = await profileToolcircuit(goal.profileCell, options.quick ? 2 : 4);
-  print(
-    `## Why "${goal.goal}" failed: V8 CPU profile of toolcircuit at ${scenarioLabel(goal.profileCell)}\n\n${formatProfile(summary)}`,
-  );
-  break;
-}
+if (paths.length > 0) print(formatPaths(paths));
+if (rss.length > 0) print(formatRss([...rss, ...rssGoal]));
 
 let imports: ImportTime[] = [];
 if (options.phases.has('imports')) {
@@ -136,16 +131,40 @@ if (options.phases.has('durable')) {
   print(formatDurable(durable));
 }
 
+const results: BenchResults = { options, cells, paths, rss, rssGoal, imports, translation, wire, durable };
+const judged = (await loadGoalRows()).map((row) => ({
+  row,
+  verdict: row.phases.every((phase) => options.phases.has(phase))
+    ? row.judge(results)
+    : { measured: `not measured: --only left out ${row.phases.join(', ')}`, pass: undefined, peer: '' },
+}));
+
+const failed = judged.find(({ verdict }) => verdict.pass === false && verdict.profile !== undefined);
+if (failed?.verdict.profile !== undefined) {
+  const { scenario, spec } = failed.verdict.profile;
+  log(`profiling toolcircuit at ${scenarioLabel(scenario)} (${elapsed()})`);
+  const summary = await profileToolcircuit(scenario, options.quick ? 2 : 4, spec);
+  print(
+    `## Why "${failed.row.path}: ${failed.row.goal}" failed: V8 CPU profile of toolcircuit at ${scenarioLabel(scenario)}\n\n${formatProfile(summary)}`,
+  );
+}
+
 const loadAtEnd = currentLoadAverage();
 print(`Done in ${elapsed()}; load average at end ${loadAtEnd.toFixed(2)}.`);
+process.stdout.write(
+  [sections[0] ?? '', formatGoals(judged, options.quick), ...sections.slice(1)]
+    .map((section) => `${section}\n\n`)
+    .join(''),
+);
 if (options.jsonPath !== undefined) {
   const results = {
     machine,
     options: { ...options, phases: [...options.phases] },
     cells,
-    variants,
+    paths,
     rss,
-    goals,
+    rssGoal,
+    goals: judged.map(({ row, verdict }) => ({ path: row.path, goal: row.goal, ...verdict })),
     imports,
     translation,
     wire,

@@ -1,10 +1,12 @@
 import { createScript, type Scenario, type Script, scenarioLabel } from '../scenario/scenario.js';
-import type { BenchSystem, PreparedRun, RunRecord, SystemId } from '../systems/bench-system.js';
+import type { BenchSystem, PreparedRun, RunRecord, SystemId, SystemSpec } from '../systems/bench-system.js';
 import { collectGarbage } from './collect-garbage.js';
 import { medianMetrics, metricsOf, type RunMetrics } from './run-metrics.js';
 
 export interface CellResult {
   readonly id: SystemId;
+  /** The system's configuration (tool mode, journal, …): what goals look results up by. */
+  readonly spec: SystemSpec;
   readonly label: string;
   /** Timed runs taken (0 when skipped). */
   readonly rounds: number;
@@ -32,6 +34,12 @@ export interface MatrixPlan {
    * twice as much, which would charge the GC to whoever runs next rather than to who made the garbage.
    */
   warmUp(system: BenchSystem, scenario: Scenario): boolean;
+  /**
+   * Conversations played back to back in one timed sample (default 1). Short conversations are timed in
+   * batches: a sample of a few hundred microseconds is decided by whether the OS happened to deschedule
+   * the process during it, which on a shared machine says more about the neighbours than about the code.
+   */
+  repeat?(system: BenchSystem, scenario: Scenario): number;
 }
 
 export type Log = (line: string) => void;
@@ -62,10 +70,18 @@ export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPla
         if (entry === undefined || round >= plan.rounds(system, scenario)) continue;
         collectGarbage();
         if (plan.warmUp(system, scenario)) checkRecord(system, script, await entry.run.run());
+        const repeat = plan.repeat?.(system, scenario) ?? 1;
+        const cpuBefore = process.cpuUsage();
+        const started = performance.now();
         const record = await entry.run.run();
         checkRecord(system, script, record);
+        for (let again = 1; again < repeat; again += 1) checkRecord(system, script, await entry.run.run());
+        const batchMs = performance.now() - started;
+        const cpu = process.cpuUsage(cpuBefore);
+        const cpuMs = (cpu.user + cpu.system) / 1000 / repeat;
         const list = runs.get(system) ?? [];
-        list.push(metricsOf(record, scenario));
+        // The per-step figures come from the batch's first conversation; the per-call ones from the whole batch.
+        list.push(metricsOf(repeat === 1 ? record : { ...record, totalMs: batchMs / repeat }, scenario, cpuMs));
         runs.set(system, list);
       }
     }
@@ -78,13 +94,21 @@ export async function runMatrix(systems: readonly BenchSystem[], plan: MatrixPla
         if (list === undefined || list.length === 0) {
           return {
             id: system.id,
+            spec: system.spec,
             label: system.label,
             rounds: 0,
             prepareMs,
             skipped: plan.skipReason(system, scenario),
           };
         }
-        return { id: system.id, label: system.label, rounds: list.length, metrics: medianMetrics(list), prepareMs };
+        return {
+          id: system.id,
+          spec: system.spec,
+          label: system.label,
+          rounds: list.length,
+          metrics: medianMetrics(list),
+          prepareMs,
+        };
       }),
     });
   }

@@ -22,8 +22,13 @@ const WARM_UP_CELLS: readonly Scenario[] = [
  * first cells measured its warm-up, not its cost (toolcircuit read 37.7 µs per call at K=1 S=10 T=1 and
  * 12.7 at K=1 S=500 in the same run). A server that runs tool calls all day runs optimised code.
  */
-export async function warmUpSystems(systems: readonly BenchSystem[], budget: WarmUpBudget, log: Log): Promise<void> {
-  for (const scenario of WARM_UP_CELLS) {
+export async function warmUpSystems(
+  systems: readonly BenchSystem[],
+  budget: WarmUpBudget,
+  log: Log,
+  cells: readonly Scenario[] = WARM_UP_CELLS,
+): Promise<void> {
+  for (const scenario of cells) {
     const script = createScript(scenario);
     const perRun = scenario.calls * scenario.steps;
     for (const system of systems) {

@@ -2,17 +2,16 @@ import type { BenchOptions } from '../bench-options.js';
 import type { MachineInfo } from '../measure/machine-info.js';
 import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
 import type { ImportTime } from '../measure/measure-import-time.js';
+import type { PathCell } from '../measure/measure-paths.js';
 import type { MatrixCell } from '../measure/run-matrix.js';
-import type { RssChildReport } from '../rss-child.js';
-import { type Scenario, scenarioLabel } from '../scenario/scenario.js';
+import { scenarioLabel } from '../scenario/scenario.js';
 import type { BenchSystem } from '../systems/bench-system.js';
+import type { RssMeasurement } from './bench-results.js';
 import { formatNumber, formatRatio, formatTable } from './format-table.js';
-import { type GoalVerdict, resultOf } from './goals.js';
+import type { GoalRow, GoalVerdict } from './goals/goal-row.js';
+import { resultOf } from './result-of.js';
 
-export interface RssMeasurement {
-  readonly scenario: Scenario;
-  readonly reports: readonly RssChildReport[];
-}
+export type { RssMeasurement } from './bench-results.js';
 
 export function formatHeader(machine: MachineInfo, options: BenchOptions): string {
   const versions = Object.entries(machine.versions)
@@ -103,7 +102,7 @@ export function formatRss(rss: readonly RssMeasurement[]): string {
   const rows = rss.flatMap((entry) =>
     entry.reports.map((report) => [
       scenarioLabel(entry.scenario),
-      report.system,
+      report.label ?? report.system,
       formatNumber(report.readyRssMb),
       formatNumber(report.peakRssMb),
       formatNumber(report.peakRssMb - report.readyRssMb),
@@ -121,30 +120,73 @@ export function formatRss(rss: readonly RssMeasurement[]): string {
   ].join('\n');
 }
 
-export function formatGoals(verdicts: readonly GoalVerdict[], quick: boolean): string {
+/** The goal table: one row per goal, PASS/FAIL, the peer's figure beside; every figure from this run. */
+export function formatGoals(
+  rows: readonly { readonly row: GoalRow; readonly verdict: GoalVerdict }[],
+  quick: boolean,
+): string {
   return [
     '## Goals',
     '',
-    ...(quick ? ["Quick run: judged at S=50, not at the goals' S=100 / S=500; indicative only.", ''] : []),
-    ...verdicts.map(
-      (verdict) =>
-        `${verdict.pass === undefined ? 'N/A ' : verdict.pass ? 'PASS' : 'FAIL'}  ${verdict.goal}: ${verdict.measured}`,
+    ...(quick
+      ? ["Quick run (`--quick`): S ≤ 50 and fewer rounds, not the goals' S=100 / S=500; indicative only.", '']
+      : []),
+    formatTable(
+      ['path', 'goal', 'measured (this run)', 'verdict', 'peer beside'],
+      rows.map(({ row, verdict }) => [
+        row.path,
+        row.goal,
+        verdict.measured,
+        verdict.pass === undefined ? 'not measured' : verdict.pass ? 'PASS' : 'FAIL',
+        verdict.peer,
+      ]),
     ),
   ].join('\n');
 }
 
-export function formatVariants(cell: MatrixCell): string {
-  const floor = resultOf(cell, 'hand-written')?.metrics;
-  const rows = cell.results.map((result) => [
-    result.label,
-    String(result.rounds),
-    formatNumber(result.metrics?.perCallUs),
-    floor === undefined || result.metrics === undefined ? '—' : formatRatio(result.metrics.perCallUs / floor.perCallUs),
-  ]);
+/** The paths phase in full: every configuration, each system's figures. */
+export function formatPaths(cells: readonly PathCell[]): string {
+  const rows: string[][] = [];
+  for (const cell of cells) {
+    const floor = resultOf(cell, 'hand-written')?.metrics;
+    for (const result of cell.results) {
+      const metrics = result.metrics;
+      rows.push([
+        cell.name,
+        scenarioLabel(cell.scenario),
+        result.label,
+        String(result.rounds),
+        formatNumber(metrics?.cpuPerCallUs),
+        formatNumber(metrics?.bestCpuPerCallUs),
+        floor?.cpuPerCallUs === undefined || metrics?.cpuPerCallUs === undefined
+          ? '—'
+          : formatRatio(metrics.cpuPerCallUs / floor.cpuPerCallUs),
+        formatNumber(metrics?.perCallUs),
+        formatNumber(metrics?.bestPerCallUs),
+        floor === undefined || metrics === undefined ? '—' : formatRatio(metrics.perCallUs / floor.perCallUs),
+        metrics === undefined ? '' : formatNumber(metrics.last10Us / metrics.first10Us),
+      ]);
+    }
+  }
   return [
-    `## toolcircuit options at ${scenarioLabel(cell.scenario)}`,
+    "## Paths: each configuration in a fresh process, systems alternating (medians over the rounds; µs; CPU = this process's user + system time)",
     '',
-    formatTable(['system', 'runs', 'µs/call', '× floor'], rows),
+    formatTable(
+      [
+        'process',
+        'cell',
+        'system',
+        'runs',
+        'CPU µs/call',
+        'best CPU µs/call',
+        'CPU × floor',
+        'wall µs/call',
+        'best wall µs/call',
+        'wall × floor',
+        'last/first',
+      ],
+      rows,
+    ),
   ].join('\n');
 }
 

@@ -119,6 +119,15 @@ export function lookUpOrders(input: OrderLookupInput): OrderLookupOutput {
   };
 }
 
+/**
+ * The same work behind a promise, as a tool that does I/O answers: what real tools look like, and what
+ * takes every system off a synchronous fast path. It resolves at once, so what is timed is each system's
+ * handling of the promise, not a wait.
+ */
+export async function lookUpOrdersAsync(input: OrderLookupInput): Promise<OrderLookupOutput> {
+  return lookUpOrders(input);
+}
+
 const STATUSES = ['open', 'shipped', 'delivered', 'cancelled'] as const;
 const TIERS = ['free', 'pro', 'enterprise'] as const;
 

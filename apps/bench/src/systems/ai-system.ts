@@ -1,8 +1,9 @@
 import { generateText, stepCountIs, type Tool, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { lookUpOrders, ORDER_TOOL_DESCRIPTION, orderZodSchema } from '../scenario/order-tool.js';
+import { lookUpOrders, lookUpOrdersAsync, ORDER_TOOL_DESCRIPTION, orderZodSchema } from '../scenario/order-tool.js';
 import type { Script } from '../scenario/scenario.js';
 import { type BenchSystem, type PreparedRun, StepClock } from './bench-system.js';
+import { type ToolMode, toolModeSuffix } from './tool-mode.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 
@@ -19,10 +20,11 @@ const usage: GenerateResult['usage'] = {
  * The mock keeps every call's options in `doGenerateCalls`; it is emptied on each call so the benchmark
  * does not hold S prompts alive that a real provider would not keep (that would inflate `ai`'s memory).
  */
-export function aiSystem(): BenchSystem {
+export function aiSystem(mode: ToolMode = 'sync'): BenchSystem {
   return {
     id: 'ai',
-    label: 'ai 6.0.325',
+    label: `ai 6.0.325${toolModeSuffix(mode)}`,
+    spec: { id: 'ai', tool: mode },
     validation:
       'Zod inputSchema; generateText parses the arguments and validates them with the schema before execute (parseToolCall)',
     async prepare(script: Script): Promise<PreparedRun> {
@@ -34,7 +36,7 @@ export function aiSystem(): BenchSystem {
           inputSchema: orderZodSchema(),
           execute: (input) => {
             counter.runs += 1;
-            return lookUpOrders(input);
+            return mode === 'sync' ? lookUpOrders(input) : lookUpOrdersAsync(input);
           },
         });
       }
@@ -64,7 +66,8 @@ export function aiSystem(): BenchSystem {
   };
 }
 
-function scriptedResult(script: Script, step: number): GenerateResult {
+/** The scripted turn as a language-model result (the same shape in the V3 and V4 model specifications). */
+export function scriptedResult(script: Script, step: number): GenerateResult {
   const calls = script.turns[step];
   if (calls === undefined) {
     return {

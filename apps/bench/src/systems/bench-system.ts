@@ -1,4 +1,5 @@
 import type { Script } from '../scenario/scenario.js';
+import type { ToolMode } from './tool-mode.js';
 
 /** What one timed run of a scripted conversation leaves behind. */
 export interface RunRecord {
@@ -19,11 +20,28 @@ export interface PreparedRun {
   run(): Promise<RunRecord>;
 }
 
-export type SystemId = 'toolcircuit' | 'ai' | 'openai-agents' | 'hand-written';
+export type SystemId = 'toolcircuit' | 'ai' | 'ai7' | 'openai-agents' | 'hand-written';
+
+/**
+ * One system in one configuration, as plain data: what a child process is told to load, and how a goal
+ * finds its figure among a cell's results. Options a system does not have are ignored by it.
+ */
+export interface SystemSpec {
+  readonly id: SystemId;
+  /** Default `sync`. */
+  readonly tool?: ToolMode;
+  /** toolcircuit: journal every attempt in an `InMemoryJournal`. */
+  readonly journal?: boolean;
+  /** toolcircuit: `zod` declares the tool with a Zod 4 schema instead of JSON Schema. */
+  readonly schema?: 'json' | 'zod';
+  /** toolcircuit: `stream` runs `streamLoop` and reads every event. */
+  readonly loop?: 'run' | 'stream';
+}
 
 export interface BenchSystem {
   readonly id: SystemId;
   readonly label: string;
+  readonly spec: SystemSpec;
   /** How validation is on in this system, for the report. */
   readonly validation: string;
   prepare(script: Script): Promise<PreparedRun>;
@@ -42,4 +60,15 @@ export class StepClock {
   reset(): void {
     this.stamps.length = 0;
   }
+}
+
+/** Whether `spec` names this configuration (defaults filled in: sync tool, JSON Schema, runLoop, no journal). */
+export function sameSpec(a: SystemSpec, b: SystemSpec): boolean {
+  return (
+    a.id === b.id &&
+    (a.tool ?? 'sync') === (b.tool ?? 'sync') &&
+    (a.journal ?? false) === (b.journal ?? false) &&
+    (a.schema ?? 'json') === (b.schema ?? 'json') &&
+    (a.loop ?? 'run') === (b.loop ?? 'run')
+  );
 }

@@ -1,25 +1,36 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { lookUpOrders, type OrderLookupInput, orderJsonSchema } from '../scenario/order-tool.js';
+import { lookUpOrders, lookUpOrdersAsync, type OrderLookupInput, orderJsonSchema } from '../scenario/order-tool.js';
 import type { Script, ScriptedToolCall } from '../scenario/scenario.js';
 import { type BenchSystem, type PreparedRun, StepClock } from './bench-system.js';
+import { type ToolMode, toolModeSuffix } from './tool-mode.js';
+
+interface FloorResult {
+  readonly id: string;
+  readonly content: string;
+  readonly isError: boolean;
+}
 
 type FloorMessage =
   | { readonly role: 'user'; readonly content: string }
   | { readonly role: 'assistant'; readonly calls: readonly ScriptedToolCall[]; readonly text?: string }
   | {
       readonly role: 'tool';
-      readonly results: readonly { readonly id: string; readonly content: string; readonly isError: boolean }[];
+      readonly results: readonly FloorResult[];
     };
 
 /**
  * The floor: the least a correct loop can do. Parse each call's arguments, validate them with an ajv
  * validator compiled once, run the tool, append one result per call, ask again. No rights, no journal,
  * no digests, no timeouts: whatever a harness spends above this is its own cost.
+ *
+ * With an `async` tool it is the usual `await Promise.all(calls.map(async (call) => …))` loop: every call
+ * of a turn runs at once, each awaiting its tool.
  */
-export function handWrittenSystem(): BenchSystem {
+export function handWrittenSystem(tool: ToolMode = 'sync'): BenchSystem {
   return {
     id: 'hand-written',
-    label: 'hand-written loop',
+    label: `hand-written loop${toolModeSuffix(tool)}`,
+    spec: { id: 'hand-written', tool },
     validation: 'ajv validator compiled once per tool from the same JSON Schema, called on every input',
     async prepare(script: Script): Promise<PreparedRun> {
       const counter = { runs: 0 };
@@ -30,6 +41,23 @@ export function handWrittenSystem(): BenchSystem {
       const model = (): { readonly calls: readonly ScriptedToolCall[]; readonly text?: string } => {
         const calls = script.turns[clock.stamp()];
         return calls === undefined ? { calls: [], text: script.finalText } : { calls };
+      };
+      const answerNow = (call: ScriptedToolCall): FloorResult => {
+        const validate = validators.get(call.toolName);
+        if (validate === undefined) return { id: call.id, content: `Unknown tool ${call.toolName}`, isError: true };
+        const input: unknown = JSON.parse(call.arguments);
+        if (!validate(input)) return { id: call.id, content: ajv.errorsText(validate.errors), isError: true };
+        counter.runs += 1;
+        return { id: call.id, content: JSON.stringify(lookUpOrders(input as OrderLookupInput)), isError: false };
+      };
+      const answerLater = async (call: ScriptedToolCall): Promise<FloorResult> => {
+        const validate = validators.get(call.toolName);
+        if (validate === undefined) return { id: call.id, content: `Unknown tool ${call.toolName}`, isError: true };
+        const input: unknown = JSON.parse(call.arguments);
+        if (!validate(input)) return { id: call.id, content: ajv.errorsText(validate.errors), isError: true };
+        counter.runs += 1;
+        const output = await lookUpOrdersAsync(input as OrderLookupInput);
+        return { id: call.id, content: JSON.stringify(output), isError: false };
       };
       return {
         async run() {
@@ -46,15 +74,8 @@ export function handWrittenSystem(): BenchSystem {
               text = turn.text ?? '';
               break;
             }
-            const results = turn.calls.map((call) => {
-              const validate = validators.get(call.toolName);
-              if (validate === undefined)
-                return { id: call.id, content: `Unknown tool ${call.toolName}`, isError: true };
-              const input: unknown = JSON.parse(call.arguments);
-              if (!validate(input)) return { id: call.id, content: ajv.errorsText(validate.errors), isError: true };
-              counter.runs += 1;
-              return { id: call.id, content: JSON.stringify(lookUpOrders(input as OrderLookupInput)), isError: false };
-            });
+            const results =
+              tool === 'sync' ? turn.calls.map(answerNow) : await Promise.all(turn.calls.map(answerLater));
             messages.push({ role: 'tool', results });
           }
           const totalMs = performance.now() - started;

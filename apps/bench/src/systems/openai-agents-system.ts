@@ -27,6 +27,7 @@ export function openAIAgentsSystem(): BenchSystem {
   return {
     id: 'openai-agents',
     label: '@openai/agents 0.20.0',
+    spec: { id: 'openai-agents' },
     validation: 'Zod parameters (strict mode); the SDK parses the arguments with the schema before execute',
     async prepare(script: Script): Promise<PreparedRun> {
       const counter = { runs: 0 };

@@ -12,19 +12,13 @@ import {
   streamLoop,
   type ToolCallPart,
 } from '@toolcircuit/core';
-import { lookUpOrders, ORDER_TOOL_DESCRIPTION, orderZodSchema } from '../scenario/order-tool.js';
+import { lookUpOrders, lookUpOrdersAsync, ORDER_TOOL_DESCRIPTION, orderZodSchema } from '../scenario/order-tool.js';
 import { ORDERS_RIGHT, orderToolDefinition } from '../scenario/order-tool-definition.js';
 import type { Script } from '../scenario/scenario.js';
-import { type BenchSystem, type PreparedRun, StepClock } from './bench-system.js';
+import { type BenchSystem, type PreparedRun, StepClock, type SystemSpec } from './bench-system.js';
 
-export interface ToolcircuitVariant {
-  /** `json`: JSON Schema compiled by ajv at catalogue time (default). `zod`: a Zod 4 schema (Standard Schema). */
-  readonly schema?: 'json' | 'zod';
-  /** Journal every attempt in an {@link InMemoryJournal}. */
-  readonly journal?: boolean;
-  /** `stream`: the same loop through `streamLoop`, every event read (the model has no `stream`: replayed). */
-  readonly loop?: 'run' | 'stream';
-}
+/** The toolcircuit options a {@link SystemSpec} can turn on (see there). */
+export type ToolcircuitVariant = Omit<SystemSpec, 'id'>;
 
 /**
  * toolcircuit's `runLoop` with its four checks on every call. The fake model parses each call's JSON
@@ -34,12 +28,19 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
   const schema = variant.schema ?? 'json';
   const journal = variant.journal ?? false;
   const loop = variant.loop ?? 'run';
-  const suffix = [schema === 'zod' ? 'zod' : '', journal ? 'journal' : '', loop === 'stream' ? 'streamLoop' : '']
+  const mode = variant.tool ?? 'sync';
+  const suffix = [
+    schema === 'zod' ? 'zod' : '',
+    journal ? 'journal' : '',
+    loop === 'stream' ? 'streamLoop' : '',
+    mode === 'async' ? 'async tool' : '',
+  ]
     .filter((part) => part !== '')
     .join('+');
   return {
     id: 'toolcircuit',
     label: suffix === '' ? 'toolcircuit' : `toolcircuit (${suffix})`,
+    spec: { id: 'toolcircuit', tool: mode, journal, schema, loop },
     validation:
       schema === 'json'
         ? 'always on: JSON Schema compiled once by ajv in createCatalogue, checked by the executor before the right and the tool'
@@ -48,9 +49,13 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
       const counter = { runs: 0 };
       const tools: AnyToolDefinition[] = script.toolNames.map((name) =>
         schema === 'json'
-          ? orderToolDefinition(name, () => {
-              counter.runs += 1;
-            })
+          ? orderToolDefinition(
+              name,
+              () => {
+                counter.runs += 1;
+              },
+              mode,
+            )
           : defineTool({
               name,
               description: ORDER_TOOL_DESCRIPTION,
@@ -58,7 +63,7 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
               right: ORDERS_RIGHT,
               run: (input) => {
                 counter.runs += 1;
-                return lookUpOrders(input);
+                return mode === 'sync' ? lookUpOrders(input) : lookUpOrdersAsync(input);
               },
             }),
       );

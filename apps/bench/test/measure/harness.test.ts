@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../../src/bench-options.js';
 import { matrixPlan } from '../../src/measure/matrix-plan.js';
+import { pathPlan, SYNC_FLOOR, SYNC_PATH } from '../../src/measure/path-plan.js';
 import { runMatrix } from '../../src/measure/run-matrix.js';
 import { intervals, median } from '../../src/measure/stats.js';
 import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
-import { judgeGoals } from '../../src/report/goals.js';
+import type { BenchResults } from '../../src/report/bench-results.js';
+import { loadGoalRows } from '../../src/report/goals/load-goal-rows.js';
 import { formatMatrix } from '../../src/report/print-report.js';
 import { createScript } from '../../src/scenario/scenario.js';
 import { aiSystem } from '../../src/systems/ai-system.js';
@@ -22,37 +24,61 @@ const tiny = {
   warmUp: () => false,
 };
 
-describe('the bench harness (structure only, no timing asserted)', () => {
-  it('times every system in every cell and judges the goals from the same figures', async () => {
-    const systems = [toolcircuitSystem(), handWrittenSystem(), aiSystem()];
-    const cells = await runMatrix(systems, tiny, () => {});
-    expect(cells).toHaveLength(2);
-    for (const cell of cells) {
-      expect(cell.results.map((result) => result.id)).toEqual(['toolcircuit', 'hand-written', 'ai']);
-      for (const result of cell.results) {
-        expect(result.rounds).toBe(2);
-        expect(result.metrics?.perCallUs).toBeGreaterThan(0);
-        expect(result.metrics?.bestPerCallUs).toBeLessThanOrEqual(result.metrics?.perCallUs ?? 0);
-      }
-    }
-    const options = { ...parseBenchOptions([]), goalCell: { calls: 2, steps: 3, tools: 1 } };
-    const goals = judgeGoals(cells, [], options);
-    expect(goals).toHaveLength(4);
-    expect(goals[0]?.pass).toBeTypeOf('boolean');
-    expect(goals[1]?.pass).toBeTypeOf('boolean');
-    // No RSS children ran: that goal is reported as not measured, never as passed.
-    expect(goals[3]?.pass).toBeUndefined();
-    const table = formatMatrix(cells, []);
-    expect(table.split('\n').filter((line) => line.startsWith('| K='))).toHaveLength(6);
-  });
+// Generous timeouts: these play whole conversations, slow on a busy shared machine.
+const SLOW = 300_000;
 
-  it('refuses a system that did not play the whole script', async () => {
-    const lazy = {
-      ...handWrittenSystem(),
-      prepare: async () => ({ run: async () => ({ totalMs: 1, stepStarts: [0], toolRuns: 0, finalText: '' }) }),
-    };
-    await expect(runMatrix([lazy], tiny, () => {})).rejects.toThrow(/did not play K=2 S=3 T=1/);
-  });
+describe('the bench harness (structure only, no timing asserted)', () => {
+  it(
+    'times every system in every cell and judges the goals from the same figures',
+    async () => {
+      const systems = [toolcircuitSystem(), handWrittenSystem(), aiSystem()];
+      const cells = await runMatrix(systems, tiny, () => {});
+      expect(cells).toHaveLength(2);
+      for (const cell of cells) {
+        expect(cell.results.map((result) => result.id)).toEqual(['toolcircuit', 'hand-written', 'ai']);
+        for (const result of cell.results) {
+          expect(result.rounds).toBe(2);
+          expect(result.metrics?.perCallUs).toBeGreaterThan(0);
+          expect(result.metrics?.bestPerCallUs).toBeLessThanOrEqual(result.metrics?.perCallUs ?? 0);
+        }
+      }
+      const options = { ...parseBenchOptions([]), goalCell: { calls: 2, steps: 3, tools: 1 } };
+      const results: BenchResults = {
+        options,
+        cells,
+        paths: [],
+        rss: [],
+        rssGoal: [],
+        imports: [],
+        translation: [],
+        wire: undefined,
+      };
+      const rows = await loadGoalRows();
+      const verdict = (order: number) => rows.find((row) => row.order === order)?.judge(results);
+      // The timing phase's goals are judged from these cells…
+      expect(verdict(110)?.pass).toBeTypeOf('boolean');
+      expect(verdict(120)?.pass).toBeTypeOf('boolean');
+      // …while no RSS child and no paths configuration ran: those goals are not measured, never passed.
+      expect(verdict(140)?.pass).toBeUndefined();
+      expect(verdict(10)?.pass).toBeUndefined();
+      expect(verdict(40)?.pass).toBeUndefined();
+      const table = formatMatrix(cells, []);
+      expect(table.split('\n').filter((line) => line.startsWith('| K='))).toHaveLength(6);
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a system that did not play the whole script',
+    async () => {
+      const lazy = {
+        ...handWrittenSystem(),
+        prepare: async () => ({ run: async () => ({ totalMs: 1, stepStarts: [0], toolRuns: 0, finalText: '' }) }),
+      };
+      await expect(runMatrix([lazy], tiny, () => {})).rejects.toThrow(/did not play K=2 S=3 T=1/);
+    },
+    SLOW,
+  );
 
   it('plans the full matrix, with the slow peer cells only behind --full', () => {
     const plan = matrixPlan(parseBenchOptions([]));
@@ -66,6 +92,52 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     expect(matrixPlan(parseBenchOptions(['--quick'])).cells.every((cell) => cell.steps <= 50)).toBe(true);
     expect(() => parseBenchOptions(['--fast'])).toThrow(/Unknown option --fast/);
   });
+
+  it('plans every path in every cell, each against the floor with the same kind of tool', () => {
+    const plan = pathPlan(parseBenchOptions([]));
+    const async = plan.filter((configuration) => configuration.name === 'async tool');
+    const sync = plan.filter((configuration) => configuration.name === 'sync tool');
+    expect(async).toHaveLength(12);
+    expect(sync).toHaveLength(12);
+    for (const { systems } of async) {
+      expect(systems.every((entry) => entry.spec.tool === 'async')).toBe(true);
+      expect(systems.filter((entry) => entry.spec.id === 'hand-written')).toHaveLength(1);
+      expect(systems.length).toBeGreaterThanOrEqual(5);
+    }
+    for (const { systems } of sync) expect(systems.map((entry) => entry.spec)).toEqual([SYNC_PATH, SYNC_FLOOR]);
+    const versus = plan.find((configuration) => configuration.systems.some((entry) => entry.spec.id === 'ai7'));
+    expect(versus?.systems.map((entry) => entry.spec.id)).toEqual(['toolcircuit', 'hand-written', 'ai7', 'ai']);
+  });
+
+  it(
+    'judges the paths goals from cells timed the way a paths child times them',
+    async () => {
+      const scenario = { calls: 2, steps: 3, tools: 1 };
+      const [cell] = await runMatrix(
+        [toolcircuitSystem({ tool: 'async' }), handWrittenSystem('async')],
+        { ...tiny, cells: [scenario] },
+        () => {},
+      );
+      if (cell === undefined) throw new Error('no cell');
+      const options = { ...parseBenchOptions([]), goalCell: scenario };
+      const results: BenchResults = {
+        options,
+        cells: [],
+        paths: [{ name: 'async tool', ...cell }],
+        rss: [],
+        rssGoal: [],
+        imports: [],
+        translation: [],
+        wire: undefined,
+      };
+      const row = (await loadGoalRows()).find((candidate) => candidate.order === 10);
+      const verdict = row?.judge(results);
+      expect(verdict?.pass).toBeTypeOf('boolean');
+      expect(verdict?.measured).toMatch(/over 1 cells, worst at K=2 S=3 T=1/);
+      expect(verdict?.peer).toMatch(/^floor .* µs\/call at K=2 S=3 T=1$/);
+    },
+    SLOW,
+  );
 
   it('builds one script shared by every system, with unique call ids', () => {
     const script = createScript({ calls: 8, steps: 20, tools: 100 });
@@ -91,13 +163,17 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     expect(intervals([1, 3, 6])).toEqual([2, 3]);
   });
 
-  it('warms every system up on whole, checked conversations until the call budget is spent', async () => {
-    const lines: string[] = [];
-    await warmUpSystems([toolcircuitSystem(), handWrittenSystem()], { calls: 160, budgetMs: 60_000 }, (line) =>
-      lines.push(line),
-    );
-    // Two warm-up conversations (1 and 100 tools) per system, each played whole (80 calls a run) to the budget.
-    expect(lines).toHaveLength(4);
-    for (const line of lines) expect(line).toMatch(/ 160 calls in \d+ ms$/);
-  });
+  it(
+    'warms every system up on whole, checked conversations until the call budget is spent',
+    async () => {
+      const lines: string[] = [];
+      await warmUpSystems([toolcircuitSystem(), handWrittenSystem()], { calls: 160, budgetMs: 60_000 }, (line) =>
+        lines.push(line),
+      );
+      // Two warm-up conversations (1 and 100 tools) per system, each played whole (80 calls a run) to the budget.
+      expect(lines).toHaveLength(4);
+      for (const line of lines) expect(line).toMatch(/ 160 calls in \d+ ms$/);
+    },
+    SLOW,
+  );
 });

@@ -66,7 +66,11 @@ function settleFrom<T>(
   }
 }
 
-/** From the first task that has to wait: up to `bound` waiting tasks, deliveries one at a time. */
+/**
+ * From the first task that has to wait: up to `bound` waiting tasks, deliveries one at a time. Each waiting
+ * task costs one `then` (no `finally`, no set of promises): a count says how many are still running, and
+ * `idle` is resolved when it falls to zero after a failure or a stop.
+ */
 async function settleConcurrently<T>(
   first: number,
   firstValue: PromiseLike<T>,
@@ -76,33 +80,41 @@ async function settleConcurrently<T>(
 ): Promise<void> {
   const { record, deliver, abandon } = handlers;
   const ready: Settled<T>[] = [];
-  const waiting = new Set<Promise<void>>();
+  let running = 0;
   let failure: { readonly error: unknown } | undefined;
   let stopped = false;
   let next = first + 1;
   let wake: (() => void) | undefined;
+  let idle: (() => void) | undefined;
 
+  const release = (): void => {
+    running -= 1;
+    // A freed slot starts the next task at once, even while a slow delivery is still in progress.
+    startMore();
+    if (running === 0) idle?.();
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
   const track = (index: number, pending: PromiseLike<T>): void => {
-    const settled: Promise<void> = Promise.resolve(pending)
-      .then(
-        (value) => {
+    running += 1;
+    Promise.resolve(pending).then(
+      (value) => {
+        try {
           record?.(index, value);
           ready.push({ index, value });
-        },
-        (error: unknown) => {
-          failure ??= { error };
-        },
-      )
-      .finally(() => {
-        waiting.delete(settled);
-        // A freed slot starts the next task at once, even while a slow delivery is still in progress.
-        startMore();
-        wake?.();
-      });
-    waiting.add(settled);
+        } finally {
+          release();
+        }
+      },
+      (error: unknown) => {
+        failure ??= { error };
+        release();
+      },
+    );
   };
   const startMore = (): void => {
-    while (failure === undefined && !stopped && next < tasks.length && waiting.size < bound) {
+    while (failure === undefined && !stopped && next < tasks.length && running < bound) {
       const index = next;
       next += 1;
       let value: Eventually<T>;
@@ -119,6 +131,12 @@ async function settleConcurrently<T>(
       }
     }
   };
+  const allSettled = (): Promise<void> | undefined =>
+    running === 0
+      ? undefined
+      : new Promise<void>((resolve) => {
+          idle = resolve;
+        });
 
   track(first, firstValue);
   startMore();
@@ -130,7 +148,6 @@ async function settleConcurrently<T>(
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
-        wake = undefined;
         continue;
       }
       delivered += 1;
@@ -140,9 +157,9 @@ async function settleConcurrently<T>(
   } catch (error) {
     stopped = true;
     abandon?.();
-    await Promise.all(waiting);
+    await allSettled();
     throw error;
   }
-  await Promise.all(waiting);
+  await allSettled();
   if (failure !== undefined) throw failure.error;
 }

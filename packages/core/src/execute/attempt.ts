@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isoNow } from '../journal/iso-now.js';
 import { canonicalCopy, walkedCanonicalCopy } from '../json/canonical-copy.js';
 import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
@@ -38,7 +39,7 @@ export function startAttempt(call: ToolCallPart, context: ExecutionContext): Att
     call,
     context,
     runId: context.runId ?? randomUUID(),
-    at: context.journal === undefined ? undefined : new Date().toISOString(),
+    at: context.journal === undefined ? undefined : isoNow(),
     startedAt: performance.now(),
     copy: input.copy,
     canonical: input.canonical,

@@ -5,6 +5,7 @@ import type { ToolOutput } from '../catalogue/tool.js';
 import type { InputValidation } from '../catalogue/validate-input.js';
 import { journalContentOf, journaledMediaOf } from '../content/journal-content.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
+import { isoNow } from '../journal/iso-now.js';
 import type { JournalEntry } from '../journal/journal.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../messages/messages.js';
@@ -290,7 +291,7 @@ function finish(
   recordProvenance(attempt, verdict, result);
   if (context.journal === undefined) return outcome;
   const entry: JournalEntry = {
-    at: attempt.at ?? new Date().toISOString(),
+    at: attempt.at ?? isoNow(),
     runId: attempt.runId,
     sessionId: context.session.id,
     humanId: context.session.humanId,

@@ -67,8 +67,10 @@ function plainCopy(value: unknown, depth: number, sorted: boolean): JsonValue | 
   const copy: Record<string, JsonValue> = {};
   const keys = Object.keys(record);
   if (sorted) {
-    keys.sort();
-    for (const key of keys) if (INDEX_LIKE.test(key)) return NOT_PLAIN;
+    // Many objects (model output included) already list their keys in order: checking is cheaper than sorting.
+    if (!inOrder(keys)) keys.sort();
+    // Only a key starting with a digit can be index-like: the pattern is not run on the others.
+    for (const key of keys) if (startsWithDigit(key) && INDEX_LIKE.test(key)) return NOT_PLAIN;
   }
   for (const key of keys) {
     if (key === '__proto__') return NOT_PLAIN;
@@ -77,4 +79,16 @@ function plainCopy(value: unknown, depth: number, sorted: boolean): JsonValue | 
     copy[key] = copied;
   }
   return copy;
+}
+
+function inOrder(keys: readonly string[]): boolean {
+  for (let index = 1; index < keys.length; index += 1) {
+    if ((keys[index - 1] as string) > (keys[index] as string)) return false;
+  }
+  return true;
+}
+
+function startsWithDigit(key: string): boolean {
+  const code = key.charCodeAt(0);
+  return code >= 48 && code <= 57;
 }

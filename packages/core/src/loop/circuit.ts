@@ -25,7 +25,7 @@ import { readModelTurn } from './read-model-turn.js';
 import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
 import { settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
-import { callIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
+import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
 
 type Options = Omit<LoopOptions, 'messages'>;
 
@@ -92,7 +92,7 @@ async function turns(
       }
     }
     if (read === undefined) return endLoop(state, 'aborted', emit);
-    const modelTurn = withUniqueCallIds(read.modelTurn, turn, callIdsOf(state.messages));
+    const modelTurn = withUniqueCallIds(read.modelTurn, turn, growingCallIdsOf(state.messages));
     const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
     const calls = toolCallsOf(modelTurn.content);
     // Tools the provider's own search loaded during this turn may be called in it.

@@ -20,7 +20,7 @@ export interface LoopOptions {
   readonly system?: string;
   /** Model turns allowed before the run stops with status `max_turns`. Default 10. */
   readonly maxTurns?: number;
-  /** Calls of one turn run at most this many at a time. Default 4; 1 = one after the other. */
+  /** Calls of one turn run at most this many at a time. Default 16 (see `DEFAULT_CONCURRENCY`); 1 = one after the other. */
   readonly concurrency?: number;
   readonly toolTimeoutMs?: number;
   readonly signal?: AbortSignal;

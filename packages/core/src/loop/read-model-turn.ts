@@ -1,3 +1,4 @@
+import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { toolCallsOf } from '../messages/messages.js';
@@ -30,6 +31,7 @@ export function readModelTurn(
   interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit, interrupted);
+  if (source.kind === 'replay') return readStreamedTurn(source.events, request, tag, provider, emit, interrupted);
   return readStreamedTurn(source.stream, request, tag, provider, emit, interrupted);
 }
 
@@ -55,8 +57,11 @@ async function emitError(
   });
 }
 
+/** Where a turn's events stop being read: its end (the turn read, or `undefined` for an abort), or go on. */
+const GO_ON: unique symbol = Symbol('go on');
+
 async function readStreamedTurn(
-  stream: (request: ModelRequest) => AsyncIterable<StreamEvent>,
+  stream: (request: ModelRequest) => AsyncIterable<StreamEvent> | Promise<readonly StreamEvent[]>,
   request: ModelRequest,
   tag: LoopEventTag,
   provider: string,
@@ -64,16 +69,33 @@ async function readStreamedTurn(
   interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
   const ended = new Set<string>();
+  // An adapter that keeps streaming after the abort must not keep the run alive.
+  const afterEmit = (): undefined | typeof GO_ON => (isAborted(request.signal) ? undefined : GO_ON);
+  const read = (event: StreamEvent): Eventually<ModelTurnRead | undefined | typeof GO_ON> => {
+    if (event.type === 'error') throw event.error;
+    if (event.type === 'turn-end') {
+      return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
+    }
+    if (event.type === 'tool-call-end') ended.add(event.id);
+    if (emit === undefined) return afterEmit();
+    const emitted = emit({ ...event, ...tag });
+    return isPromiseLike(emitted) ? Promise.resolve(emitted).then(afterEmit) : afterEmit();
+  };
   try {
-    for await (const event of stream(request)) {
-      if (event.type === 'error') throw event.error;
-      if (event.type === 'turn-end') {
-        return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
+    const events = stream(request);
+    if (isPromiseLike(events as Promise<readonly StreamEvent[]>)) {
+      // A replayed turn: its events exist at once, and are read in order without an iterator's promises.
+      for (const event of await (events as Promise<readonly StreamEvent[]>)) {
+        const reading = read(event);
+        const outcome = isPromiseLike(reading) ? await reading : reading;
+        if (outcome !== GO_ON) return outcome;
       }
-      if (event.type === 'tool-call-end') ended.add(event.id);
-      if (emit !== undefined) await emit({ ...event, ...tag });
-      // An adapter that keeps streaming after the abort must not keep the run alive.
-      if (isAborted(request.signal)) return undefined;
+    } else {
+      for await (const event of events as AsyncIterable<StreamEvent>) {
+        const reading = read(event);
+        const outcome = isPromiseLike(reading) ? await reading : reading;
+        if (outcome !== GO_ON) return outcome;
+      }
     }
   } catch (error) {
     // The reader stopped: the `for await` above has closed the model's stream; nothing to report.

@@ -10,7 +10,9 @@ import { turnStreamEvents } from '../messages/turn-stream-events.js';
  */
 export type TurnSource =
   | { readonly kind: 'generate'; readonly generate: (request: ModelRequest) => Promise<ModelTurn> }
-  | { readonly kind: 'stream'; readonly stream: (request: ModelRequest) => AsyncIterable<StreamEvent> };
+  | { readonly kind: 'stream'; readonly stream: (request: ModelRequest) => AsyncIterable<StreamEvent> }
+  /** `generate`'s turn as the events a streaming adapter would have sent, all known at once (see below). */
+  | { readonly kind: 'replay'; readonly events: (request: ModelRequest) => Promise<readonly StreamEvent[]> };
 
 /** Each turn straight from `generate`. */
 export function generatedTurns(model: Model): TurnSource {
@@ -24,12 +26,9 @@ export function generatedTurns(model: Model): TurnSource {
 export function streamedTurns(model: Model): TurnSource {
   const stream = model.stream;
   if (stream === undefined) {
-    return {
-      kind: 'stream',
-      stream: async function* replayed(request) {
-        yield* turnStreamEvents(await model.generate(request));
-      },
-    };
+    // A list, not an async generator: the events exist at once, and handing each one through a generator's
+    // promise cost more than the rest of a replayed call's events (the loop reads them the same way).
+    return { kind: 'replay', events: async (request) => turnStreamEvents(await model.generate(request)) };
   }
   return { kind: 'stream', stream: (request) => stream.call(model, request) };
 }

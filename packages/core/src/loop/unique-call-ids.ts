@@ -7,14 +7,49 @@ const ORIGINAL_PREFIX_LENGTH = 24;
 /** The ids every call of the conversation so far holds, and every result answers. */
 export function callIdsOf(messages: readonly Message[]): Set<string> {
   const ids = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'assistant' && typeof message.content !== 'string') {
-      for (const part of message.content) if (part.type === 'tool_call') ids.add(part.id);
-    } else if (message.role === 'tool') {
-      for (const part of message.content) ids.add(part.callId);
-    }
-  }
+  for (const message of messages) addCallIds(message, ids);
   return ids;
+}
+
+function addCallIds(message: Message, ids: Set<string>): void {
+  if (message.role === 'assistant' && typeof message.content !== 'string') {
+    for (const part of message.content) if (part.type === 'tool_call') ids.add(part.id);
+  } else if (message.role === 'tool') {
+    for (const part of message.content) ids.add(part.callId);
+  }
+}
+
+interface CountedIds {
+  counted: number;
+  last: Message | undefined;
+  readonly ids: Set<string>;
+}
+
+const countedIds = new WeakMap<readonly Message[], CountedIds>();
+
+/**
+ * {@link callIdsOf} of a list that only grows (a run's history), kept up to date instead of rebuilt: the loop
+ * asks every turn, and reading the whole history each time made a run O(S²) in its calls. Only the messages
+ * appended since the last call are read; a list that shrank or whose last counted message changed is read
+ * again from the start. The set is the caller's to add to (this turn's ids, before its message is appended).
+ */
+export function growingCallIdsOf(messages: readonly Message[]): Set<string> {
+  const known = countedIds.get(messages);
+  if (
+    known === undefined ||
+    known.counted > messages.length ||
+    (known.counted > 0 && messages[known.counted - 1] !== known.last)
+  ) {
+    const ids = callIdsOf(messages);
+    countedIds.set(messages, { counted: messages.length, last: messages.at(-1), ids });
+    return ids;
+  }
+  for (let index = known.counted; index < messages.length; index += 1) {
+    addCallIds(messages[index] as Message, known.ids);
+  }
+  known.counted = messages.length;
+  known.last = messages.at(-1);
+  return known.ids;
 }
 
 /**

@@ -34,6 +34,8 @@ export class RunProvenance {
   /** Result parts to spotlight in model requests (by identity: the conversation keeps these objects). */
   readonly #spotlit = new WeakSet<ToolResultPart>();
   #spotlightsAny: boolean | undefined;
+  /** `countBefore`'s running count for the turn it was last asked about, over the first `read` sources. */
+  #counted: { readonly turn: number; count: number; read: number } | undefined;
 
   constructor(catalogue: Catalogue, options: ProvenanceOptions, sources: readonly TaintSource[] = []) {
     this.#catalogue = catalogue;
@@ -105,11 +107,22 @@ export class RunProvenance {
     return this.#sources.filter((source) => source.turn < turn).map(made);
   }
 
-  /** How many untrusted sources a call of `turn` was made after (cheap: nothing is hashed). */
+  /**
+   * How many untrusted sources a call of `turn` was made after (cheap: nothing is hashed). Asked for every
+   * journaled call, so counted incrementally: sources are only ever appended, and a turn's count only reads
+   * the sources appended since it was last asked (reading all of them per call made a run O(calls²)).
+   */
   countBefore(turn: number): number {
-    let count = 0;
-    for (const source of this.#sources) if (source.turn < turn) count += 1;
-    return count;
+    const counted = this.#counted;
+    if (counted === undefined || counted.turn !== turn) {
+      this.#counted = { turn, count: 0, read: 0 };
+      return this.countBefore(turn);
+    }
+    const sources = this.#sources;
+    for (; counted.read < sources.length; counted.read += 1) {
+      if ((sources[counted.read] as LazySource).turn < turn) counted.count += 1;
+    }
+    return counted.count;
   }
 
   /** The sources so far, listed (and hashed) only when the returned function is first called. */

@@ -4,6 +4,7 @@ import {
   type CallEvent,
   createCatalogue,
   createSession,
+  DEFAULT_CONCURRENCY,
   defineTool,
   everySession,
   InMemoryJournal,
@@ -410,15 +411,19 @@ describe('concurrency bound (measured with in-flight counters)', () => {
     return { state, catalogue: createCatalogue([tool]) };
   }
   const sixCalls = ['1', '2', '3', '4', '5', '6'].map((id) => call(`c${id}`, 'work', { id }));
+  // More calls than the default bound, so that the default shows.
+  const twentyCalls = Array.from({ length: 20 }, (_, index) =>
+    call(`c${index + 1}`, 'work', { id: String(index + 1) }),
+  );
 
   it.each([
     [1, 1],
     [3, 3],
-    [undefined, 4],
-    [Infinity, 6],
+    [undefined, DEFAULT_CONCURRENCY],
+    [Infinity, 20],
   ])('concurrency %s lets at most %i calls run at once', async (concurrency, expected) => {
     const { state, catalogue } = gauge();
-    const model = scripted([callsTurn(sixCalls), textTurn('ok')]);
+    const model = scripted([callsTurn(twentyCalls), textTurn('ok')]);
     const result = await runLoop({
       model,
       catalogue,
@@ -428,7 +433,15 @@ describe('concurrency bound (measured with in-flight counters)', () => {
     });
     expect(state.max).toBe(expected);
     // Results stay in call order whatever order the calls finished in.
-    expect(replies(result.messages)[0]?.content.map((part) => part.callId)).toEqual(sixCalls.map((c) => c.id));
+    expect(replies(result.messages)[0]?.content.map((part) => part.callId)).toEqual(twentyCalls.map((c) => c.id));
+  });
+
+  it('runs an ordinary turn of 8 I/O-bound calls in one wave by default', async () => {
+    expect(DEFAULT_CONCURRENCY).toBeGreaterThanOrEqual(8);
+    const { state, catalogue } = gauge();
+    const model = scripted([callsTurn(twentyCalls.slice(0, 8)), textTurn('ok')]);
+    await runLoop({ model, catalogue, session: reader, messages: user });
+    expect(state.max).toBe(8);
   });
 
   it('concurrency 1 is strictly sequential', async () => {

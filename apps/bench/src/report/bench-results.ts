@@ -1,0 +1,35 @@
+import type { BenchOptions } from '../bench-options.js';
+import type { DurableReport } from '../durable/measure-durable-runner.js';
+import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
+import type { ImportTime } from '../measure/measure-import-time.js';
+import type { PathCell } from '../measure/measure-paths.js';
+import type { MatrixCell } from '../measure/run-matrix.js';
+import type { RssChildReport } from '../rss-child.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { WireCostReport } from '../wire/measure-wire-cost.js';
+
+export interface RssMeasurement {
+  readonly scenario: Scenario;
+  readonly reports: readonly RssChildReport[];
+}
+
+/**
+ * Every figure of one `pnpm bench` run, as the goal rows read it. A phase left out (`--only=`) leaves its
+ * field empty, and the rows that need it report "not measured". A new phase adds its field here.
+ */
+export interface BenchResults {
+  readonly options: BenchOptions;
+  /** The timing phase: every system alternating in the bench's own process (synchronous tool). */
+  readonly cells: readonly MatrixCell[];
+  /** The paths phase: one fresh process per configuration (see `pathPlan`). */
+  readonly paths: readonly PathCell[];
+  /** The rss phase: one child per system and cell. */
+  readonly rss: readonly RssMeasurement[];
+  /** The rss phase: repeated children for the peak-RSS goal (see `rssGoalSystems`). */
+  readonly rssGoal: readonly RssMeasurement[];
+  readonly imports: readonly ImportTime[];
+  readonly translation: readonly TranslationRow[];
+  readonly wire: WireCostReport | undefined;
+  /** The durable phase: the stores' runner against its commit floor, on SQLite and PostgreSQL. */
+  readonly durable: DurableReport | undefined;
+}

@@ -1,0 +1,47 @@
+import { median } from '../../measure/stats.js';
+import type { RssChildReport } from '../../rss-child.js';
+import { scenarioLabel } from '../../scenario/scenario.js';
+import { type SystemSpec, sameSpec } from '../../systems/bench-system.js';
+import { formatNumber, formatRatio } from '../format-table.js';
+import { type GoalRow, NOT_MEASURED } from './goal-row.js';
+
+export const JOURNAL_RSS_LIMIT = 1.2;
+
+export const JOURNALED_CIRCUIT: SystemSpec = { id: 'toolcircuit', tool: 'async', journal: true };
+export const ASYNC_FLOOR: SystemSpec = { id: 'hand-written', tool: 'async' };
+export const PLAIN_CIRCUIT: SystemSpec = { id: 'toolcircuit', tool: 'async' };
+
+/** The median peak RSS (MB) of the children that ran `spec`, and how many there were. */
+export function medianPeak(
+  reports: readonly RssChildReport[],
+  spec: SystemSpec,
+): { mb: number; n: number } | undefined {
+  const peaks = reports.filter((report) => report.spec !== undefined && sameSpec(report.spec, spec));
+  return peaks.length === 0 ? undefined : { mb: median(peaks.map((report) => report.peakRssMb)), n: peaks.length };
+}
+
+/** Peak RSS of `runLoop` with an `InMemoryJournal` over the async floor's, each in fresh child processes. */
+export const journalRssGoal: GoalRow = {
+  order: 40,
+  path: 'peak RSS, `runLoop` + `InMemoryJournal`, async tool, K=8 S=500 T=1',
+  goal: `≤ ${JOURNAL_RSS_LIMIT}× the floor's`,
+  phases: ['rss'],
+  judge({ rssGoal, options }) {
+    const entry = rssGoal[0];
+    if (entry === undefined) return NOT_MEASURED;
+    const journaled = medianPeak(entry.reports, JOURNALED_CIRCUIT);
+    const floor = medianPeak(entry.reports, ASYNC_FLOOR);
+    if (journaled === undefined || floor === undefined) return NOT_MEASURED;
+    const plain = medianPeak(entry.reports, PLAIN_CIRCUIT);
+    const ratio = journaled.mb / floor.mb;
+    const quick = options.quick ? ' (quick run: smaller S than the goal)' : '';
+    return {
+      measured:
+        `${formatRatio(ratio)} at ${scenarioLabel(entry.scenario)}${quick}: ${formatNumber(journaled.mb)} MB ` +
+        `(median of ${journaled.n} processes)` +
+        (plain === undefined ? '' : `; without the journal ${formatNumber(plain.mb)} MB`),
+      pass: ratio <= JOURNAL_RSS_LIMIT,
+      peer: `floor ${formatNumber(floor.mb)} MB`,
+    };
+  },
+};
