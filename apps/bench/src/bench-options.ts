@@ -1,8 +1,8 @@
 import type { Scenario } from './scenario/scenario.js';
 import type { StepTiming } from './wire/time-steps.js';
 
-export type Phase = 'timing' | 'rss' | 'imports' | 'translation' | 'wire';
-export const PHASES: readonly Phase[] = ['timing', 'rss', 'imports', 'translation', 'wire'];
+export type Phase = 'timing' | 'rss' | 'imports' | 'translation' | 'wire' | 'startup';
+export const PHASES: readonly Phase[] = ['timing', 'rss', 'imports', 'translation', 'wire', 'startup'];
 
 export interface BenchOptions {
   /** The 30-second variant: smaller S, fewer rounds and samples. */

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { parseBenchOptions } from './bench-options.js';
 import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
 import { matrixPlan } from './measure/matrix-plan.js';
+import { type ColdImports, measureColdImports } from './measure/measure-adapter-imports.js';
 import { measureCatalogueTranslation, type TranslationRow } from './measure/measure-catalogue-translation.js';
+import { type CorpusCatalogueCost, measureCorpusCatalogue } from './measure/measure-corpus-catalogue.js';
 import { IMPORTED_PACKAGES, type ImportTime, measureImportTimes } from './measure/measure-import-time.js';
 import { measurePeakRss } from './measure/measure-peak-rss.js';
 import { profileToolcircuit } from './measure/profile-toolcircuit-child.js';
@@ -30,6 +32,7 @@ import {
   formatVariants,
   type RssMeasurement,
 } from './report/print-report.js';
+import { formatStartupGoals, judgeStartupGoals } from './report/startup-goals.js';
 import { scenarioLabel } from './scenario/scenario.js';
 import { allSystems } from './systems/all-systems.js';
 import { handWrittenSystem } from './systems/hand-written-system.js';
@@ -121,6 +124,20 @@ if (options.phases.has('wire')) {
   print(formatWire(wire));
 }
 
+// The startup goals (catalogue on the corpus, cold imports) and the Gemini row, judged on the wire phase.
+let corpusCatalogue: CorpusCatalogueCost | undefined;
+let coldImports: ColdImports | undefined;
+if (options.phases.has('startup')) {
+  log(`startup: catalogue of the corpus, cold imports (${elapsed()})`);
+  const loadBefore = currentLoadAverage();
+  corpusCatalogue = await measureCorpusCatalogue(options.quick ? 1 : 5, benchRoot);
+  coldImports = await measureColdImports(options.importSamples, benchRoot);
+  const load = `${loadBefore.toFixed(1)} → ${currentLoadAverage().toFixed(1)}`;
+  print(formatStartupGoals(judgeStartupGoals(corpusCatalogue, coldImports, wire), load));
+} else if (wire !== undefined) {
+  print(formatStartupGoals(judgeStartupGoals(undefined, undefined, wire), currentLoadAverage().toFixed(1)));
+}
+
 const loadAtEnd = currentLoadAverage();
 print(`Done in ${elapsed()}; load average at end ${loadAtEnd.toFixed(2)}.`);
 if (options.jsonPath !== undefined) {
@@ -134,6 +151,8 @@ if (options.jsonPath !== undefined) {
     imports,
     translation,
     wire,
+    corpusCatalogue,
+    coldImports,
     loadAtEnd,
   };
   writeFileSync(options.jsonPath, `${JSON.stringify(results, null, 2)}\n`);
