@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type JsonTextCache, stringifyRequestBody } from '@toolcircuit/core';
+import { type JsonTextCache, stringifyRequestArray } from '@toolcircuit/core';
 import type { GeminiRequestContent } from './google-api.js';
 
 /** `fetch` as `@google/genai` calls it (its `HttpOptions['fetch']`). */
@@ -10,7 +10,7 @@ export type GenaiFetch = (input: string | URL | Request, init?: RequestInit) => 
  * serialised body: the SDK is given a one-part placeholder content instead of the history, so it converts
  * and serialises only that and the rest of the request (tools, config, `extraBody`, a continuation token),
  * and the per-request `httpOptions.fetch` (public SDK option) puts the history's text in the placeholder's
- * place in the body the SDK made. The history text is built by core's `stringifyRequestBody`: each
+ * place in the body the SDK made. The history text is built by core's `stringifyRequestArray`: each
  * converted content's JSON text is made once, the unchanged leading run joined once, so a step serialises
  * only its new messages, as the Anthropic and OpenAI adapters do.
  *
@@ -39,17 +39,11 @@ export function createContentsText(): ContentsText {
         const body = init?.body;
         if (typeof body !== 'string' || !body.includes(needle)) return send(input, init);
         // Once per request: a continuation or a retry sends the same history again.
-        text ??= contentsArrayText(contents, texts);
+        text ??= stringifyRequestArray(contents, texts);
         return send(input, { ...init, body: spliced(body, needle, marker, text, contents) });
       };
     },
   };
-}
-
-/** The JSON text of the contents array (core's function serialises a body object; its one member is cut out). */
-function contentsArrayText(contents: readonly GeminiRequestContent[], texts: JsonTextCache): string {
-  const body = stringifyRequestBody({ c: contents }, texts);
-  return body.slice('{"c":'.length, -1);
 }
 
 function spliced(

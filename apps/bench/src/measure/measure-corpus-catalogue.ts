@@ -3,18 +3,9 @@ import type { CorpusCatalogueReport } from './corpus-catalogue-child.js';
 import { spawnNode } from './spawn-node.js';
 import { median } from './stats.js';
 
-export interface CorpusCatalogueCost {
+/** The child's figures (medians over the samples, each in a fresh process), and the peer's one run. */
+export interface CorpusCatalogueCost extends Omit<CorpusCatalogueReport, 'peerMs' | 'peerCpuMs' | 'peerRssGrowthMb'> {
   readonly samples: number;
-  readonly tools: number;
-  readonly loaded: number;
-  readonly refused: number;
-  /** Medians over the samples, each in a fresh process. */
-  readonly coldMs: number;
-  readonly coldCpuMs: number;
-  readonly warmMs: number;
-  readonly warmCpuMs: number;
-  readonly rssGrowthMb: number;
-  readonly peakRssMb: number;
   /** One sample: ajv compiling every accepted schema at registration, as createCatalogue did before. */
   readonly peer: CorpusCatalogueReport | undefined;
 }
