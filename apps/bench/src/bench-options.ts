@@ -1,8 +1,17 @@
 import type { Scenario } from './scenario/scenario.js';
 import type { StepTiming } from './wire/time-steps.js';
 
-export type Phase = 'timing' | 'paths' | 'rss' | 'imports' | 'translation' | 'wire' | 'durable';
-export const PHASES: readonly Phase[] = ['timing', 'paths', 'rss', 'imports', 'translation', 'wire', 'durable'];
+export type Phase = 'timing' | 'paths' | 'rss' | 'imports' | 'translation' | 'wire' | 'startup' | 'durable';
+export const PHASES: readonly Phase[] = [
+  'timing',
+  'paths',
+  'rss',
+  'imports',
+  'translation',
+  'wire',
+  'startup',
+  'durable',
+];
 
 export interface BenchOptions {
   /** The 30-second variant: smaller S, fewer rounds and samples. */

@@ -14,7 +14,9 @@ import { formatDurable } from './durable/format-durable.js';
 import { type DurableReport, measureDurableRunner } from './durable/measure-durable-runner.js';
 import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
 import { matrixPlan } from './measure/matrix-plan.js';
+import { type ColdImports, measureColdImports } from './measure/measure-adapter-imports.js';
 import { measureCatalogueTranslation, type TranslationRow } from './measure/measure-catalogue-translation.js';
+import { type CorpusCatalogueCost, measureCorpusCatalogue } from './measure/measure-corpus-catalogue.js';
 import { IMPORTED_PACKAGES, type ImportTime, measureImportTimes } from './measure/measure-import-time.js';
 import { measurePaths, type PathCell } from './measure/measure-paths.js';
 import { measurePeakRss } from './measure/measure-peak-rss.js';
@@ -38,6 +40,7 @@ import {
   formatValidation,
   type RssMeasurement,
 } from './report/print-report.js';
+import { formatStartupGoals, judgeStartupGoals } from './report/startup-goals.js';
 import { scenarioLabel } from './scenario/scenario.js';
 import { ai7System } from './systems/ai7-system.js';
 import { allSystems } from './systems/all-systems.js';
@@ -118,6 +121,20 @@ if (options.phases.has('wire')) {
   print(formatWire(wire));
 }
 
+// The startup goals (catalogue on the corpus, cold imports) and the Gemini row, judged on the wire phase.
+let corpusCatalogue: CorpusCatalogueCost | undefined;
+let coldImports: ColdImports | undefined;
+if (options.phases.has('startup')) {
+  log(`startup: catalogue of the corpus, cold imports (${elapsed()})`);
+  const loadBefore = currentLoadAverage();
+  corpusCatalogue = await measureCorpusCatalogue(options.quick ? 1 : 5, benchRoot);
+  coldImports = await measureColdImports(options.importSamples, benchRoot);
+  const load = `${loadBefore.toFixed(1)} → ${currentLoadAverage().toFixed(1)}`;
+  print(formatStartupGoals(judgeStartupGoals(corpusCatalogue, coldImports, wire), load));
+} else if (wire !== undefined) {
+  print(formatStartupGoals(judgeStartupGoals(undefined, undefined, wire), currentLoadAverage().toFixed(1)));
+}
+
 let durable: DurableReport | undefined;
 if (options.phases.has('durable')) {
   log(`durable runner against its commits, SQLite and PostgreSQL (${elapsed()})`);
@@ -131,7 +148,19 @@ if (options.phases.has('durable')) {
   print(formatDurable(durable));
 }
 
-const results: BenchResults = { options, cells, paths, rss, rssGoal, imports, translation, wire, durable };
+const results: BenchResults = {
+  options,
+  cells,
+  paths,
+  rss,
+  rssGoal,
+  imports,
+  translation,
+  wire,
+  durable,
+  corpusCatalogue,
+  coldImports,
+};
 const judged = (await loadGoalRows()).map((row) => ({
   row,
   verdict: row.phases.every((phase) => options.phases.has(phase))
@@ -169,6 +198,8 @@ if (options.jsonPath !== undefined) {
     translation,
     wire,
     durable,
+    corpusCatalogue,
+    coldImports,
     loadAtEnd,
   };
   writeFileSync(options.jsonPath, `${JSON.stringify(results, null, 2)}\n`);

@@ -87,7 +87,13 @@ export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
 export type { Journal, JournalAppendDetail, JournalEntry, JournalProvenance } from './journal/journal.js';
 export { type ConversionCache, cachedConversion } from './json/cached-conversion.js';
-export { type JsonTextCache, sealEachForReuse, sealForReuse, stringifyRequestBody } from './json/cached-json-text.js';
+export {
+  type JsonTextCache,
+  sealEachForReuse,
+  sealForReuse,
+  stringifyRequestArray,
+  stringifyRequestBody,
+} from './json/cached-json-text.js';
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
 export { continueLoop } from './loop/continue-loop.js';

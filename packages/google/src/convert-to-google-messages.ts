@@ -5,6 +5,7 @@ import {
   type JsonObject,
   type Message,
   recordResultContentChanges,
+  sealForReuse,
   type ToolMessage,
   toolCallsOf,
   type UserMessage,
@@ -105,10 +106,11 @@ export function convertToGoogleMessages(input: GoogleMessagesInput): GoogleMessa
 const conversions: ConversionCache<readonly GeminiRequestContent[]> = new WeakMap();
 
 // A cached content is shared by every later request (and its hash seeds synthesised ids), so it is frozen
-// down to its parts array: nothing may change it after it was hashed.
+// down to its parts array: nothing may change it after it was hashed. Sealed, so that a request body made
+// by core's stringifyRequestBody reuses its JSON text (genai-contents-text.ts).
 function frozen(content: GeminiRequestContent): GeminiRequestContent {
   Object.freeze(content.parts);
-  return Object.freeze(content);
+  return sealForReuse(content);
 }
 
 function userContent(message: UserMessage): GeminiRequestContent {

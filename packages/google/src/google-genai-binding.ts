@@ -9,6 +9,7 @@ import {
   type Tool,
   type ToolConfig,
 } from '@google/genai';
+import { type ContentsText, createContentsText, type GenaiFetch } from './genai-contents-text.js';
 import type {
   GeminiFunctionCallingMode,
   GeminiRequest,
@@ -30,38 +31,39 @@ const MODES: Readonly<Record<GeminiFunctionCallingMode, FunctionCallingConfigMod
  * the REST body from it. Retries: the SDK retries only when `httpOptions.retryOptions` is set on the
  * client (it is not, by default), so one call here is one HTTP request.
  */
-export function createGenaiBinding(client: GoogleGenAI, modelId: string): GoogleBinding {
+export function createGenaiBinding(client: GoogleGenAI, modelId: string, clientFetch?: GenaiFetch): GoogleBinding {
+  // Only over a client the adapter built itself is its fetch known, so only there can the body be completed.
+  const text = clientFetch === undefined ? undefined : { contents: createContentsText(), send: clientFetch };
   return {
     sdk: 'genai',
     functionResponseRole: 'user',
     supportsJsonSchema: true,
     async generateContent(request, signal) {
-      return fromSdkResponse(await client.models.generateContent(toSdkParameters(modelId, request, signal)));
+      return fromSdkResponse(await client.models.generateContent(toSdkParameters(modelId, request, signal, text)));
     },
     async *streamGenerateContent(request, signal) {
-      const stream = await client.models.generateContentStream(toSdkParameters(modelId, request, signal));
+      const stream = await client.models.generateContentStream(toSdkParameters(modelId, request, signal, text));
       for await (const chunk of stream) yield fromSdkResponse(chunk);
     },
   };
 }
 
 /**
- * Why the whole history is transformed and serialised again here on every step, although our side caches
- * each converted content: `Models.generateContentInternal` / `generateContentStreamInternal` (dist/node/
- * index.mjs) always run `generateContentParametersToMldev` over the parameters (`tContents`, then
- * `contentToMldev` / `partToMldev`, which build new objects for every content and part; `tTool` runs
- * `processJsonSchema` over every declaration's `parameters`) and `JSON.stringify` the result. No public
- * option takes a serialised body or skips that: `httpOptions.extraBody` is merged INTO the SDK's body
- * (parsed and serialised again), `httpOptions.fetch` receives the finished string, and the body field
- * belongs to the SDK's unexported `ApiClient` / `HttpRequest`. Swapping the body inside a custom `fetch` would bypass the
- * SDK's request building (and the continuation token it writes into the body of a follow-up request), so
- * we do not. What is cut is on our side: the converted contents, their hashes and the name mapping are
- * made once per message.
+ * `Models.generateContentInternal` / `generateContentStreamInternal` (dist/node/index.mjs) always run
+ * `generateContentParametersToMldev` over the parameters (`tContents`, then `contentToMldev` /
+ * `partToMldev`, which build new objects for every content and part) and `JSON.stringify` the result: given
+ * the history, the SDK converts and serialises all of it on every step (≈ 4× the cost of serialising it
+ * alone). No option takes a serialised body (`extraBody` is merged into the SDK's body, which is parsed and
+ * serialised again). So, over a client the adapter built, the SDK is given a placeholder for the history and
+ * the per-request `httpOptions.fetch` puts the history's reused text in its place (genai-contents-text.ts):
+ * the SDK still builds everything else, continuation tokens included. Not when `extraBody` sets `contents`
+ * itself (it must win, as it does in the SDK), nor for an empty history (the SDK's own error is kept).
  */
 function toSdkParameters(
   model: string,
   request: GeminiRequest,
   signal: AbortSignal | undefined,
+  text: { readonly contents: ContentsText; readonly send: GenaiFetch } | undefined,
 ): GenerateContentParameters {
   const config: GenerateContentConfig = {};
   if (request.systemInstruction !== undefined) config.systemInstruction = request.systemInstruction;
@@ -73,7 +75,16 @@ function toSdkParameters(
   // The SDK deep-merges extraBody into the REST body it built, which is exactly the options-bag contract.
   if (request.extraBody !== undefined) config.httpOptions = { extraBody: request.extraBody };
   if (signal !== undefined) config.abortSignal = signal;
-  return { model, contents: request.contents, config };
+  const contents = request.contents;
+  if (
+    text === undefined ||
+    contents.length === 0 ||
+    (request.extraBody !== undefined && 'contents' in request.extraBody)
+  ) {
+    return { model, contents, config };
+  }
+  config.httpOptions = { ...config.httpOptions, fetch: text.contents.fetchWith(contents, text.send) };
+  return { model, contents: text.contents.placeholder, config };
 }
 
 function toSdkTool(tool: GeminiTool): Tool {

@@ -72,7 +72,7 @@ export function createGoogleBinding(options: GoogleModelOptions): GoogleBinding 
   if (options.headers !== undefined) httpOptions.headers = { ...options.headers };
   if (options.timeout !== undefined) httpOptions.timeout = options.timeout;
   const client = new GoogleGenAI({ apiKey: resolveGoogleApiKey(options), httpOptions });
-  return createGenaiBinding(client, options.model);
+  return createGenaiBinding(client, options.model, guardedFetch);
 }
 
 /** The key from the options or the environment; the error names the variables, never a value. */

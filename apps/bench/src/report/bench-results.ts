@@ -1,6 +1,8 @@
 import type { BenchOptions } from '../bench-options.js';
 import type { DurableReport } from '../durable/measure-durable-runner.js';
+import type { ColdImports } from '../measure/measure-adapter-imports.js';
 import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
+import type { CorpusCatalogueCost } from '../measure/measure-corpus-catalogue.js';
 import type { ImportTime } from '../measure/measure-import-time.js';
 import type { PathCell } from '../measure/measure-paths.js';
 import type { MatrixCell } from '../measure/run-matrix.js';
@@ -32,4 +34,8 @@ export interface BenchResults {
   readonly wire: WireCostReport | undefined;
   /** The durable phase: the stores' runner against its commit floor, on SQLite and PostgreSQL. */
   readonly durable: DurableReport | undefined;
+  /** The startup phase: `createCatalogue` on the whole corpus, in fresh processes. */
+  readonly corpusCatalogue: CorpusCatalogueCost | undefined;
+  /** The startup phase: cold imports of core and each adapter beside its SDK. */
+  readonly coldImports: ColdImports | undefined;
 }

@@ -43,7 +43,7 @@ export function toolcircuitSystem(variant: ToolcircuitVariant = {}): BenchSystem
     spec: { id: 'toolcircuit', tool: mode, journal, schema, loop },
     validation:
       schema === 'json'
-        ? 'always on: JSON Schema compiled once by ajv in createCatalogue, checked by the executor before the right and the tool'
+        ? 'always on: JSON Schema checked against its meta-schema in createCatalogue, compiled once by ajv on the first call, checked by the executor before the right and the tool'
         : "always on: the Zod schema's own ~standard.validate, checked by the executor",
     async prepare(script: Script): Promise<PreparedRun> {
       const counter = { runs: 0 };

@@ -11,14 +11,19 @@ import { withGlobalFetch } from './with-global-fetch.js';
  * - `text-reused`: the adapter hands its SDK the body as text from core's `stringifyRequestBody`, reusing the
  *   JSON text of every converted message and of the tool list, and the joined text of the unchanged leading
  *   history (anthropic: `anthropicCallOptions`; openai: `sdkRequestOptions`). A step serialises its new messages.
- * - `sdk-serialises`: the SDK converts and serialises the whole request on every call, and has no public way to
- *   take a serialised body (google: see `google-genai-binding.ts`); the adapter reuses its converted messages.
+ * - `text-completed`: the SDK takes no serialised body, so it serialises the request with a placeholder for the
+ *   history, and the adapter's per-request fetch puts the history's reused text in its place (google:
+ *   `genai-contents-text.ts`). A step serialises its new messages, and the SDK the rest of the request.
+ * - `sdk-serialises`: the SDK converts and serialises the whole request on every call (google with a `client`
+ *   of the application's); the adapter reuses its converted messages.
  */
-export type BodyHandling = 'text-reused' | 'sdk-serialises';
+export type BodyHandling = 'text-reused' | 'text-completed' | 'sdk-serialises';
 
 export const BODY_HANDLING: Readonly<Record<BodyHandling, string>> = {
   'text-reused':
     'the adapter hands the SDK the body as text, reusing the cached JSON text of the unchanged history and tools: a step serialises only its new messages',
+  'text-completed':
+    "the SDK serialises the request with a placeholder for the history, and the adapter's fetch puts the history's reused text in its place: a step serialises only its new messages",
   'sdk-serialises':
     'the SDK converts and serialises the whole request on every call (it takes no serialised body); the adapter only reuses its converted messages',
 };
@@ -76,7 +81,7 @@ export const WIRE_ADAPTERS: readonly WireAdapter[] = [
   {
     label: 'google (@google/genai)',
     protocol: 'google',
-    body: 'sdk-serialises',
+    body: 'text-completed',
     overServer: (url) => createGoogleModel({ model: 'gemini-bench', apiKey: 'bench', baseURL: url }),
     // createGoogleModel has no `fetch` option: see withGlobalFetch.
     withFetch: (fetch, work) =>

@@ -46,7 +46,7 @@ describe('the wire phase without a socket', () => {
       expect(long?.bodyBytes).toBeGreaterThan(short?.bodyBytes ?? Number.POSITIVE_INFINITY);
     }
     const models = rows.filter((row) => row.kind === 'model' && row.historySteps === 1);
-    expect(models.map((row) => row.body)).toEqual(['text-reused', 'text-reused', 'text-reused', 'sdk-serialises']);
+    expect(models.map((row) => row.body)).toEqual(['text-reused', 'text-reused', 'text-reused', 'text-completed']);
 
     // The Anthropic model sends exactly the text anthropicRequestBodyText makes, the body the reference serialises.
     for (const steps of [1, 3]) {

@@ -7,6 +7,7 @@ import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
+import { frozenJsonCopy } from './frozen-json-copy.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import { type ToolSearch, toolSearchDefinition } from './tool-search.js';
@@ -206,11 +207,10 @@ function prepareSchema(
   if (isStandardToolSchema(source)) {
     // The model sees the converter's JSON Schema; validation stays with the library (transforms, refinements).
     const schema = checkRoot(tool.name, jsonCopy(tool.name, convertStandardSchema(tool.name, source)));
-    return { schema: deepFreeze(schema), validate: standardSchemaValidator(tool.name, source) };
+    return { schema, validate: standardSchemaValidator(tool.name, source) };
   }
   const schema = checkRoot(tool.name, jsonCopy(tool.name, source));
-  const frozen = deepFreeze(schema);
-  return { schema: frozen, validate: compile(tool.name, frozen) };
+  return { schema, validate: compile(tool.name, schema) };
 }
 
 function convertStandardSchema(toolName: string, schema: StandardSchemaV1): unknown {
@@ -251,20 +251,12 @@ function checkRoot(toolName: string, schema: unknown): JsonObject {
   return schema as JsonObject;
 }
 
-/** A private JSON copy: the catalogue must not change if the caller later mutates the schema it passed. */
+/** A private, frozen JSON copy: the catalogue must not change if the caller later mutates the schema it passed. */
 function jsonCopy(toolName: string, schema: unknown): unknown {
   if (typeof schema === 'boolean' || schema === null || typeof schema !== 'object') return schema;
   try {
-    return JSON.parse(JSON.stringify(schema));
+    return frozenJsonCopy(schema);
   } catch (error) {
     throw new SchemaCompileError(toolName, 'it is not plain JSON data (it has a cycle or a BigInt)', { cause: error });
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

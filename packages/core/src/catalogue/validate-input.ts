@@ -1,11 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import type { JsonObject } from '../json/json.js';
+import { type AjvInstance, createAjv, type Draft } from './load-ajv.js';
+import { needsCompileNow } from './needs-compile-now.js';
 import { renderAjvErrors, renderStandardIssues } from './render-validation-errors.js';
 
 /** The outcome of checking one input: the value the tool receives, or one sentence for the model. */
@@ -16,56 +15,120 @@ export type InputValidation =
 /** A JSON Schema answers at once; a Standard Schema answers at once or, if its library is async, later. */
 export type InputValidator = (input: unknown) => Eventually<InputValidation>;
 
-type AjvInstance = Ajv | Ajv2019 | Ajv2020;
-type Draft = 'draft-07' | '2019-09' | '2020-12';
-
-// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module object in
-// types but may be the function itself at run time (Node vs bundlers), hence the `default ?? module` trick.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: AjvInstance) => unknown;
-
 /**
- * Compiles JSON Schemas for ONE catalogue. Each draft gets its own ajv instance, created on first use, and
- * every schema is compiled exactly once, at registration. `$schema` picks the draft (real catalogues mix
- * draft-07 and 2020-12); no `$schema` means draft-07, what MCP servers and most tool lists assume.
+ * Compiles JSON Schemas for ONE catalogue. Each draft gets its own ajv instance, created on first use.
+ * `$schema` picks the draft (real catalogues mix draft-07 and 2020-12); no `$schema` means draft-07, what
+ * MCP servers and most tool lists assume.
+ *
+ * A schema is compiled on its tool's first call, not at registration: compiling costs ≈ 1–2 ms a schema
+ * (code generation), which made a catalogue of thousands of tools take seconds while most tools of a big
+ * catalogue are never called. Registration still refuses exactly what compiling would refuse, with the
+ * same message: it runs ajv's meta-schema check (the first step of ajv's own compile, hence the same
+ * "schema is invalid: …" text), and compiles at once every schema `needsCompileNow` cannot clear (one with
+ * references or identifiers, a suspicious regular expression, keyword or `nullable`): then the error is
+ * ajv's own.
  *
  * `strict: false` because real schemas carry unknown keywords (`example_value`, vendor extensions) that are
  * harmless; a schema that is actually broken (bad `type`, unresolvable `$ref`, unknown meta-schema) still
- * fails to compile and is reported with the tool's name.
+ * fails and is reported with the tool's name.
  */
 export function createSchemaCompiler(): (toolName: string, schema: JsonObject) => InputValidator {
   const instances = new Map<Draft, AjvInstance>();
   const instanceFor = (draft: Draft): AjvInstance => {
     const existing = instances.get(draft);
     if (existing !== undefined) return existing;
-    const options = { strict: false, allErrors: true, verbose: true, logger: false } as const;
-    const created =
-      draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
-    addFormats(created);
+    const created = createAjv(draft, AJV_OPTIONS);
     instances.set(draft, created);
     return created;
   };
 
   return (toolName, schema) => {
-    let validate: ValidateFunction;
-    try {
-      validate = instanceFor(draftOf(toolName, schema.$schema)).compile(schema);
-    } catch (error) {
-      throw new SchemaCompileError(toolName, error instanceof Error ? error.message : String(error), { cause: error });
-    }
+    const draft = draftOf(toolName, schema.$schema);
+    if (!clearedWithoutCompiling(draft, schema))
+      return validatorOf(toolName, compile(instanceFor(draft), toolName, schema));
+    let validate: ValidateFunction | undefined;
+    let failure: InputValidation | undefined;
     return (input) => {
-      try {
-        if (validate(input)) return { ok: true, value: input };
-        return { ok: false, message: renderAjvErrors(toolName, validate.errors ?? []) };
-      } catch {
-        // A recursive schema can recurse as deep as the data; a hostile input must not crash the circuit.
-        return {
-          ok: false,
-          message: `The arguments for tool "${toolName}" could not be checked (they are nested too deeply). Send a flatter, smaller input.`,
-        };
+      if (failure !== undefined) return failure;
+      if (validate === undefined) {
+        try {
+          validate = compile(instanceFor(draft), toolName, schema);
+        } catch (error) {
+          // Not expected: registration clears only schemas that compile (the catalogue tests prove it on the
+          // corpus). Should it happen, the model gets a refusal it can read, and the run goes on.
+          failure = {
+            ok: false,
+            message: `The tool "${toolName}" cannot check its arguments: ${error instanceof Error ? error.message : String(error)}`,
+          };
+          return failure;
+        }
       }
+      return check(toolName, validate, input);
     };
   };
+}
+
+const AJV_OPTIONS = { strict: false, allErrors: true, verbose: true, logger: false } as const;
+
+/**
+ * One ajv instance per draft for the whole process, used only for the meta-schema check (which adds
+ * nothing to an instance), so its compiled meta-schema serves every catalogue. Compiling stays on each
+ * catalogue's own instances: their `$id`s must not meet another catalogue's.
+ */
+const metaCheckers = new Map<Draft, AjvInstance>();
+
+/** True when ajv would compile the schema: it passes the meta-schema and `needsCompileNow` sees no risk. */
+function clearedWithoutCompiling(draft: Draft, schema: JsonObject): boolean {
+  let checker = metaCheckers.get(draft);
+  if (checker === undefined) {
+    // Only the verdict is read here (a refused schema is compiled for ajv's own message), so the checker
+    // stops at the first error and keeps no schema or data in its errors.
+    checker = createAjv(draft, { strict: false, logger: false });
+    metaCheckers.set(draft, checker);
+  }
+  try {
+    return (checker.validateSchema(schema) as boolean) && !needsCompileNow(schema, checker);
+  } catch {
+    // An unknown meta-schema, for one: compiling reports it with ajv's own message.
+    return false;
+  }
+}
+
+function compile(ajv: AjvInstance, toolName: string, schema: JsonObject): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch (error) {
+    throw new SchemaCompileError(toolName, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+function validatorOf(toolName: string, validate: ValidateFunction): InputValidator {
+  return (input) => check(toolName, validate, input);
+}
+
+function check(toolName: string, validate: ValidateFunction, input: unknown): Eventually<InputValidation> {
+  try {
+    const valid: unknown = validate(input);
+    // A schema with `$async: true` compiles to a validator that answers with a promise (rejected with the
+    // errors): a promise is truthy, so it must be awaited, never read as a verdict.
+    if (isPromiseLike(valid)) {
+      return Promise.resolve(valid).then(
+        (): InputValidation => ({ ok: true, value: input }),
+        (error: unknown): InputValidation => ({
+          ok: false,
+          message: renderAjvErrors(toolName, (error as { errors?: ErrorObject[] } | null)?.errors ?? []),
+        }),
+      );
+    }
+    if (valid === true) return { ok: true, value: input };
+    return { ok: false, message: renderAjvErrors(toolName, validate.errors ?? []) };
+  } catch {
+    // A recursive schema can recurse as deep as the data; a hostile input must not crash the circuit.
+    return {
+      ok: false,
+      message: `The arguments for tool "${toolName}" could not be checked (they are nested too deeply). Send a flatter, smaller input.`,
+    };
+  }
 }
 
 /** Validation through the schema library's own `~standard.validate`: the user's schema stays the truth. */

@@ -41,6 +41,15 @@ export function stringifyRequestBody(body: Readonly<Record<string, unknown>>, ca
   return `${text}}`;
 }
 
+/**
+ * Exactly `JSON.stringify(values)` for an array an adapter places in a body itself, reusing text as
+ * {@link stringifyRequestBody} does for a member array (the same cache, the same leading-run reuse). Cutting
+ * the array out of a whole body's text instead would copy all of it once more on every step.
+ */
+export function stringifyRequestArray(values: readonly unknown[], cache: JsonTextCache): string {
+  return memberText(values, cache) ?? 'null';
+}
+
 function memberText(value: unknown, cache: JsonTextCache): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const cached = sealedText(value, cache);

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonTextCache, sealForReuse, stringifyRequestBody } from '../../src/json/cached-json-text.js';
+import {
+  type JsonTextCache,
+  sealForReuse,
+  stringifyRequestArray,
+  stringifyRequestBody,
+} from '../../src/json/cached-json-text.js';
 
 /** Seals some of the objects of a value (shallowly, as `cachedConversion` does), chosen by `pick`. */
 function freezeSome(value: unknown, pick: () => boolean): unknown {
@@ -90,5 +95,22 @@ describe('stringifyRequestBody', () => {
     const shorter = history.slice(0, 2);
     expect(stringifyRequestBody({ messages: shorter }, cache)).toBe(JSON.stringify({ messages: shorter }));
     expect(stringifyRequestBody({ messages: history }, cache)).toBe(JSON.stringify({ messages: history }));
+  });
+
+  it('stringifyRequestArray writes exactly what JSON.stringify writes for an array, growing or not (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.anything({ withSparseArray: true, withDate: true })),
+        fc.infiniteStream(fc.boolean()),
+        (values, coin) => {
+          const frozen = freezeSome(values, () => coin.next().value as boolean) as unknown[];
+          const cache: JsonTextCache = new WeakMap();
+          expect(stringifyRequestArray(frozen, cache)).toBe(JSON.stringify(frozen));
+          const grown = [...frozen, sealForReuse({ next: true })];
+          expect(stringifyRequestArray(grown, cache)).toBe(JSON.stringify(grown));
+          expect(stringifyRequestArray(frozen, cache)).toBe(JSON.stringify(frozen));
+        },
+      ),
+    );
   });
 });

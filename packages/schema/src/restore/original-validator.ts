@@ -1,15 +1,21 @@
+import { createRequire } from 'node:module';
 import type { JsonObject } from '@toolcircuit/core';
-import * as ajv2020 from 'ajv/dist/2020.js';
-import * as ajvFormats from 'ajv-formats';
+import type { Ajv2020 as Ajv2020Class, Options } from 'ajv/dist/2020.js';
 import { resolveLocalRef } from '../json-pointer.js';
 
-type AjvInstance = InstanceType<typeof ajv2020.Ajv2020>;
+type AjvInstance = Ajv2020Class;
 
-// NodeNext + CommonJS packages: the class and the plugin may sit on `default` (toolchain.md).
-const Ajv2020 = ajv2020.Ajv2020;
-const addFormats = ((ajvFormats as unknown as { default?: unknown }).default ?? ajvFormats) as (
-  ajv: AjvInstance,
-) => AjvInstance;
+/**
+ * ajv (CommonJS) is required when a schema first needs it, not when the package is imported: most schemas
+ * never restore by validation, and ajv is the larger part of an adapter's cold import otherwise.
+ */
+function createAjv2020(options: Options): AjvInstance {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: new (options: Options) => AjvInstance };
+  // ajv-formats' `module.exports` is the plugin itself.
+  const addFormats = require('ajv-formats') as (ajv: AjvInstance) => AjvInstance;
+  return addFormats(new Ajv2020(options));
+}
 
 /** Answers whether a value is valid under the schema node at `pointer` of one original (normalized) schema. */
 export type OriginalValidator = (pointer: string) => (value: unknown) => boolean;
@@ -30,8 +36,7 @@ export function createOriginalValidator(root: JsonObject): OriginalValidator {
   const instance = (): AjvInstance | undefined => {
     if (ajv !== undefined || broken) return ajv;
     try {
-      const created = new Ajv2020({ strict: false, allErrors: false, logger: false, validateFormats: true });
-      addFormats(created);
+      const created = createAjv2020({ strict: false, allErrors: false, logger: false, validateFormats: true });
       const { $schema: _dialect, $id: _id, id: _legacyId, ...rest } = root;
       created.addSchema({ ...rest, $id: ROOT_ID });
       ajv = created;

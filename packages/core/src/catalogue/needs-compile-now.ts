@@ -1,0 +1,208 @@
+import type { AjvInstance } from './load-ajv.js';
+
+/**
+ * Keys that make a schema depend on more than itself (identifiers, anchors, dynamic references) or change
+ * how ajv compiles it (`$async`, a nested `$schema`). Looked for anywhere in the schema, property names
+ * included: a false alarm only costs one compilation at registration. A plain `$ref` is checked where it
+ * is a keyword: see `resolveLocally`.
+ */
+const WHOLE_SCHEMA_KEYS = new Set([
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$async',
+  '$schema',
+]);
+
+/** How a keyword holds subschemas: one, a list (or, for `items`, one or a list), or a map of names to them. */
+const SUBSCHEMAS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
+  ['additionalItems', 'one'],
+  ['additionalProperties', 'one'],
+  ['contains', 'one'],
+  ['contentSchema', 'one'],
+  ['else', 'one'],
+  ['if', 'one'],
+  ['not', 'one'],
+  ['propertyNames', 'one'],
+  ['then', 'one'],
+  ['unevaluatedItems', 'one'],
+  ['unevaluatedProperties', 'one'],
+  ['items', 'list'],
+  ['allOf', 'list'],
+  ['anyOf', 'list'],
+  ['oneOf', 'list'],
+  ['prefixItems', 'list'],
+  // Definitions are checked too, though ajv only compiles what is referenced: a false alarm costs a compile.
+  ['$defs', 'map'],
+  ['definitions', 'map'],
+  // `dependencies` maps to subschemas or to lists of names; lists are skipped below.
+  ['dependencies', 'map'],
+  ['dependentSchemas', 'map'],
+  ['patternProperties', 'map'],
+  ['properties', 'map'],
+]);
+
+const JSON_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
+const MAX_DEPTH = 100;
+
+type Rules = Readonly<Record<string, unknown>>;
+
+/**
+ * Whether a schema that passed ajv's meta-schema check must still be compiled at registration, because
+ * compiling it could fail or depends on other schemas. The answer over-approximates: every way ajv 8 fails
+ * to compile a meta-valid schema under the catalogue's options (`strict: false`) is caught here, and some
+ * schemas that would compile are sent to the compiler too. What it catches:
+ * - references and identifiers (a `$ref` may not resolve; an `$id` may clash with another tool's);
+ * - a `pattern` or `patternProperties` key that is not a valid `u`-flag regular expression (the meta-schema
+ *   does not check them; ajv builds the RegExp while compiling);
+ * - a keyword value of a type ajv's keyword definition refuses (`nullable: "yes"`), which the meta-schema
+ *   does not cover for keywords outside the draft;
+ * - `nullable` without `type`, or `nullable: false` with a `null` type; the keyword `id` (ajv refuses it);
+ *   an empty `enum`; a `type` that is not a JSON type; nesting deeper than any real catalogue's.
+ *
+ * The catalogue's tests compile every schema of the corpus and a set of broken ones both ways and compare.
+ */
+export function needsCompileNow(schema: object, ajv: AjvInstance): boolean {
+  const rules = (ajv as unknown as { RULES: { all: Rules } }).RULES.all;
+  return hasWholeSchemaKey(schema, 0) || mayFailToCompile(schema, { root: schema, rules, followed: new Set() }, 0);
+}
+
+function hasWholeSchemaKey(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > MAX_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const element of value) if (hasWholeSchemaKey(element, depth + 1)) return true;
+    return false;
+  }
+  const object = value as Readonly<Record<string, unknown>>;
+  for (const key in object) {
+    // The root's own `$schema` picked the ajv instance and was checked by the meta-schema.
+    if (key.charCodeAt(0) === DOLLAR && WHOLE_SCHEMA_KEYS.has(key) && !(depth === 0 && key === '$schema')) return true;
+    if (hasWholeSchemaKey(object[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+const DOLLAR = 36;
+
+interface Walk {
+  readonly root: object;
+  readonly rules: Rules;
+  /** Targets of `$ref`s already walked: a recursive schema refers back to where the walk came from. */
+  readonly followed: Set<unknown>;
+}
+
+function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
+  if (typeof schema === 'boolean') return false;
+  if (!isPlainObject(schema) || depth > MAX_DEPTH) return true;
+  for (const keyword in schema) {
+    const value = schema[keyword];
+    if (!fitsKeywordType(walk.rules[keyword], value)) return true;
+    switch (keyword) {
+      case 'id':
+        return true;
+      case '$ref': {
+        // ajv compiles the target as a schema wherever it sits (even a `properties` map), so it is walked too.
+        const target = resolveLocally(walk.root, value);
+        if (target === undefined) return true;
+        if (!walk.followed.has(target)) {
+          walk.followed.add(target);
+          if (mayFailToCompile(target, walk, depth + 1)) return true;
+        }
+        break;
+      }
+      case 'enum':
+        if (!Array.isArray(value) || value.length === 0) return true;
+        break;
+      case 'type':
+        if (!typesAreValid(value)) return true;
+        break;
+      case 'nullable':
+        if (!nullableCompiles(value, schema.type)) return true;
+        break;
+      case 'pattern':
+        if (!isRegExp(value)) return true;
+        break;
+      case 'patternProperties':
+        if (isPlainObject(value)) for (const pattern in value) if (!isRegExp(pattern)) return true;
+        break;
+    }
+    const holds = SUBSCHEMAS.get(keyword);
+    if (holds === undefined || value === undefined) continue;
+    if (holds === 'map') {
+      if (!isPlainObject(value)) continue;
+      for (const name in value) {
+        const child = value[name];
+        if (!Array.isArray(child) && mayFailToCompile(child, walk, depth + 1)) return true;
+      }
+    } else if (Array.isArray(value)) {
+      if (holds === 'list') for (const child of value) if (mayFailToCompile(child, walk, depth + 1)) return true;
+    } else if (mayFailToCompile(value, walk, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** ajv's own check (`validSchemaType`): a keyword with a `schemaType` refuses a value of any other type. */
+function fitsKeywordType(rule: unknown, value: unknown): boolean {
+  if (rule === null || typeof rule !== 'object') return true;
+  const types = (rule as { definition?: { schemaType?: readonly string[] } }).definition?.schemaType ?? [];
+  if (types.length === 0) return true;
+  return types.some((type) =>
+    type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type,
+  );
+}
+
+/**
+ * The target of a reference ajv resolves inside the schema itself: a JSON pointer fragment (`#`, `#/$defs/address`) to an
+ * object or boolean of the root. With no `$id` anywhere (see WHOLE_SCHEMA_KEYS) the base URI is the root's,
+ * so ajv walks the same pointer (each segment URI-decoded, then `~1` → `/` and `~0` → `~`). Anything else
+ * (a URL, an anchor, a missing target) is compiled at registration.
+ */
+function resolveLocally(root: object, ref: unknown): unknown {
+  if (typeof ref !== 'string' || !(ref === '#' || ref.startsWith('#/'))) return undefined;
+  let target: unknown = root;
+  for (const segment of ref === '#' ? [] : ref.slice(2).split('/')) {
+    if (!isPlainObject(target) && !Array.isArray(target)) return undefined;
+    let key: string;
+    try {
+      key = decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (!Object.hasOwn(target, key)) return undefined;
+    target = (target as Readonly<Record<string, unknown>>)[key];
+  }
+  return typeof target === 'boolean' || isPlainObject(target) ? target : undefined;
+}
+
+function typesAreValid(type: unknown): boolean {
+  if (type === undefined) return true;
+  const types = Array.isArray(type) ? type : [type];
+  return types.every((entry) => typeof entry === 'string' && JSON_TYPES.has(entry));
+}
+
+function nullableCompiles(nullable: unknown, type: unknown): boolean {
+  if (typeof nullable !== 'boolean') return false;
+  const types = type === undefined ? [] : Array.isArray(type) ? type : [type];
+  if (types.length === 0) return false;
+  return !(nullable === false && types.includes('null'));
+}
+
+function isRegExp(pattern: unknown): boolean {
+  if (typeof pattern !== 'string') return false;
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
