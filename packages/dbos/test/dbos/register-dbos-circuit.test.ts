@@ -1,7 +1,7 @@
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
-import { createDbosRuns, DbosRunStateError, type DbosRuns, registerDbosCircuit } from '../../src/index.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDbosRuns, DbosRunStateError, type DbosRuns, registerDbosCircuit } from '../../src/index.js';
 // @ts-expect-error: a plain-JS fixture shared with the worker processes
 import { EFFECTS_DDL, POOL_SESSION, poolCatalogue, poolModel } from '../support/pool-circuit.mjs';
 import { freshDatabase, POSTGRES_MISSING, serverUrl } from '../support/postgres.js';

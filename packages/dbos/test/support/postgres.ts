@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const urlFile = fileURLToPath(new URL('../../../../.toolcircuit/postgres-url', import.meta.url));
 
