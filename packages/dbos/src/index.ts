@@ -1,8 +1,6 @@
 export { dbosEngine } from './dbos/dbos-engine.js';
 export {
   createDbosRuns,
-  type DbosRunState,
-  type DbosRunStatus,
   type DbosRuns,
   type DbosRunsOptions,
   type StartRunInput,
@@ -15,6 +13,7 @@ export {
   DEFAULT_WORKFLOW_NAME,
   registerDbosCircuit,
 } from './dbos/register-dbos-circuit.js';
+export { type DbosRunState, type DbosRunStatus, followRunState } from './dbos/run-state.js';
 export { resumeSegmentId } from './dbos/segment-id.js';
 export {
   type DurableCircuit,

@@ -1,5 +1,5 @@
 /**
- * `pnpm --filter @toolcircuit/bench bench:durable [--runs=N] [--postgres=URL] [--json=FILE]`
+ * `pnpm --filter @toolcircuit/bench bench:durable [--runs=N] [--engines=dbos,stores] [--postgres=URL] [--json=FILE]`
  *
  * Durable-run throughput against one PostgreSQL: the same runs (a turn of reversible notes and one
  * irreversible payment, the approval, a final turn; scripted model; every call inserts a row) played by
@@ -64,6 +64,8 @@ async function withDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
   }
 }
 
+const exits = new WeakMap<ChildProcess, Promise<unknown>>();
+
 function spawnWorker(engine: Engine, url: string, id: string, notes: number): Promise<ChildProcess> {
   const child = fork(workerScript, [], {
     env: {
@@ -76,6 +78,10 @@ function spawnWorker(engine: Engine, url: string, id: string, notes: number): Pr
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  // Known from the start, so that a worker that already exited is not waited for forever.
+  exits.set(child, new Promise((resolve) => child.once('exit', resolve)));
+  // A message to a worker that is exiting fails asynchronously (EPIPE); its exit is what counts.
+  child.on('error', () => undefined);
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${engine} worker ${id} exited (${code}) before it was ready`)));
@@ -111,11 +117,10 @@ async function measure(engine: Engine, workers: number, notes: number): Promise<
     const counted = await effects.query('SELECT count(*)::int AS n FROM tool_effects');
     if (counted.rows[0].n !== calls)
       throw new Error(`${engine}: ${counted.rows[0].n} tool executions, expected ${calls}`);
+    // A DBOS worker serves until told to stop; a store worker exits by itself once its share is played.
     for (const child of children) {
-      if (child.exitCode === null) {
-        child.send('stop');
-        await new Promise((resolve) => child.once('exit', resolve));
-      }
+      if (engine === 'dbos') child.send('stop');
+      await exits.get(child);
     }
     await effects.end();
     const row = {
@@ -176,7 +181,8 @@ process.on('uncaughtException', (error: Error & { code?: string }) => {
 const rows: Row[] = [];
 const loadBefore = loadavg()[0] ?? 0;
 log(`durable runs: ${RUNS} runs per configuration, ${CONCURRENCY} runs in progress per worker`);
-for (const engine of ['dbos', 'stores'] as const) {
+const engines = (flag('engines') ?? 'dbos,stores').split(',') as Engine[];
+for (const engine of engines) {
   for (const workers of [1, 2, 4]) rows.push(await measure(engine, workers, 1));
   for (const notes of [3, 7]) rows.push(await measure(engine, 2, notes));
 }

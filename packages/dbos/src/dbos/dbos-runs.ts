@@ -1,4 +1,4 @@
-import type { DBOSClient, WorkflowStatus } from '@dbos-inc/dbos-sdk';
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
   type ConfirmationDecision,
   checkResume,
@@ -6,13 +6,13 @@ import {
   type JsonValue,
   jsonDigest,
   type Message,
-  type PendingCall,
   type Session,
 } from '@toolcircuit/core';
-import type { DurableRunInput, DurableRunOutcome } from '../engine/durable-run.js';
+import type { DurableRunInput } from '../engine/durable-run.js';
 import { type SessionData, sessionData, sessionOf } from '../engine/session-data.js';
 import { DbosRunStateError } from '../errors/dbos-run-state-error.js';
 import { DEFAULT_QUEUE_NAME, DEFAULT_WORKFLOW_NAME } from './register-dbos-circuit.js';
+import { type DbosRunState, followRunState } from './run-state.js';
 import { resumeSegmentId } from './segment-id.js';
 
 export interface DbosRunsOptions {
@@ -36,35 +36,6 @@ export interface StartRunInput {
   readonly priority?: number;
 }
 
-/**
- * - `queued`, `running`: a segment waits on the queue or runs on a worker.
- * - `paused`: calls await the human's decisions (`pending`); nothing runs, nothing is held.
- * - `completed`, `max_turns`, `aborted`: the loop finished (see `outcome`).
- * - `failed`: the segment threw (`error`); `cancelled`: it was cancelled or timed out.
- */
-export type DbosRunStatus =
-  | 'queued'
-  | 'running'
-  | 'paused'
-  | 'completed'
-  | 'max_turns'
-  | 'aborted'
-  | 'failed'
-  | 'cancelled';
-
-export interface DbosRunState {
-  readonly runId: string;
-  readonly status: DbosRunStatus;
-  /** The workflow id of the run's latest segment. */
-  readonly segment: string;
-  /** The latest finished segment's outcome. */
-  readonly outcome?: DurableRunOutcome;
-  readonly pending?: readonly PendingCall[];
-  /** Calls answered "outcome unknown" over all the run's segments. */
-  readonly unknownOutcomes: readonly string[];
-  readonly error?: string;
-}
-
 export interface DbosRuns {
   /** Enqueues a run; any worker of the pool picks it up. Returns its id. */
   start(input: StartRunInput): Promise<string>;
@@ -82,7 +53,11 @@ export interface DbosRuns {
     session: Session | SessionData,
     options?: { readonly timeoutMs?: number },
   ): Promise<void>;
-  /** Cancels the run's queued or running segment (DBOS cancellation: it stops at its next step). */
+  /**
+   * Cancels the run: its queued or running segment through DBOS (a running one stops at its next step), or,
+   * when it is paused, the place of its next segment, so that no approval can continue it. A finished run
+   * throws `DbosRunStateError`.
+   */
   cancel(runId: string): Promise<void>;
   /** Polls until the run is neither queued nor running. */
   settled(
@@ -102,6 +77,7 @@ export function createDbosRuns(options: DbosRunsOptions): DbosRuns {
     input: DurableRunInput,
     timeoutMs: number | undefined,
     priority?: number,
+    delaySeconds?: number,
   ) => {
     const timeout = timeoutMs ?? options.segmentTimeoutMs;
     await client.enqueue(
@@ -111,49 +87,13 @@ export function createDbosRuns(options: DbosRunsOptions): DbosRuns {
         workflowID,
         ...(timeout === undefined ? {} : { workflowTimeoutMS: timeout }),
         ...(priority === undefined ? {} : { priority }),
+        ...(delaySeconds === undefined ? {} : { delaySeconds }),
       },
       input,
     );
   };
 
-  const state = async (runId: string): Promise<DbosRunState> => {
-    let segment = runId;
-    const unknownOutcomes: string[] = [];
-    let outcome: DurableRunOutcome | undefined;
-    for (;;) {
-      const status = await client.getWorkflow(segment);
-      if (status === undefined) {
-        if (outcome === undefined) throw new DbosRunStateError(runId, 'missing', 'has no workflow: check the id.');
-        // The run paused and no decision came yet.
-        return {
-          runId,
-          status: 'paused',
-          segment: outcome.segment,
-          outcome,
-          pending: outcome.result.paused?.pending ?? [],
-          unknownOutcomes,
-        };
-      }
-      const running = runningStatus(status);
-      if (running !== undefined) {
-        return {
-          runId,
-          status: running,
-          segment,
-          ...(outcome === undefined ? {} : { outcome }),
-          unknownOutcomes,
-          ...(running === 'failed' || running === 'cancelled' ? { error: describe(status.error) } : {}),
-        };
-      }
-      outcome = status.output as DurableRunOutcome;
-      unknownOutcomes.push(...outcome.unknownOutcomes);
-      const paused = outcome.result.paused;
-      if (outcome.status !== 'paused' || paused === undefined) {
-        return { runId, status: outcome.status, segment, outcome, unknownOutcomes };
-      }
-      segment = resumeSegmentId(runId, paused.turn);
-    }
-  };
+  const state = (runId: string) => followRunState(client, runId);
 
   return {
     async start(input) {
@@ -215,6 +155,24 @@ export function createDbosRuns(options: DbosRunsOptions): DbosRuns {
         await client.cancelWorkflow(current.segment);
         return;
       }
+      const paused = current.outcome?.result.paused;
+      if (current.status === 'paused' && paused !== undefined && current.outcome !== undefined) {
+        // Takes the next segment's id with a workflow that no worker may start (delayed a year, then
+        // cancelled): an approval finds the run cancelled, and a forced resume of it fails its checks
+        // (no decisions), running nothing.
+        const segment = resumeSegmentId(runId, paused.turn);
+        const placeholder: DurableRunInput = {
+          kind: 'resume',
+          runId,
+          turn: paused.turn,
+          previousSegment: current.outcome.segment,
+          decisions: [],
+          session: { id: paused.sessionId, humanId: paused.humanId, rights: [] },
+        };
+        await enqueue(segment, placeholder, undefined, undefined, 365 * 24 * 3600);
+        await client.cancelWorkflow(segment);
+        return;
+      }
       throw new DbosRunStateError(runId, current.status, 'has no queued or running segment to cancel.');
     },
 
@@ -235,25 +193,4 @@ export function createDbosRuns(options: DbosRunsOptions): DbosRuns {
 
 function toData(session: Session | SessionData): SessionData {
   return Array.isArray(session.rights) ? (session as SessionData) : sessionData(session as Session);
-}
-
-function runningStatus(status: WorkflowStatus): DbosRunStatus | undefined {
-  switch (status.status) {
-    case 'SUCCESS':
-      return undefined;
-    case 'ENQUEUED':
-    case 'DELAYED':
-      return 'queued';
-    case 'PENDING':
-      return 'running';
-    case 'CANCELLED':
-      return 'cancelled';
-    default:
-      return 'failed';
-  }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return typeof error === 'string' ? error : JSON.stringify(error ?? 'unknown error');
 }

@@ -114,5 +114,31 @@ describe.skipIf(server === undefined)(
       expect(['cancelled', 'paused']).toContain(state.status);
       await expect(runs.state('no-such-run')).rejects.toBeInstanceOf(DbosRunStateError);
     }, 120_000);
+
+    it('cancels a paused run: no approval can continue it, and the payment never runs', async () => {
+      const runId = await runs.start({
+        runId: 'run-d',
+        session: POOL_SESSION,
+        messages: [{ role: 'user', content: 'run-d' }],
+      });
+      const paused = await runs.settled(runId, { intervalMs: 100, timeoutMs: 60_000 });
+      expect(paused.status).toBe('paused');
+      await runs.cancel(runId);
+      expect((await runs.state(runId)).status).toBe('cancelled');
+      const pending = paused.pending?.[0];
+      await expect(
+        runs.approve(
+          runId,
+          [{ callId: pending?.callId as string, approved: true, inputDigest: pending?.inputDigest as string }],
+          POOL_SESSION,
+        ),
+      ).rejects.toBeInstanceOf(DbosRunStateError);
+      await expect(runs.cancel(runId)).rejects.toBeInstanceOf(DbosRunStateError);
+      const payments = await effects.query(
+        "SELECT count(*)::int AS n FROM tool_effects WHERE run_id = $1 AND tool = 'send_payment'",
+        [runId],
+      );
+      expect(payments.rows[0].n).toBe(0);
+    }, 120_000);
   },
 );

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { poolCatalogue, poolModel } from './pool-circuit.mjs';
 
 const { SYSTEM_DATABASE_URL, EXECUTOR_ID, QUEUE_NAME, NOTES_PER_TURN, TOOL_DELAY_MS, WORKER_CONCURRENCY } = process.env;
-const effects = new pg.Pool({ connectionString: SYSTEM_DATABASE_URL, max: 4 });
+const effects = new pg.Pool({ connectionString: SYSTEM_DATABASE_URL, max: 2 });
 
 const circuit = registerDbosCircuit({
   model: poolModel(Number(NOTES_PER_TURN ?? 1)),
@@ -24,7 +24,7 @@ DBOS.setConfig({
   executorID: EXECUTOR_ID,
   applicationVersion: 'pool-test',
   logLevel: 'error',
-  systemDatabasePoolSize: 8,
+  systemDatabasePoolSize: 6,
 });
 await DBOS.launch();
 await circuit.registerQueue();
