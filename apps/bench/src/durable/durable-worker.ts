@@ -5,11 +5,13 @@
  * dispatcher would have to.
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
+import { createSession } from '@toolcircuit/core';
 import { registerDbosCircuit } from '@toolcircuit/dbos';
 import { createDurableRunner } from '@toolcircuit/stores';
 import { openPostgresStore } from '@toolcircuit/stores/postgres';
+import { approvalWorkloadModel } from '@toolcircuit/testing';
 import pg from 'pg';
-import { benchSession, durableCatalogue, durableModel } from './durable-circuit.js';
+import { durableCatalogue, SESSION_DATA } from './durable-circuit.js';
 
 const env = process.env;
 const url = env.DURABLE_DATABASE_URL as string;
@@ -21,7 +23,7 @@ const send = (message: unknown) => process.send?.(message);
 
 if (env.DURABLE_ENGINE === 'dbos') {
   const circuit = registerDbosCircuit({
-    model: durableModel(notes),
+    model: approvalWorkloadModel(notes),
     catalogue: durableCatalogue(effects, worker),
     queue: { name: 'bench-runs', workerConcurrency: concurrency, pollingIntervalMs: 50 },
   });
@@ -45,11 +47,11 @@ if (env.DURABLE_ENGINE === 'dbos') {
   const store = await openPostgresStore({ connectionString: url, maxConnections: 10 });
   const runner = createDurableRunner({
     store,
-    model: durableModel(notes),
+    model: approvalWorkloadModel(notes),
     catalogue: durableCatalogue(effects, worker),
     workerId: worker,
   });
-  const session = benchSession();
+  const session = createSession(SESSION_DATA);
   process.on('message', async (runIds: string[]) => {
     const queue = [...runIds];
     const play = async () => {
