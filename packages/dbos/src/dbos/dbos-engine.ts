@@ -16,7 +16,8 @@ export function dbosEngine(): DurableEngine {
     steps: {
       // Fresh for each execution of the workflow function: a replay after a crash gets a new one.
       executionId: randomUUID(),
-      run: (name, fn) => DBOS.runStep(fn, { name }),
+      // DBOS's cancel signal fires when the workflow is cancelled or passes its deadline (within a second).
+      run: (name, fn) => DBOS.runStep(() => fn(DBOS.stepStatus?.cancelSignal), { name }),
     },
     previousOutcome: (previous) => DBOS.retrieveWorkflow<DurableRunOutcome>(previous).getResult(),
   };

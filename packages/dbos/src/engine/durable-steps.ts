@@ -11,8 +11,12 @@
  * of a turn one after the other inside a durable run.
  */
 export interface DurableSteps {
-  /** Runs `fn` as the step `name`; its result must be plain JSON data (it is recorded). */
-  run<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` as the step `name`; its result must be plain JSON data (it is recorded). `fn` gets the
+   * engine's cancellation signal when it has one: it fires when the run is cancelled or times out, and the
+   * circuit passes it on to the running tool.
+   */
+  run<T>(name: string, fn: (cancelled?: AbortSignal) => Promise<T>): Promise<T>;
   /**
    * A value that differs between two executions of the same run (a fresh one for each replay): the circuit
    * records it in a call's "started" step to tell, on a replay, a call started by an earlier execution.

@@ -45,10 +45,12 @@ function durableTool(definition: AnyToolDefinition, steps: DurableSteps, options
     const startedBy = atMostOnce
       ? await steps.run(`tool-start:${definition.name}`, async () => ({ executionId: steps.executionId, key }))
       : undefined;
-    const record = await steps.run<ToolStepRecord>(`tool:${definition.name}`, async () => {
+    const record = await steps.run<ToolStepRecord>(`tool:${definition.name}`, async (cancelled) => {
       if (startedBy !== undefined && startedBy.executionId !== steps.executionId) return { kind: 'unknown' };
+      // The tool stops on the loop's signal (its timeout) and on the engine's (the run cancelled or timed out).
+      const signal = cancelled === undefined ? context.signal : AbortSignal.any([context.signal, cancelled]);
       try {
-        const output = await definition.run(input, context);
+        const output = await definition.run(input, { ...context, signal });
         return output === undefined ? { kind: 'output' } : { kind: 'output', output };
       } catch (error) {
         if (error instanceof Error) return { kind: 'threw', name: error.name, message: error.message };

@@ -23,7 +23,10 @@ describe.skipIf(server === undefined)(
       // The README's worker, as written there.
       const circuit = registerDbosCircuit({
         model: poolModel(2),
-        catalogue: poolCatalogue(effects, 'in-process', 0),
+        // The timeout test's run has a slow note; the README's worker has none.
+        catalogue: poolCatalogue(effects, 'in-process', (context: { runId: string }) =>
+          context.runId === 'run-e' ? 30_000 : 0,
+        ),
         queue: { name: 'support-runs', workerConcurrency: 8, pollingIntervalMs: 100 },
       });
       DBOS.setConfig({ name: 'support-agent', systemDatabaseUrl: database.url, logLevel: 'error' });
@@ -113,6 +116,26 @@ describe.skipIf(server === undefined)(
       // Cancelled before a worker took it, or already paused: never both running and uncancelled.
       expect(['cancelled', 'paused']).toContain(state.status);
       await expect(runs.state('no-such-run')).rejects.toBeInstanceOf(DbosRunStateError);
+    }, 120_000);
+
+    it('maps a run timeout to a DBOS workflow timeout: the segment is cancelled at its deadline, and its running tool is stopped', async () => {
+      // Its first note takes 30 s; the deadline is 1 s after a worker dequeues it. DBOS cancels the workflow,
+      // the cancellation reaches the running tool through its signal, and the note writes nothing.
+      const started = Date.now();
+      const runId = await runs.start({
+        runId: 'run-e',
+        timeoutMs: 1_000,
+        session: POOL_SESSION,
+        messages: [{ role: 'user', content: 'run-e' }],
+      });
+      const state = await runs.settled(runId, { intervalMs: 100, timeoutMs: 60_000 });
+      expect(state.status).toBe('cancelled');
+      expect(Date.now() - started).toBeLessThan(25_000);
+      // Time for a stopped tool's row to land, and for anything that wrongly ran on to show.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const effectsOfRun = await effects.query('SELECT call_id, tool FROM tool_effects WHERE run_id = $1', [runId]);
+      // The first note was stopped by the cancellation; nothing took effect and nothing after it ran.
+      expect(effectsOfRun.rows).toEqual([{ call_id: 'note_1', tool: 'aborted:record_note' }]);
     }, 120_000);
 
     it('cancels a paused run: no approval can continue it, and the payment never runs', async () => {

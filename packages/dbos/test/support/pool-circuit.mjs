@@ -10,10 +10,28 @@ export const EFFECTS_DDL = `CREATE TABLE IF NOT EXISTS tool_effects (
 
 export const poolModel = approvalWorkloadModel;
 
-/** `pool` is a pg Pool on the database holding `tool_effects`; `delayMs` keeps a call in flight a while. */
+/**
+ * `pool` is a pg Pool on the database holding `tool_effects`; `delayMs` (a number, or a function of the
+ * call's context) keeps a call in flight a while, and ends early if the call's signal fires, writing an `aborted:<tool>` row instead of its effect.
+ */
 export function poolCatalogue(pool, worker, delayMs) {
   return approvalWorkloadCatalogue(async (tool, context) => {
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const wait = typeof delayMs === 'function' ? delayMs(context) : delayMs;
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, wait);
+      context.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        // Written so that a test sees the call was stopped, not merely slow.
+        pool
+          .query('INSERT INTO tool_effects (run_id, call_id, tool, worker) VALUES ($1, $2, $3, $4)', [
+            context.runId,
+            context.callId,
+            `aborted:${tool}`,
+            worker,
+          ])
+          .finally(() => reject(context.signal.reason));
+      });
+    });
     await pool.query('INSERT INTO tool_effects (run_id, call_id, tool, worker) VALUES ($1, $2, $3, $4)', [
       context.runId,
       context.callId,
