@@ -122,6 +122,12 @@ export {
 } from './replay/replay-server.js';
 export { asksForStream, recordedAsStream } from './replay/streamed.js';
 export {
+  APPROVAL_WORKLOAD_RIGHTS,
+  type ApprovalWorkloadOptions,
+  approvalWorkloadCatalogue,
+  approvalWorkloadModel,
+} from './scripted/approval-workload.js';
+export {
   createScriptedModel,
   type RecordedModelRequest,
   ScriptExhaustedError,

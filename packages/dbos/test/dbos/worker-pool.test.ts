@@ -1,0 +1,167 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDbosRuns, type DbosRunState } from '../../src/index.js';
+// @ts-expect-error: a plain-JS fixture shared with the worker processes
+import { EFFECTS_DDL, POOL_SESSION } from '../support/pool-circuit.mjs';
+import { freshDatabase, POSTGRES_MISSING, serverUrl } from '../support/postgres.js';
+
+const server = serverUrl();
+const RUNS = 200;
+const QUEUE = 'pool-runs';
+const support = (file: string) => fileURLToPath(new URL(`../support/${file}`, import.meta.url));
+const built = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+interface ApproverReport {
+  readonly approvals: readonly { runId: string; turn: number }[];
+  readonly secondApprovalsRefused: number;
+  readonly secondApprovalsUsed: number;
+}
+
+describe.skipIf(server === undefined)(
+  `a pool of worker processes (${server === undefined ? POSTGRES_MISSING : 'PostgreSQL'})`,
+  () => {
+    let database: { url: string; drop: () => Promise<void> };
+    let effects: pg.Pool;
+    let client: DBOSClient;
+    const children: ChildProcess[] = [];
+
+    const env = (extra: Record<string, string>) => ({
+      ...process.env,
+      SYSTEM_DATABASE_URL: database.url,
+      QUEUE_NAME: QUEUE,
+      NOTES_PER_TURN: '1',
+      TOOL_DELAY_MS: '40',
+      WORKER_CONCURRENCY: '8',
+      ...extra,
+    });
+
+    const startWorker = async (executorId: string): Promise<ChildProcess> => {
+      const child = fork(support('pool-worker.mjs'), [], { env: env({ EXECUTOR_ID: executorId }), stdio: 'pipe' });
+      children.push(child);
+      let output = '';
+      child.stdout?.on('data', (chunk) => (output += chunk));
+      child.stderr?.on('data', (chunk) => (output += chunk));
+      await new Promise<void>((resolve, reject) => {
+        child.once('message', () => resolve());
+        child.once('exit', (code) =>
+          reject(new Error(`worker ${executorId} exited (${code}) before it was ready:\n${output}`)),
+        );
+      });
+      return child;
+    };
+
+    beforeAll(async () => {
+      if (!existsSync(built)) {
+        throw new Error(
+          'the worker processes import the built package: run `pnpm exec turbo run build --filter=@toolcircuit/dbos...`',
+        );
+      }
+      database = await freshDatabase(server as string, 'toolcircuit_dbos_pool');
+      effects = new pg.Pool({ connectionString: database.url, max: 2 });
+      await effects.query(EFFECTS_DDL);
+      // The system tables, before the first enqueue (workers would create them at launch).
+      await DBOS.migrate(database.url);
+      client = await DBOSClient.create({ systemDatabaseUrl: database.url, systemDatabasePoolSize: 4 });
+    }, 120_000);
+
+    afterAll(async () => {
+      for (const child of children) {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      await client?.destroy();
+      await effects?.end();
+      await database?.drop();
+    }, 60_000);
+
+    it(`drains ${RUNS} runs over 3 workers, one SIGKILLed mid-run, approvals from a fourth process: every run completes, every call runs once or is reported unknown, every approval is used once`, async () => {
+      const started = Date.now();
+      const runs = createDbosRuns({ client, queueName: QUEUE });
+      const runIds = Array.from({ length: RUNS }, (_, index) => `run-${String(index).padStart(3, '0')}`);
+      for (const runId of runIds) {
+        await runs.start({ runId, session: POOL_SESSION, messages: [{ role: 'user', content: runId }] });
+      }
+
+      const workers = await Promise.all(['worker-1', 'worker-2', 'worker-3'].map((id) => startWorker(id)));
+      const approver = fork(support('pool-approver.mjs'), [], {
+        env: env({ RUN_IDS: JSON.stringify(runIds) }),
+        stdio: 'inherit',
+      });
+      children.push(approver);
+      const report = new Promise<ApproverReport>((resolve, reject) => {
+        approver.once('message', (message) => resolve(message as ApproverReport));
+        approver.once('exit', (code) => reject(new Error(`the approver exited (${code}) without a report`)));
+      });
+
+      // Kill worker-1 while it has runs in flight and after its tools have had time to run.
+      let inFlight: string[] = [];
+      for (;;) {
+        const pending = await client.listWorkflows({ status: 'PENDING' });
+        inFlight = pending.filter((status) => status.executorId === 'worker-1').map((status) => status.workflowID);
+        const done = await effects.query("SELECT count(*)::int AS n FROM tool_effects WHERE worker = 'worker-1'");
+        if (inFlight.length >= 2 && done.rows[0].n >= 20) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      workers[0]?.kill('SIGKILL');
+      await new Promise((resolve) => workers[0]?.once('exit', resolve));
+      // Its supervisor brings it back under the same executor id: DBOS recovers the runs it had in flight.
+      const replacement = await startWorker('worker-1');
+
+      const { approvals, secondApprovalsRefused, secondApprovalsUsed } = await report;
+      const wallMs = Date.now() - started;
+
+      const states: DbosRunState[] = [];
+      for (const runId of runIds) states.push(await runs.state(runId));
+      expect(
+        states
+          .filter((state) => state.status !== 'completed')
+          .map((state) => `${state.runId}: ${state.status} ${state.error ?? ''}`),
+      ).toEqual([]);
+
+      // Every approval used once: one per run, each starting exactly one continuation; second tries refused.
+      expect(approvals).toHaveLength(RUNS);
+      expect(new Set(approvals.map((approval) => approval.runId)).size).toBe(RUNS);
+      expect(secondApprovalsUsed).toBe(0);
+      expect(secondApprovalsRefused).toBe(RUNS);
+      const segments = await client.listWorkflows({ workflowName: 'toolcircuit.run' });
+      expect(segments.filter((status) => status.workflowID.includes('/approved-turn-')).length).toBe(RUNS);
+
+      // Every call ran exactly once, as the tools' own table shows, or was reported unknown (then at most once).
+      const rows = await effects.query<{ run_id: string; call_id: string; n: number }>(
+        'SELECT run_id, call_id, count(*)::int AS n FROM tool_effects GROUP BY run_id, call_id',
+      );
+      const executions = new Map(rows.rows.map((row) => [`${row.run_id}/${row.call_id}`, row.n]));
+      const unknown = new Set(
+        states.flatMap((state) => state.unknownOutcomes.map((callId) => `${state.runId}/${callId}`)),
+      );
+      const wrong: string[] = [];
+      for (const runId of runIds) {
+        for (const callId of ['note_1', 'payment']) {
+          const key = `${runId}/${callId}`;
+          const count = executions.get(key) ?? 0;
+          if (unknown.has(key) ? count > 1 : count !== 1)
+            wrong.push(`${key}: ran ${count}×, unknown: ${unknown.has(key)}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      // Unknown outcomes can only come from the kill: calls of the runs worker-1 had in flight.
+      const runsInFlight = new Set(inFlight.map((id) => id.split('/')[0]));
+      expect([...unknown].filter((key) => !runsInFlight.has(key.split('/')[0]))).toEqual([]);
+      // The runs worker-1 had in flight were finished by its replacement.
+      const recovered = await client.listWorkflows({ workflowIDs: inFlight });
+      expect(recovered.every((status) => status.status === 'SUCCESS')).toBe(true);
+
+      console.info(
+        `worker pool: ${RUNS} runs in ${(wallMs / 1000).toFixed(1)} s wall, ${inFlight.length} in flight on the killed worker, ` +
+          `${unknown.size} call(s) reported unknown`,
+      );
+      for (const child of [...workers.slice(1), replacement]) {
+        child.send('stop');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    }, 240_000);
+  },
+);
