@@ -52,6 +52,9 @@ describe('the bench harness (structure only, no timing asserted)', () => {
         imports: [],
         translation: [],
         wire: undefined,
+        durable: undefined,
+        corpusCatalogue: undefined,
+        coldImports: undefined,
       };
       const rows = await loadGoalRows();
       const verdict = (order: number) => rows.find((row) => row.order === order)?.judge(results);
@@ -129,6 +132,9 @@ describe('the bench harness (structure only, no timing asserted)', () => {
         imports: [],
         translation: [],
         wire: undefined,
+        durable: undefined,
+        corpusCatalogue: undefined,
+        coldImports: undefined,
       };
       const row = (await loadGoalRows()).find((candidate) => candidate.order === 10);
       const verdict = row?.judge(results);
