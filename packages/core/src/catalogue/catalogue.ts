@@ -7,6 +7,7 @@ import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
+import { providerFeaturesOf } from './provider-features.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import {
@@ -71,7 +72,12 @@ export function createCatalogue(
       if (entries.has(name)) throw new DuplicateToolNameError(name);
       checkDefinition(tool);
       const { schema, validate } = prepareSchema(tool, compile);
-      const declaration: ToolDeclaration = Object.freeze({ name, description: tool.description, inputSchema: schema });
+      const declaration: ToolDeclaration = Object.freeze({
+        name,
+        description: tool.description,
+        inputSchema: schema,
+        ...providerFeaturesOf(tool, validate),
+      });
       entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
     } catch (error) {
       if (options.mode !== 'lenient' || !isRefusal(error)) throw error;

@@ -27,6 +27,7 @@ import {
   describeError,
   failedText,
   freshConfirmationText,
+  inactiveToolText,
   malformedJsonText,
   missingRightText,
   notJsonText,
@@ -35,6 +36,8 @@ import {
   untrustedContextText,
 } from './model-facing-texts.js';
 import { type RunOutcome, raceTool } from './race-tool.js';
+import { journalRepairOf, repairedAttempt } from './repair-attempt.js';
+import type { RepairProblem, RepairToolCall } from './repair-call.js';
 import { normaliseToolOutput } from './tool-output.js';
 import type { RefusalReason, Verdict } from './verdict.js';
 
@@ -58,21 +61,50 @@ export async function executeCall(call: ToolCallPart, context: ExecutionContext)
  * failure is thrown (synchronously, or as the promise's rejection).
  */
 export function answerCall(call: ToolCallPart, context: ExecutionContext): Eventually<ExecutionOutcome> {
-  const attempt = startAttempt(call, context);
-  const { catalogue } = context;
+  return answerAttempt(startAttempt(call, context));
+}
+
+function answerAttempt(attempt: Attempt): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const { catalogue, activeTools } = context;
   if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
 
   const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
-  if (entry === undefined) return refuse(attempt, 'unknown_tool', unknownToolText(call.name, catalogue));
+  if (entry === undefined) {
+    return refuseOrRepair(attempt, 'unknown_tool', 'unknown_tool', unknownToolText(call.name, catalogue, activeTools));
+  }
+  if (activeTools !== undefined && !activeTools.has(call.name)) {
+    return refuseOrRepair(
+      attempt,
+      'inactive_tool',
+      'inactive_tool',
+      inactiveToolText(call.name, catalogue, activeTools),
+    );
+  }
 
   if (call.inputError !== undefined) {
-    return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
+    return refuseOrRepair(attempt, 'invalid_input', 'malformed_json', malformedJsonText(call.name, call.inputError));
   }
   const { copy } = attempt;
-  if (copy === undefined) return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  if (copy === undefined) return refuseOrRepair(attempt, 'invalid_input', 'malformed_json', notJsonText(call.name));
   const validation = entry.validate(copy);
   if (isPromiseLike(validation)) return validation.then((checked) => checkAndRun(attempt, entry, checked));
   return checkAndRun(attempt, entry, validation);
+}
+
+/**
+ * A call refused by the first two checks: refused, unless the run has a repair hook and this call is not
+ * itself a repair. The repaired call goes through all four checks again (see `repairThenAnswer`).
+ */
+function refuseOrRepair(
+  attempt: Attempt,
+  reason: RefusalReason,
+  problem: RepairProblem,
+  message: string,
+): Eventually<ExecutionOutcome> {
+  const { repair } = attempt.context;
+  if (repair === undefined || attempt.repairOf !== undefined) return refuse(attempt, reason, message);
+  return repairThenAnswer(attempt, reason, problem, message, repair);
 }
 
 /** Checks 2 to 4 once the input has been validated, then the tool. */
@@ -81,7 +113,7 @@ function checkAndRun(
   entry: CatalogueEntry,
   validation: InputValidation,
 ): Eventually<ExecutionOutcome> {
-  if (!validation.ok) return refuse(attempt, 'invalid_input', validation.message);
+  if (!validation.ok) return refuseOrRepair(attempt, 'invalid_input', 'invalid_input', validation.message);
   const { definition } = entry;
   if (!isAuthorized(definition.right, attempt.context.session)) {
     return refuse(attempt, 'missing_right', missingRightText(entry));
@@ -171,6 +203,46 @@ export async function refuseCall(
   context: ExecutionContext,
 ): Promise<ExecutionOutcome> {
   return refuse(startAttempt(call, context), reason, message);
+}
+
+/**
+ * Asks the hook once. Whatever it returns is checked before anything else happens; the rewritten call is then
+ * answered like any call (four checks, journal), with its own refusal if it fails one. A hook that throws or
+ * returns something unusable leaves the original refusal: the loop never fails because of it.
+ */
+async function repairThenAnswer(
+  attempt: Attempt,
+  reason: RefusalReason,
+  problem: RepairProblem,
+  message: string,
+  repair: RepairToolCall,
+): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  let returned: unknown;
+  try {
+    returned = await repair({
+      call,
+      problem,
+      message,
+      tools: context.tools ?? context.catalogue.declarations,
+      runId: attempt.runId,
+      turn: context.turn ?? 1,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
+  } catch (error) {
+    attempt.repairNote = { problem, outcome: 'failed', detail: `the repair hook threw ${describeError(error)}` };
+    return refuse(attempt, reason, message);
+  }
+  if (returned === undefined || returned === null) {
+    attempt.repairNote = { problem, outcome: 'declined' };
+    return refuse(attempt, reason, message);
+  }
+  const next = repairedAttempt(attempt, problem, returned);
+  if (typeof next === 'string') {
+    attempt.repairNote = { problem, outcome: 'failed', detail: next };
+    return refuse(attempt, reason, message);
+  }
+  return answerAttempt(next);
 }
 
 async function consumeConfirmation(session: Session, confirmation: Confirmation): Promise<boolean> {
@@ -303,6 +375,8 @@ function finish(
     ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
     ...(verdict.kind === 'executed' ? executedOutput(content) : {}),
     ...(context.provenance === undefined ? {} : { provenance: journalProvenanceOf(attempt) }),
+    ...(context.step === undefined ? {} : { step: context.step }),
+    ...journalRepairOf(attempt),
   };
   let appended: void | Promise<void>;
   try {

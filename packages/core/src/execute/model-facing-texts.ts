@@ -3,13 +3,24 @@ import type { Catalogue, CatalogueEntry } from '../catalogue/catalogue.js';
 // The texts below are read by the model: each says what happened and what to do next, and none carries a
 // stack trace or an unbounded echo of the input.
 
-export function unknownToolText(name: unknown, catalogue: Catalogue): string {
-  const names = catalogue.names;
+export function unknownToolText(name: unknown, catalogue: Catalogue, active?: ReadonlySet<string>): string {
+  const names = active === undefined ? catalogue.names : catalogue.names.filter((known) => active.has(known));
   const shown = names.slice(0, 30).join(', ');
   const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
   const available =
     names.length === 0 ? 'No tools are available in this conversation' : `Available tools: ${shown}${more}`;
   return `There is no tool named ${JSON.stringify(clip(String(name)))}. ${available}. Call one of these by its exact name, or answer without a tool.`;
+}
+
+export function inactiveToolText(name: string, catalogue: Catalogue, active: ReadonlySet<string>): string {
+  const names = catalogue.names.filter((known) => active.has(known));
+  const shown = names.slice(0, 30).join(', ');
+  const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
+  const available =
+    names.length === 0
+      ? 'No tools are available at this step, so answer without a tool'
+      : `Tools available now: ${shown}${more}. Call one of these, or answer without a tool`;
+  return `Tool "${clip(name)}" is not available at this step, so it did not run. ${available}.`;
 }
 
 export function malformedJsonText(name: string, inputError: string): string {

@@ -1,6 +1,15 @@
 import type { ConfirmationMode, ExecutionContext } from '../execute/execution-context.js';
+import type { ToolDeclaration } from '../messages/model.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
+import type { StepPlan } from '../step/step-settings.js';
 import type { LoopOptions } from './loop-options.js';
+
+/** What the step offered: the executor refuses calls to other tools and journals the plan. */
+export interface StepScope {
+  readonly active: ReadonlySet<string> | undefined;
+  readonly tools: readonly ToolDeclaration[];
+  readonly plan: StepPlan | undefined;
+}
 
 /** What the executor needs from the loop's options for the calls of one turn. */
 export function executionContext(
@@ -9,6 +18,7 @@ export function executionContext(
   turn: number,
   confirmation: ConfirmationMode,
   provenance?: RunProvenance,
+  step?: StepScope,
 ): ExecutionContext {
   return {
     catalogue: options.catalogue,
@@ -22,5 +32,9 @@ export function executionContext(
     ...(options.resultLimits === undefined ? {} : { resultLimits: options.resultLimits }),
     ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
     ...(provenance === undefined ? {} : { provenance }),
+    ...(options.repairToolCall === undefined ? {} : { repair: options.repairToolCall }),
+    ...(step?.active === undefined ? {} : { activeTools: step.active }),
+    ...(step === undefined ? {} : { tools: step.tools }),
+    ...(step?.plan === undefined ? {} : { step: step.plan }),
   };
 }

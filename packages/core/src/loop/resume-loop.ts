@@ -6,10 +6,11 @@ import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } fro
 import { resumedProvenance } from '../provenance/start-provenance.js';
 import { ResumeConfirmations } from '../session/resume-confirmations.js';
 import { createSession, type Session } from '../session/session.js';
+import { activeDeclarations } from '../step/active-declarations.js';
 import { appendReply } from './append-reply.js';
 import type { CallTask } from './call-tasks.js';
 import { checkLoopOptions } from './check-loop-options.js';
-import { executionContext } from './execution-context.js';
+import { executionContext, type StepScope } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopResult } from './loop-result.js';
@@ -55,7 +56,14 @@ export async function resumeLoop(
     paused.messages,
     paused.provenance?.sources,
   );
-  const context = executionContext({ ...options, session }, paused.runId, paused.turn, 'refuse', provenance);
+  const context = executionContext(
+    { ...options, session },
+    paused.runId,
+    paused.turn,
+    'refuse',
+    provenance,
+    resumedScope(options, paused),
+  );
   const tasks = paused.pending.map((pending): CallTask => {
     const call = calls[pending.index] as ToolCallPart;
     const decision = decisionFor.get(pending.callId) as ConfirmationDecision;
@@ -172,6 +180,21 @@ function checkDecisions(
     throw new InvalidResumeError(`no decision for pending call(s) ${undecided.join(', ')}; decide every pending call.`);
   }
   return byId;
+}
+
+/** The paused step's tools, from its plan: a resumed call is checked against what its step offered. */
+function resumedScope(options: ResumeOptions, paused: PausedRun): StepScope | undefined {
+  const plan = paused.step;
+  if (plan === undefined) return undefined;
+  const names = Array.isArray(plan.activeTools)
+    ? plan.activeTools.filter((name) => typeof name === 'string')
+    : undefined;
+  const active = names === undefined ? undefined : new Set(names);
+  return {
+    active,
+    tools: active === undefined ? options.catalogue.declarations : activeDeclarations(options.catalogue, active),
+    plan,
+  };
 }
 
 function deniedText(name: string, note: string | undefined): string {

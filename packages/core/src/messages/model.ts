@@ -1,3 +1,4 @@
+import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { JsonObject } from '../json/json.js';
 import type { Message } from './messages.js';
 import type { ModelTurn } from './model-turn.js';
@@ -12,6 +13,15 @@ export interface ToolDeclaration {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonObject;
+  /**
+   * The tool's preference for strict schema adherence (OpenAI `strict`, Anthropic `strict`); absent: the
+   * adapter's default. Gemini has no such switch.
+   */
+  readonly strict?: boolean;
+  /** Valid example inputs: Anthropic `input_examples`; folded into the description elsewhere. */
+  readonly inputExamples?: readonly JsonObject[];
+  /** Raw fields per provider merged into this tool's wire entry (e.g. `{ anthropic: { cache_control } }`). */
+  readonly providerOptions?: ProviderOptions;
 }
 
 /** Which tools the model may or must call this turn. */
@@ -22,11 +32,19 @@ export interface ModelRequest {
   readonly system?: string;
   readonly messages: readonly Message[];
   /**
-   * The catalogue's declarations. The loop passes the same frozen array on every turn, so an adapter may
-   * cache its translation keyed by this array's identity instead of re-translating every step.
+   * The declarations of the tools active at this step (the whole catalogue unless `activeTools` or
+   * `prepareStep` narrowed it). The loop passes the same frozen array for the same set of tools, so an
+   * adapter may cache its translation keyed by this array's identity instead of re-translating every step.
    */
   readonly tools: readonly ToolDeclaration[];
   readonly toolChoice?: ToolChoice;
+  /** Tools the provider runs itself (web search, code execution…), after the catalogue's tools. */
+  readonly hostedTools?: readonly HostedTool[];
+  /**
+   * Mark the tool list as a cache breakpoint: Anthropic `cache_control` on the last tool. OpenAI and Gemini
+   * cache stable prefixes by themselves (see the adapters' READMEs); they ignore it.
+   */
+  readonly cacheTools?: boolean;
   /** `false` asks the provider for at most one call per turn, where it supports that switch. */
   readonly parallelToolCalls?: boolean;
   readonly maxOutputTokens?: number;
