@@ -61,9 +61,14 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema?: JsonObject;
 }
 
-export interface GeminiTool {
+export interface GeminiFunctionTool {
   functionDeclarations: GeminiFunctionDeclaration[];
 }
+
+/** A tool Gemini runs itself: `{ googleSearch: {} }`, `{ codeExecution: {} }`, `{ urlContext: {} }`… */
+export type GeminiHostedTool = { functionDeclarations?: never } & Record<string, JsonObject>;
+
+export type GeminiTool = GeminiFunctionTool | GeminiHostedTool;
 
 export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE';
 

@@ -8,6 +8,10 @@ export interface OpenAIToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonObject;
+  /** This tool's strict mode: its own `strict` preference, else the model's. */
+  readonly strict: boolean;
+  /** The tool's `providerOptions` entry for this provider, merged over its wire entry. */
+  readonly extra: JsonObject | undefined;
 }
 
 /** A catalogue translated once for OpenAI: definitions, the name mapping, and what changed. */
@@ -24,8 +28,16 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
   return strict ? 'openai-strict' : 'openai';
 }
 
-/** Translates every declaration's schema and name for the OpenAI target. */
-export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: boolean): OpenAIToolSet {
+/**
+ * Translates every declaration's schema and name for the OpenAI target. A tool's own `strict` overrides the
+ * model's for that tool (its schema is translated for that mode); input examples, which OpenAI has no
+ * field for, are appended to the description.
+ */
+export function createOpenAIToolSet(
+  tools: readonly ToolDeclaration[],
+  strict: boolean,
+  provider = 'openai',
+): OpenAIToolSet {
   const target = schemaTargetOf(strict);
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
@@ -35,9 +47,16 @@ export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: b
   const changes: SchemaChange[] = [...nameMap.changes];
   const definitions = tools.map((tool) => {
     schemas.set(tool.name, tool.inputSchema);
-    const translated = translateSchema(tool.inputSchema, target);
+    const toolStrict = tool.strict ?? strict;
+    const translated = translateSchema(tool.inputSchema, schemaTargetOf(toolStrict));
     changes.push(...translated.changes);
-    return { name: nameMap.toProvider(tool.name), description: tool.description, parameters: translated.schema };
+    return {
+      name: nameMap.toProvider(tool.name),
+      description: describedWithExamples(tool),
+      parameters: translated.schema,
+      strict: toolStrict,
+      extra: tool.providerOptions?.[provider],
+    };
   });
   return {
     definitions,
@@ -55,6 +74,13 @@ export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: b
     },
     schemaOf: (name) => schemas.get(name),
   };
+}
+
+/** OpenAI has no input examples field: they go at the end of the description, as JSON, one per line. */
+export function describedWithExamples(tool: ToolDeclaration): string {
+  const examples = tool.inputExamples;
+  if (examples === undefined || examples.length === 0) return tool.description;
+  return `${tool.description}\n\nExample inputs:\n${examples.map((example) => JSON.stringify(example)).join('\n')}`;
 }
 
 /**

@@ -131,7 +131,7 @@ export interface InvocationEndRecord {
   readonly type: 'invocation-end';
   readonly runId: string;
   readonly at: number;
-  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted' | 'error';
+  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted' | 'stopped' | 'error';
   readonly turns: number;
   readonly usage?: Usage;
   readonly error?: { readonly type: string; readonly message: string };
