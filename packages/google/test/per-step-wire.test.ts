@@ -1,0 +1,136 @@
+// prepareStep, per-tool features and hosted tools on the Gemini wire, through both SDKs: runLoop and
+// streamLoop against the replay server (synthetic cassettes), asserting the request bodies received.
+import {
+  createCatalogue,
+  createSession,
+  defineTool,
+  everySession,
+  hostedTool,
+  InMemoryJournal,
+  type JsonValue,
+  type Message,
+  providerTool,
+  runLoop,
+  type StepContext,
+  type StepSettings,
+  streamLoop,
+} from '@toolcircuit/core';
+import { describe, expect, it } from 'vitest';
+import { jsonInteraction, SDKS, sseInteraction, syntheticCassette } from './support/gemini-cassette.js';
+import { modelFor, withReplay } from './support/replay.js';
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Look up a case file by its number.',
+  inputSchema: { type: 'object', properties: { numero: { type: 'string' } }, required: ['numero'] },
+  right: everySession,
+  strict: true,
+  inputExamples: [{ numero: 'A-1234' }],
+  run: ({ numero }) => ({ numero, statut: 'ouvert' }),
+});
+const summarise = defineTool({
+  name: 'summarise',
+  description: 'Summarise a case file.',
+  inputSchema: { type: 'object', properties: { numero: { type: 'string' } }, required: ['numero'] },
+  right: everySession,
+  providerOptions: { google: { behavior: 'BLOCKING' } },
+  run: () => 'résumé',
+});
+const catalogue = createCatalogue([lookup, summarise]);
+const session = createSession({ id: 's', humanId: 'h', rights: [] });
+const messages: Message[] = [{ role: 'user', content: 'Résume A-1234.' }];
+
+const plan = ({ turn }: StepContext): StepSettings =>
+  turn === 1
+    ? { activeTools: ['lookup'], toolChoice: { type: 'tool', name: 'lookup' } }
+    : turn === 2
+      ? { activeTools: ['summarise'], toolChoice: 'required' }
+      : { activeTools: ['summarise'], toolChoice: 'none' };
+
+const answer = (parts: JsonValue[]): JsonValue => ({
+  candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }],
+  usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+  modelVersion: 'gemini-2.5-flash',
+});
+const replies = [
+  answer([{ functionCall: { name: 'lookup', args: { numero: 'A-1234' } } }]),
+  answer([{ functionCall: { name: 'lookup', args: { numero: 'A-1234' } } }]),
+  answer([{ text: 'Le dossier est ouvert.' }]),
+];
+const hostedTools = [hostedTool('web_search'), providerTool({ google: { urlContext: {} }, anthropic: { type: 'x' } })];
+
+type Declaration = { name: string; description?: string; [key: string]: unknown };
+type Body = {
+  tools?: { functionDeclarations?: Declaration[]; [key: string]: unknown }[];
+  toolConfig?: { functionCallingConfig?: { mode?: string; allowedFunctionNames?: string[] } };
+  contents: unknown[];
+};
+
+function checkWire(bodies: Body[]): void {
+  expect(bodies).toHaveLength(3);
+  const [one, two, three] = bodies as [Body, Body, Body];
+  expect(one.tools?.[0]?.functionDeclarations?.map((declaration) => declaration.name)).toEqual(['lookup']);
+  expect(one.tools?.[0]?.functionDeclarations?.[0]?.description).toBe(
+    'Look up a case file by its number.\n\nExample inputs:\n{"numero":"A-1234"}',
+  );
+  // Gemini has no strict switch: nothing of it goes on the wire.
+  expect(JSON.stringify(one.tools)).not.toContain('strict');
+  expect(one.tools?.slice(1)).toEqual([{ googleSearch: {} }, { urlContext: {} }]);
+  expect(one.toolConfig?.functionCallingConfig).toEqual({ mode: 'ANY', allowedFunctionNames: ['lookup'] });
+  expect(two.tools?.[0]?.functionDeclarations?.map((declaration) => declaration.name)).toEqual(['summarise']);
+  expect(two.tools?.[0]?.functionDeclarations?.[0]?.['behavior']).toBe('BLOCKING');
+  expect(two.toolConfig?.functionCallingConfig?.mode).toBe('ANY');
+  expect(two.toolConfig?.functionCallingConfig?.allowedFunctionNames).toBeUndefined();
+  expect(three.toolConfig?.functionCallingConfig?.mode).toBe('NONE');
+  expect(JSON.stringify(three.contents.at(-1))).toContain('is not available at this step');
+}
+
+describe.each(SDKS)('per-step control on the Gemini wire (%s)', (sdk) => {
+  it('runLoop: prepareStep changes tools and tool choice between steps; an inactive call is refused', async () => {
+    const cassette = syntheticCassette(
+      'per-step tools and tool choice',
+      replies.map((reply) => jsonInteraction(reply)),
+    );
+    const bodies = await withReplay(cassette, async (server) => {
+      const journal = new InMemoryJournal();
+      const result = await runLoop({
+        model: modelFor(sdk, server),
+        catalogue,
+        session,
+        messages,
+        journal,
+        prepareStep: plan,
+        hostedTools,
+      });
+      expect(result.status).toBe('completed');
+      expect(journal.entries.map((entry) => entry.reason)).toEqual([undefined, 'inactive_tool']);
+      expect(server.mismatches).toEqual([]);
+      return server.received.map((received) => received.body as Body);
+    });
+    checkWire(bodies);
+  });
+
+  it('streamLoop: the same steps on the streaming wire', async () => {
+    const cassette = syntheticCassette(
+      'per-step tools and tool choice, streamed',
+      replies.map((reply) => sseInteraction([reply])),
+    );
+    const bodies = await withReplay(cassette, async (server) => {
+      const stream = streamLoop({
+        model: modelFor(sdk, server),
+        catalogue,
+        session,
+        messages,
+        prepareStep: plan,
+        hostedTools,
+      });
+      for await (const _event of stream) {
+        // drained
+      }
+      expect((await stream.result).status).toBe('completed');
+      expect(server.mismatches).toEqual([]);
+      return server.received.map((received) => received.body as Body);
+    });
+    checkWire(bodies);
+  });
+});
