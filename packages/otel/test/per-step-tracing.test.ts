@@ -22,10 +22,9 @@ describe('per-step control in the trace', () => {
     const records: TraceRecord[] = [];
     const tracing = await createLoopTracing({ tracer, traceFile: (record) => records.push(record) });
     const first = createScriptedModel([toolCallsTurn([{ name: 'lookup', input: {} }])], { modelId: 'first' });
-    const second = createScriptedModel(
-      [toolCallsTurn([{ name: 'lookup', input: {} }]), textTurn('never asked')],
-      { modelId: 'second' },
-    );
+    const second = createScriptedModel([toolCallsTurn([{ name: 'lookup', input: {} }]), textTurn('never asked')], {
+      modelId: 'second',
+    });
     const result = await tracing.runLoop({
       model: first,
       catalogue,
