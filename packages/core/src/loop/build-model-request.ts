@@ -1,8 +1,8 @@
 import type { ModelRequest } from '../messages/model.js';
 import { spotlightMessages, spotlightNote } from '../provenance/spotlight.js';
-import type { PlannedStep } from '../step/plan-step.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopState } from './loop-state.js';
+import type { PlannedStep } from './plan-step.js';
 
 /**
  * The request for the next model turn: the conversation so far, the run's model options, and what the step's

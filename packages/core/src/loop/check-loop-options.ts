@@ -1,8 +1,8 @@
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
-import { activeSet } from '../step/plan-step.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
 import type { LoopOptions } from './loop-options.js';
+import { activeSet } from './plan-step.js';
 
 /** Rejects option values the loop could only misread (a fractional turn limit, a zero concurrency…). */
 export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {

@@ -5,7 +5,6 @@ import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messag
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { addUsage } from '../messages/usage.js';
-import { planStep } from '../step/plan-step.js';
 import { stopReached } from '../step/stop-reached.js';
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
@@ -24,6 +23,7 @@ import type { EmitLoopEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
+import { planStep } from './plan-step.js';
 import { readModelTurn } from './read-model-turn.js';
 import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
 import { settleCalls } from './settle-calls.js';

@@ -1,12 +1,26 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
-import type { LoopOptions } from '../loop/loop-options.js';
-import type { LoopState } from '../loop/loop-state.js';
+import type { Message } from '../messages/messages.js';
 import { type ToolCallPart, toolCallsOf } from '../messages/messages.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { Usage } from '../messages/usage.js';
 import type { StopCondition, StopContext } from './stop-condition.js';
 
+/** Where stop conditions come from: the run's options. */
+export interface StopOptions {
+  readonly stopWhen?: StopCondition | readonly StopCondition[];
+}
+
+/** What they are checked on: the run's state between two steps. */
+export interface RunSoFar {
+  readonly runId: string;
+  readonly messages: readonly Message[];
+  readonly turns: readonly ModelTurn[];
+  readonly usage: Usage;
+}
+
 /** The run's stop conditions as a list (`stopWhen` takes one or several). */
-export function stopConditionsOf(options: Pick<LoopOptions, 'stopWhen'>): readonly StopCondition[] {
+export function stopConditionsOf(options: StopOptions): readonly StopCondition[] {
   const { stopWhen } = options;
   if (stopWhen === undefined) return [];
   const list = typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
@@ -23,10 +37,7 @@ export function stopConditionsOf(options: Pick<LoopOptions, 'stopWhen'>): readon
  * The name of the first condition that holds now, if the conversation ends with the reply to the run's last
  * turn (the moment between two steps); `undefined` otherwise. Conditions are asked one after the other.
  */
-export async function stopReached(
-  state: LoopState,
-  options: Pick<LoopOptions, 'stopWhen'>,
-): Promise<string | undefined> {
+export async function stopReached(state: RunSoFar, options: StopOptions): Promise<string | undefined> {
   const conditions = stopConditionsOf(options);
   if (conditions.length === 0) return undefined;
   const context = stopContextOf(state);
@@ -38,7 +49,7 @@ export async function stopReached(
   return undefined;
 }
 
-function stopContextOf(state: LoopState): StopContext | undefined {
+function stopContextOf(state: RunSoFar): StopContext | undefined {
   const { messages, turns } = state;
   const reply = messages.at(-1);
   const asked = messages.at(-2);

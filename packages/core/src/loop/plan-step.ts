@@ -2,11 +2,11 @@ import { isPromiseLike } from '../async/eventually.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
-import type { LoopOptions } from '../loop/loop-options.js';
-import type { LoopState } from '../loop/loop-state.js';
 import type { Model, ToolChoice, ToolDeclaration } from '../messages/model.js';
-import { activeDeclarations } from './active-declarations.js';
-import type { StepPlan, StepSettings } from './step-settings.js';
+import { activeDeclarations } from '../step/active-declarations.js';
+import type { StepPlan, StepSettings } from '../step/step-settings.js';
+import type { LoopOptions } from './loop-options.js';
+import type { LoopState } from './loop-state.js';
 
 type Options = Omit<LoopOptions, 'messages'>;
 
