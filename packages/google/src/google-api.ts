@@ -45,6 +45,9 @@ export interface GeminiRequestPart {
   functionResponse?: GeminiFunctionResponse;
   inlineData?: { mimeType: string; data: string };
   fileData?: { mimeType: string; fileUri: string };
+  /** Code execution's parts, sent back as Gemini gave them. */
+  executableCode?: JsonObject;
+  codeExecutionResult?: JsonObject;
 }
 
 export interface GeminiRequestContent {
@@ -101,6 +104,8 @@ export interface GeminiResponsePart {
   thought?: boolean | undefined;
   thoughtSignature?: string | undefined;
   functionCall?: GeminiFunctionCall | undefined;
+  executableCode?: object | undefined;
+  codeExecutionResult?: object | undefined;
 }
 
 export interface GeminiCandidate {

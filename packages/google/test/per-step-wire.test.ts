@@ -134,3 +134,59 @@ describe.each(SDKS)('per-step control on the Gemini wire (%s)', (sdk) => {
     checkWire(bodies);
   });
 });
+
+describe.each(SDKS)('hosted code execution parts in the Gemini history (%s)', (sdk) => {
+  const code = { executableCode: { language: 'PYTHON', code: 'print(6*7)' } };
+  const outcome = { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '42\n' } };
+  const withCode = answer([
+    { text: 'Computing.' },
+    code,
+    outcome,
+    { functionCall: { name: 'lookup', args: { numero: 'A-1234' } } },
+  ]);
+  it.each(['generate', 'stream'] as const)('%s: kept in the turn and sent back in their places', async (mode) => {
+    const interactions =
+      mode === 'generate'
+        ? [jsonInteraction(withCode), jsonInteraction(replies[2] as JsonValue)]
+        : [sseInteraction([withCode]), sseInteraction([replies[2] as JsonValue])];
+    const cassette = syntheticCassette('code execution, then a call, then the answer', interactions);
+    const bodies = await withReplay(cassette, async (server) => {
+      const options = {
+        model: modelFor(sdk, server),
+        catalogue,
+        session,
+        messages,
+        hostedTools: [hostedTool('code_execution')],
+      };
+      let turns: readonly { providerMetadata?: unknown }[] = [];
+      if (mode === 'generate') {
+        turns = (await runLoop(options)).turns;
+      } else {
+        const stream = streamLoop(options);
+        for await (const _event of stream) {
+          // drained
+        }
+        turns = (await stream.result).turns;
+      }
+      expect(turns[0]?.providerMetadata).toMatchObject({
+        google: {
+          hostedParts: [
+            { at: 1, part: code },
+            { at: 1, part: outcome },
+          ],
+        },
+      });
+      expect(server.mismatches).toEqual([]);
+      return server.received.map((received) => received.body as Body);
+    });
+    expect(bodies[0]?.tools?.at(-1)).toEqual({ codeExecution: {} });
+    const model = bodies[1]?.contents[1] as { role: string; parts: unknown[] };
+    expect(model.role).toBe('model');
+    expect(model.parts).toEqual([
+      { text: 'Computing.' },
+      code,
+      outcome,
+      { functionCall: { name: 'lookup', args: { numero: 'A-1234' } } },
+    ]);
+  });
+});

@@ -16,6 +16,14 @@ export interface OpenAIResponsesSnapshot {
   readonly metadata: JsonObject;
 }
 
+/** Output items of the hosted tools the provider runs itself, which go back as input items unchanged. */
+const HOSTED_ITEMS: ReadonlySet<string> = new Set([
+  'web_search_call',
+  'code_interpreter_call',
+  'file_search_call',
+  'image_generation_call',
+]);
+
 /** A whole Responses API response → the neutral turn. A `failed` response is thrown as a ProviderError. */
 export function parseOpenAIResponsesResponse(response: Response, context: OpenAIParseContext): ModelTurn {
   if (response.status === 'failed') {
@@ -58,6 +66,7 @@ export function buildOpenAIResponsesTurn(
   const seen = new Set<string>();
   let callIndex = 0;
   let refused = false;
+  const hostedItems: JsonObject[] = [];
   for (const item of snapshot.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -101,7 +110,9 @@ export function buildOpenAIResponsesTurn(
         break;
       }
       default:
-        // Built-in tools (web search, file search…) are never declared by this adapter.
+        // A hosted tool's item (web search, code interpreter…): the provider ran it. Kept whole, with the
+        // number of neutral parts before it, so the next request sends it back in its place.
+        if (HOSTED_ITEMS.has(item.type)) hostedItems.push({ at: content.length, item: asJsonObject(item) });
         break;
     }
   }
@@ -111,7 +122,7 @@ export function buildOpenAIResponsesTurn(
       stopReason: mapOpenAIResponsesStopReason(snapshot.status, snapshot.incompleteReason, callIndex > 0),
       refused,
       usage: mapOpenAIResponsesUsage(snapshot.usage),
-      metadata: snapshot.metadata,
+      metadata: hostedItems.length === 0 ? snapshot.metadata : { ...snapshot.metadata, hostedItems },
       incompleteToolCallIds,
     },
     provider,

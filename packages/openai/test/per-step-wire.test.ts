@@ -172,3 +172,42 @@ describe('per-step control on the Responses wire', () => {
     expect(JSON.stringify(three['input'])).toContain('Tools available now: summarise');
   });
 });
+
+describe('hosted tool items in the Responses history', () => {
+  it('keeps a web_search_call item in the turn and sends it back in its place on the next step', async () => {
+    const search = {
+      type: 'web_search_call',
+      id: 'ws_1',
+      status: 'completed',
+      action: { type: 'search', query: 'A-1234' },
+    };
+    const cassette = syntheticCassette('openai-responses', 'a hosted web search, then a call, then the answer', [
+      jsonInteraction(
+        RESPONSES_PATH,
+        responsesResponse({ output: [search, functionCallItem('fc_1', 'call_1', 'lookup', '{"numero":"A-1234"}')] }),
+      ),
+      jsonInteraction(RESPONSES_PATH, responsesResponse({ output: [messageItem('msg_1', 'Ouvert.')] })),
+    ]);
+    const bodies = await withResponsesReplay(cassette, async (model, server) => {
+      const result = await runLoop({
+        model,
+        catalogue,
+        session,
+        messages,
+        hostedTools: [hostedTool('web_search')],
+      });
+      expect(result.status).toBe('completed');
+      expect(result.turns[0]?.providerMetadata?.['openai']?.['hostedItems']).toEqual([{ at: 0, item: search }]);
+      expect(server.mismatches).toEqual([]);
+      return server.received.map((received) => received.body as Body);
+    });
+    const input = bodies[1]?.['input'] as { type?: string; id?: string }[];
+    expect(input.map((item) => item.type ?? 'message')).toEqual([
+      'message',
+      'web_search_call',
+      'function_call',
+      'function_call_output',
+    ]);
+    expect(input[1]).toEqual(search);
+  });
+});
