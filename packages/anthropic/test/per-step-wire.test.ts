@@ -1,61 +1,24 @@
 // prepareStep, per-tool features and hosted tools on the Messages API wire: runLoop through the official SDK
 // against the replay server (synthetic cassette), asserting the request bodies the server received.
 import {
-  createCatalogue,
-  createSession,
-  defineTool,
-  everySession,
   hostedTool,
   InMemoryJournal,
+  type JsonValue,
   type LoopStreamEvent,
-  type Message,
   runLoop,
-  type StepContext,
-  type StepSettings,
   streamLoop,
 } from '@toolcircuit/core';
+import { createPerStepScenario } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { json, message, replay, sse, syntheticCassette } from './replay.js';
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Look up a case file by its number.',
-  inputSchema: {
-    type: 'object',
-    properties: { numero: { type: 'string' } },
-    required: ['numero'],
-    additionalProperties: false,
-  },
-  right: everySession,
-  strict: true,
-  inputExamples: [{ numero: 'A-1234' }],
-  run: ({ numero }) => ({ numero, statut: 'ouvert' }),
-});
-const summarise = defineTool({
-  name: 'summarise',
-  description: 'Summarise a case file.',
-  inputSchema: { type: 'object', properties: { numero: { type: 'string' } }, required: ['numero'] },
-  right: everySession,
-  providerOptions: { anthropic: { cache_control: { type: 'ephemeral' } } },
-  run: () => 'résumé',
-});
-const catalogue = createCatalogue([lookup, summarise]);
-const session = createSession({ id: 's', humanId: 'h', rights: [] });
-const messages: Message[] = [{ role: 'user', content: 'Résume A-1234.' }];
-
-// Step 1 forces the lookup, step 2 offers only the summary (the model still calls the lookup: refused),
-// step 3 offers the summary with no tool call allowed.
-const plan = ({ turn }: StepContext): StepSettings =>
-  turn === 1
-    ? { activeTools: ['lookup'], toolChoice: { type: 'tool', name: 'lookup' } }
-    : turn === 2
-      ? { activeTools: ['summarise'], toolChoice: 'required' }
-      : { activeTools: ['summarise'], toolChoice: 'none', system: 'Answer now.' };
+const { catalogue, session, messages, prepareStep: plan, call, answer } = createPerStepScenario();
+const lookupSchema = catalogue.get('lookup')?.declaration.inputSchema;
 
 const replies = [
-  message([{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { numero: 'A-1234' } }], 'tool_use'),
-  message([{ type: 'tool_use', id: 'toolu_2', name: 'lookup', input: { numero: 'A-1234' } }], 'tool_use'),
-  message([{ type: 'text', text: 'Le dossier A-1234 est ouvert.' }], 'end_turn'),
+  message([{ type: 'tool_use', id: 'toolu_1', ...call }], 'tool_use'),
+  message([{ type: 'tool_use', id: 'toolu_2', ...call }], 'tool_use'),
+  message([{ type: 'text', text: answer }], 'end_turn'),
 ];
 
 type Body = {
@@ -72,7 +35,7 @@ function checkWire(bodies: Body[]): void {
     {
       name: 'lookup',
       description: 'Look up a case file by its number.',
-      input_schema: lookup.inputSchema,
+      input_schema: lookupSchema,
       strict: true,
       input_examples: [{ numero: 'A-1234' }],
     },
@@ -81,6 +44,8 @@ function checkWire(bodies: Body[]): void {
   expect(one.tool_choice).toEqual({ type: 'tool', name: 'lookup' });
   expect(two.tools?.map((tool) => tool.name)).toEqual(['summarise', 'web_search']);
   expect(two.tools?.[0]?.['cache_control']).toEqual({ type: 'ephemeral' });
+  // Only this provider's entry of the tool's options: OpenAI's and Gemini's are not sent here.
+  expect(Object.keys(two.tools?.[0] ?? {}).sort()).toEqual(['cache_control', 'description', 'input_schema', 'name']);
   expect(two.tool_choice).toEqual({ type: 'any' });
   expect(three.tools?.map((tool) => tool.name)).toEqual(['summarise', 'web_search']);
   expect(three.tool_choice).toEqual({ type: 'none' });
@@ -122,9 +87,9 @@ describe('per-step control on the Anthropic wire', () => {
   it('streamLoop: the same steps on the streaming wire, the plan on each turn-start', async () => {
     const streamed = replies.map((reply) => {
       const { content, stop_reason, ...rest } = reply as { content: unknown[]; stop_reason: string };
-      const events = [
+      const events: JsonValue[] = [
         { type: 'message_start', message: { ...rest, content: [], stop_reason: null } },
-        ...content.flatMap((block, index) => {
+        ...content.flatMap((block, index): JsonValue[] => {
           const typed = block as { type: string; input?: unknown; text?: string };
           if (typed.type === 'tool_use') {
             return [
@@ -146,7 +111,7 @@ describe('per-step control on the Anthropic wire', () => {
         { type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: 5 } },
         { type: 'message_stop' },
       ];
-      return sse(events as never);
+      return sse(events);
     });
     const { model, server } = await replay(syntheticCassette('per-step tools and tool choice, streamed', streamed));
     const plans: unknown[] = [];

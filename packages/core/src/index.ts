@@ -1,5 +1,4 @@
 export { type Catalogue, type CatalogueEntry, createCatalogue, type LenientCatalogue } from './catalogue/catalogue.js';
-// Per-step control, per-tool provider features and call repair.
 export {
   type HostedTool,
   type HostedToolKind,
@@ -7,6 +6,8 @@ export {
   hostedTool,
   providerTool,
 } from './catalogue/hosted-tool.js';
+// Per-step control, per-tool provider features and call repair.
+export { descriptionWithExamples } from './catalogue/provider-features.js';
 export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
 export {
   type AnyToolDefinition,

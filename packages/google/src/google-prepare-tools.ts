@@ -1,4 +1,10 @@
-import type { HostedTool, JsonObject, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
+import {
+  descriptionWithExamples,
+  type HostedTool,
+  type JsonObject,
+  type ToolChoice,
+  type ToolDeclaration,
+} from '@toolcircuit/core';
 import {
   createToolNameMap,
   restoreProviderInput,
@@ -85,7 +91,7 @@ export function prepareGoogleDeclarations(
     changes.push(...translated.changes);
     if (translated.requiresRestore === true) needsRestore.set(tool.name, tool.inputSchema);
     const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
-    const description = describedWithExamples(tool);
+    const description = descriptionWithExamples(tool);
     if (description !== '') declaration.description = description;
     // Gemini rejects an object schema without properties ("parameters.properties: should be non-empty
     // for OBJECT type"), so a tool without parameters must omit them.
@@ -137,13 +143,6 @@ function toToolConfig(
     );
   }
   return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [nameMap.toProvider(toolChoice.name)] } };
-}
-
-/** Gemini has no input examples field: they go at the end of the description, as JSON, one per line. */
-function describedWithExamples(tool: ToolDeclaration): string {
-  const examples = tool.inputExamples;
-  if (examples === undefined || examples.length === 0) return tool.description;
-  return `${tool.description}\n\nExample inputs:\n${examples.map((example) => JSON.stringify(example)).join('\n')}`;
 }
 
 /**

@@ -1,62 +1,20 @@
 // prepareStep, per-tool features and hosted tools on the Gemini wire, through both SDKs: runLoop and
 // streamLoop against the replay server (synthetic cassettes), asserting the request bodies received.
-import {
-  createCatalogue,
-  createSession,
-  defineTool,
-  everySession,
-  hostedTool,
-  InMemoryJournal,
-  type JsonValue,
-  type Message,
-  providerTool,
-  runLoop,
-  type StepContext,
-  type StepSettings,
-  streamLoop,
-} from '@toolcircuit/core';
+import { hostedTool, InMemoryJournal, type JsonValue, providerTool, runLoop, streamLoop } from '@toolcircuit/core';
+import { createPerStepScenario } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { jsonInteraction, SDKS, sseInteraction, syntheticCassette } from './support/gemini-cassette.js';
 import { modelFor, withReplay } from './support/replay.js';
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Look up a case file by its number.',
-  inputSchema: { type: 'object', properties: { numero: { type: 'string' } }, required: ['numero'] },
-  right: everySession,
-  strict: true,
-  inputExamples: [{ numero: 'A-1234' }],
-  run: ({ numero }) => ({ numero, statut: 'ouvert' }),
-});
-const summarise = defineTool({
-  name: 'summarise',
-  description: 'Summarise a case file.',
-  inputSchema: { type: 'object', properties: { numero: { type: 'string' } }, required: ['numero'] },
-  right: everySession,
-  providerOptions: { google: { behavior: 'BLOCKING' } },
-  run: () => 'résumé',
-});
-const catalogue = createCatalogue([lookup, summarise]);
-const session = createSession({ id: 's', humanId: 'h', rights: [] });
-const messages: Message[] = [{ role: 'user', content: 'Résume A-1234.' }];
-
-const plan = ({ turn }: StepContext): StepSettings =>
-  turn === 1
-    ? { activeTools: ['lookup'], toolChoice: { type: 'tool', name: 'lookup' } }
-    : turn === 2
-      ? { activeTools: ['summarise'], toolChoice: 'required' }
-      : { activeTools: ['summarise'], toolChoice: 'none' };
+const { catalogue, session, messages, prepareStep: plan, call, answer: text } = createPerStepScenario();
 
 const answer = (parts: JsonValue[]): JsonValue => ({
   candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }],
   usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
   modelVersion: 'gemini-2.5-flash',
 });
-const replies = [
-  answer([{ functionCall: { name: 'lookup', args: { numero: 'A-1234' } } }]),
-  answer([{ functionCall: { name: 'lookup', args: { numero: 'A-1234' } } }]),
-  answer([{ text: 'Le dossier est ouvert.' }]),
-];
+const functionCall = { name: call.name, args: { ...call.input } };
+const replies = [answer([{ functionCall }]), answer([{ functionCall }]), answer([{ text }])];
 const hostedTools = [hostedTool('web_search'), providerTool({ google: { urlContext: {} }, anthropic: { type: 'x' } })];
 
 type Declaration = { name: string; description?: string; [key: string]: unknown };

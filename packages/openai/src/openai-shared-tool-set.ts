@@ -1,4 +1,4 @@
-import type { JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import { descriptionWithExamples, type JsonObject, type ModelRequest, type ToolDeclaration } from '@toolcircuit/core';
 import { createToolNameMap, type SchemaChange, type SchemaTarget, translateSchema } from '@toolcircuit/schema';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import type { ToolCallContext } from './openai-shared-tool-calls.js';
@@ -52,7 +52,7 @@ export function createOpenAIToolSet(
     changes.push(...translated.changes);
     return {
       name: nameMap.toProvider(tool.name),
-      description: describedWithExamples(tool),
+      description: descriptionWithExamples(tool),
       parameters: translated.schema,
       strict: toolStrict,
       extra: tool.providerOptions?.[provider],
@@ -74,13 +74,6 @@ export function createOpenAIToolSet(
     },
     schemaOf: (name) => schemas.get(name),
   };
-}
-
-/** OpenAI has no input examples field: they go at the end of the description, as JSON, one per line. */
-export function describedWithExamples(tool: ToolDeclaration): string {
-  const examples = tool.inputExamples;
-  if (examples === undefined || examples.length === 0) return tool.description;
-  return `${tool.description}\n\nExample inputs:\n${examples.map((example) => JSON.stringify(example)).join('\n')}`;
 }
 
 /**

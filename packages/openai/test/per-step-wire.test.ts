@@ -1,18 +1,7 @@
 // prepareStep, per-tool features and hosted tools on the Chat Completions and Responses wires: runLoop
 // through the official SDK against the replay server (synthetic cassettes), asserting the received bodies.
-import {
-  createCatalogue,
-  createSession,
-  defineTool,
-  everySession,
-  hostedTool,
-  InMemoryJournal,
-  type Message,
-  type Model,
-  runLoop,
-  type StepContext,
-  type StepSettings,
-} from '@toolcircuit/core';
+import { hostedTool, InMemoryJournal, type Model, runLoop } from '@toolcircuit/core';
+import { createPerStepScenario } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { OpenAIConfigurationError } from '../src/index.js';
 import {
@@ -27,38 +16,8 @@ import {
 } from './support/cassettes.js';
 import { withChatReplay, withResponsesReplay } from './support/replay.js';
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Look up a case file by its number.',
-  inputSchema: {
-    type: 'object',
-    properties: { numero: { type: 'string' }, note: { type: 'string' } },
-    required: ['numero'],
-    additionalProperties: false,
-  },
-  right: everySession,
-  strict: true,
-  inputExamples: [{ numero: 'A-1234' }],
-  run: ({ numero }) => ({ numero, statut: 'ouvert' }),
-});
-const summarise = defineTool({
-  name: 'summarise',
-  description: 'Summarise a case file.',
-  inputSchema: { type: 'object', properties: { numero: { type: 'string' } }, required: ['numero'] },
-  right: everySession,
-  providerOptions: { openai: { defer_loading: false } },
-  run: () => 'résumé',
-});
-const catalogue = createCatalogue([lookup, summarise]);
-const session = createSession({ id: 's', humanId: 'h', rights: [] });
-const messages: Message[] = [{ role: 'user', content: 'Résume A-1234.' }];
-
-const plan = ({ turn }: StepContext): StepSettings =>
-  turn === 1
-    ? { activeTools: ['lookup'], toolChoice: { type: 'tool', name: 'lookup' } }
-    : turn === 2
-      ? { activeTools: ['summarise'], toolChoice: 'required' }
-      : { activeTools: ['summarise'], toolChoice: 'none' };
+const { catalogue, session, messages, prepareStep: plan, call, answer } = createPerStepScenario();
+const callArguments = JSON.stringify(call.input);
 
 type Tool = {
   type: string;
@@ -92,13 +51,13 @@ describe('per-step control on the Chat Completions wire', () => {
     const cassette = syntheticCassette('openai-chat', 'per-step tools and tool choice', [
       jsonInteraction(
         CHAT_PATH,
-        chatCompletion({ toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"numero":"A-1234"}' }] }),
+        chatCompletion({ toolCalls: [{ id: 'call_1', name: call.name, arguments: callArguments }] }),
       ),
       jsonInteraction(
         CHAT_PATH,
-        chatCompletion({ toolCalls: [{ id: 'call_2', name: 'lookup', arguments: '{"numero":"A-1234"}' }] }),
+        chatCompletion({ toolCalls: [{ id: 'call_2', name: call.name, arguments: callArguments }] }),
       ),
-      jsonInteraction(CHAT_PATH, chatCompletion({ content: 'Le dossier est ouvert.' })),
+      jsonInteraction(CHAT_PATH, chatCompletion({ content: answer })),
     ]);
     const bodies = await withChatReplay(
       cassette,
@@ -119,6 +78,7 @@ describe('per-step control on the Chat Completions wire', () => {
     expect(one.tool_choice).toEqual({ type: 'function', function: { name: 'lookup' } });
     expect(two.tools?.map((tool) => tool.function?.name)).toEqual(['summarise']);
     expect(two.tools?.[0]?.function).toMatchObject({ defer_loading: false });
+    expect(two.tools?.[0]?.function).not.toHaveProperty('cache_control');
     expect(two.tools?.[0]?.function).not.toHaveProperty('strict');
     expect(two.tool_choice).toBe('required');
     expect(three.tool_choice).toBe('none');
@@ -143,13 +103,13 @@ describe('per-step control on the Responses wire', () => {
     const cassette = syntheticCassette('openai-responses', 'per-step tools and tool choice', [
       jsonInteraction(
         RESPONSES_PATH,
-        responsesResponse({ output: [functionCallItem('fc_1', 'call_1', 'lookup', '{"numero":"A-1234"}')] }),
+        responsesResponse({ output: [functionCallItem('fc_1', 'call_1', call.name, callArguments)] }),
       ),
       jsonInteraction(
         RESPONSES_PATH,
-        responsesResponse({ output: [functionCallItem('fc_2', 'call_2', 'lookup', '{"numero":"A-1234"}')] }),
+        responsesResponse({ output: [functionCallItem('fc_2', 'call_2', call.name, callArguments)] }),
       ),
-      jsonInteraction(RESPONSES_PATH, responsesResponse({ output: [messageItem('msg_1', 'Le dossier est ouvert.')] })),
+      jsonInteraction(RESPONSES_PATH, responsesResponse({ output: [messageItem('msg_1', answer)] })),
     ]);
     const bodies = await withResponsesReplay(
       cassette,
@@ -184,7 +144,7 @@ describe('hosted tool items in the Responses history', () => {
     const cassette = syntheticCassette('openai-responses', 'a hosted web search, then a call, then the answer', [
       jsonInteraction(
         RESPONSES_PATH,
-        responsesResponse({ output: [search, functionCallItem('fc_1', 'call_1', 'lookup', '{"numero":"A-1234"}')] }),
+        responsesResponse({ output: [search, functionCallItem('fc_1', 'call_1', call.name, callArguments)] }),
       ),
       jsonInteraction(RESPONSES_PATH, responsesResponse({ output: [messageItem('msg_1', 'Ouvert.')] })),
     ]);

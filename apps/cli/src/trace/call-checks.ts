@@ -20,6 +20,8 @@ export function callChecks(verdict: Verdict, irreversible: boolean | undefined):
     case 'refused':
       switch (verdict.reason) {
         case 'unknown_tool':
+        // A catalogue tool not offered at that step fails the first check too.
+        case 'inactive_tool':
           return { exists: 'fail', schema: 'skipped', right: 'skipped', confirmation: 'skipped' };
         case 'invalid_input':
           return { exists: 'pass', schema: 'fail', right: 'skipped', confirmation: 'skipped' };

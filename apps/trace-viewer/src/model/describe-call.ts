@@ -34,6 +34,8 @@ export function describeRefusal(attempt: AttemptView): string {
         : `refused: missing right “${attempt.right}”`;
     case 'unknown_tool':
       return 'refused: no such tool';
+    case 'inactive_tool':
+      return 'refused: tool not offered at this step';
     case 'confirmation_required':
       return "refused: needs the human's confirmation";
     case 'confirmation_denied':

@@ -35,6 +35,16 @@ export function providerFeaturesOf(tool: AnyToolDefinition, validate: InputValid
   return features;
 }
 
+/**
+ * A tool's description with its input examples appended (`Example inputs:`, then one JSON line each), for
+ * providers that have no field for examples: the model still sees them, where it reads about the tool.
+ */
+export function descriptionWithExamples(tool: Pick<ToolDeclaration, 'description' | 'inputExamples'>): string {
+  const examples = tool.inputExamples;
+  if (examples === undefined || examples.length === 0) return tool.description;
+  return `${tool.description}\n\nExample inputs:\n${examples.map((example) => JSON.stringify(example)).join('\n')}`;
+}
+
 function checkedExamples(tool: AnyToolDefinition, validate: InputValidator): readonly JsonObject[] {
   const examples: unknown = tool.inputExamples;
   if (!Array.isArray(examples)) {

@@ -34,7 +34,17 @@ describe('repairToolCall', () => {
       asked.push(request);
       return { name: request.call.name, input: JSON.parse(`${request.call.rawInput}}`) };
     };
-    const result = await runLoop({ model, catalogue, session, journal, messages: user, repairToolCall: repair });
+    const called: string[] = [];
+    const result = await runLoop({
+      model,
+      catalogue,
+      session,
+      journal,
+      messages: user,
+      repairToolCall: repair,
+      hooks: { onCall: (event) => void called.push(`${event.call.name}:${JSON.stringify(event.call.input)}`) },
+    });
+    expect(called).toEqual(['chercher_dossier:{"numero":"A-1234"}']);
     expect(asked.map((request) => request.problem)).toEqual(['malformed_json']);
     expect(asked[0]?.tools.map((tool) => tool.name)).toEqual(['chercher_dossier', 'virement']);
     const part = firstResult(result.messages);

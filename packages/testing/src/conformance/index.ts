@@ -41,6 +41,7 @@ export {
   neutralTrace,
   type TraceVerdict,
 } from './neutral-trace.js';
+export { createPerStepScenario, type PerStepScenario } from './per-step-scenario.js';
 export {
   type ConformanceBackend,
   type ConformanceRun,
