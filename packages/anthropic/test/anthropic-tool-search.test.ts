@@ -1,13 +1,7 @@
 // Anthropic's own tool search (toolSearch: 'bm25' | 'regex') over the replay server, synthetic responses:
 // deferred tools go out with defer_loading and the native search tool instead of core's; what its
 // tool_search_tool_result referenced may be called in the same turn; its blocks go back in place.
-import {
-  createSession,
-  InMemoryJournal,
-  type JsonObject,
-  runLoop,
-  streamLoop,
-} from '@toolcircuit/core';
+import { createSession, InMemoryJournal, type JsonObject, runLoop, streamLoop } from '@toolcircuit/core';
 import { createToolSearchCatalogue, startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { AnthropicConfigurationError, createAnthropicModel } from '../src/index.js';

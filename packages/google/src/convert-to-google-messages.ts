@@ -11,6 +11,7 @@ import {
 } from '@toolcircuit/core';
 import { convertToGoogleToolResult } from './convert-to-google-tool-result.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
+import { hostedPartsOf, pushHostedParts } from './google-hosted-parts.js';
 import { readGooglePartMetadata } from './google-metadata.js';
 
 export interface GoogleMessagesInput {
@@ -136,7 +137,9 @@ function resultNamesKey(message: ToolMessage, input: GoogleMessagesInput): strin
 
 function assistantParts(message: AssistantMessage, toProviderName: (name: string) => string): GeminiRequestPart[] {
   const parts: GeminiRequestPart[] = [];
-  for (const part of message.content) {
+  const hosted = hostedPartsOf(message.providerMetadata);
+  for (const [index, part] of message.content.entries()) {
+    pushHostedParts(hosted, index, parts);
     const google = readGooglePartMetadata(part.providerMetadata);
     const signature = google?.thoughtSignature === undefined ? {} : { thoughtSignature: google.thoughtSignature };
     if (part.type === 'text') {
@@ -159,6 +162,7 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
       });
     }
   }
+  pushHostedParts(hosted, message.content.length, parts);
   return parts;
 }
 

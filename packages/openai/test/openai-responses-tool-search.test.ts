@@ -1,12 +1,7 @@
 // The Responses API's hosted tool search (toolSearch: 'native') over the replay server, synthetic responses:
 // deferred tools go out with defer_loading and `{ type: 'tool_search' }` instead of core's search tool; what
 // its tool_search_output loaded may be called in the same turn; its items go back in place.
-import {
-  createSession,
-  InMemoryJournal,
-  type JsonObject,
-  runLoop,
-} from '@toolcircuit/core';
+import { createSession, InMemoryJournal, type JsonObject, runLoop } from '@toolcircuit/core';
 import { createToolSearchCatalogue, startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIResponsesModel, OpenAIConfigurationError } from '../src/index.js';
