@@ -21,7 +21,10 @@ export interface StepContext {
  * outside `activeTools` are neither shown to the model nor run: a call to one is refused (`inactive_tool`).
  */
 export interface StepSettings {
-  /** Catalogue tool names the model sees and may call at this step (a subset of the catalogue). */
+  /**
+   * Catalogue tool names the model sees and may call at this step (a subset of the catalogue, the search tool
+   * included). A filter: a deferred tool named here is shown only once a search loaded it.
+   */
   readonly activeTools?: readonly string[];
   readonly toolChoice?: ToolChoice;
   readonly model?: Model;
@@ -45,7 +48,10 @@ export type PrepareStep = (context: StepContext) => StepSettings | undefined | P
  */
 export interface StepPlan {
   readonly turn: number;
-  /** The active catalogue tools, in catalogue order; absent: the whole catalogue. */
+  /**
+   * The tools the plan allows, in catalogue order (the search tool last); absent: the whole catalogue. With
+   * deferred tools, one named here is offered only once a search loaded it (see the paused run's loadedTools).
+   */
   readonly activeTools?: readonly string[];
   readonly toolChoice?: ToolChoice;
   /** `provider:modelId` of the model asked. */
