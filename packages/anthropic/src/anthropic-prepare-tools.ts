@@ -1,5 +1,5 @@
-import type { ToolChoice as AnthropicToolChoice, Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolChoice, ToolDeclaration } from '@toolcircuit/core';
+import type { ToolChoice as AnthropicToolChoice, Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
+import type { HostedTool, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
 import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
@@ -16,8 +16,8 @@ export interface AnthropicTools {
 }
 
 export interface AnthropicToolSettings {
-  /** The prepared (frozen, shared) list itself, not a copy. */
-  readonly tools?: readonly Tool[];
+  /** The prepared (frozen, shared) list itself, not a copy (with the request's hosted tools after it). */
+  readonly tools?: readonly ToolUnion[];
   readonly tool_choice?: AnthropicToolChoice;
 }
 
@@ -41,6 +41,13 @@ export function prepareAnthropicTools(declarations: readonly ToolDeclaration[]):
       input_schema: translated.schema as Tool.InputSchema,
     };
     if (declaration.description !== '') tool.description = declaration.description;
+    if (declaration.strict !== undefined) tool.strict = declaration.strict;
+    if (declaration.inputExamples !== undefined) {
+      tool.input_examples = declaration.inputExamples.map((example) => ({ ...example }));
+    }
+    // The tool's own Anthropic fields (cache_control, defer_loading, allowed_callers…) go over the adapter's.
+    const own = declaration.providerOptions?.['anthropic'];
+    if (own !== undefined) Object.assign(tool, own);
     return sealForReuse(tool);
   });
   const prepared: AnthropicTools = { tools: sealForReuse(tools), names, changes };
@@ -57,9 +64,10 @@ export function anthropicToolSettings(
   prepared: AnthropicTools,
   toolChoice: ToolChoice | undefined,
   parallelToolCalls: boolean | undefined,
+  extra: AnthropicToolListOptions = {},
 ): AnthropicToolSettings {
-  if (prepared.tools.length === 0) return {};
-  const tools = prepared.tools;
+  const tools = anthropicToolList(prepared.tools, extra);
+  if (tools.length === 0) return {};
   const disable = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
   if (toolChoice === undefined) {
     return parallelToolCalls === false ? { tools, tool_choice: { type: 'auto', ...disable } } : { tools };
@@ -68,7 +76,7 @@ export function anthropicToolSettings(
   if (toolChoice === 'auto') return { tools, tool_choice: { type: 'auto', ...disable } };
   if (toolChoice === 'required') return { tools, tool_choice: { type: 'any', ...disable } };
   const name = providerToolName(prepared.names, toolChoice.name);
-  if (!tools.some((tool) => tool.name === name)) {
+  if (!tools.some((tool) => (tool as { name?: unknown }).name === name)) {
     throw new AnthropicConfigurationError(
       'unknown_tool_choice',
       'toolChoice',
@@ -76,6 +84,70 @@ export function anthropicToolSettings(
     );
   }
   return { tools, tool_choice: { type: 'tool', name, ...disable } };
+}
+
+export interface AnthropicToolListOptions {
+  readonly hostedTools?: readonly HostedTool[] | undefined;
+  readonly cacheTools?: boolean | undefined;
+}
+
+const NO_HOSTED: readonly HostedTool[] = Object.freeze([]);
+const lists = new WeakMap<
+  readonly Tool[],
+  WeakMap<readonly HostedTool[], { plain?: ToolUnion[]; cached?: ToolUnion[] }>
+>();
+
+/**
+ * The catalogue's tools, then the hosted ones, with `cache_control` on the last when the request asks for
+ * the list to be cached (a cache breakpoint covers everything before it: system-less prefixes start with
+ * the tools). Made once per prepared list, hosted list and hint, sealed, so the text is reused every step.
+ */
+function anthropicToolList(tools: readonly Tool[], options: AnthropicToolListOptions): readonly ToolUnion[] {
+  const hosted = options.hostedTools ?? NO_HOSTED;
+  const cache = options.cacheTools === true;
+  if (hosted.length === 0 && !cache) return tools;
+  let byHosted = lists.get(tools);
+  if (byHosted === undefined) {
+    byHosted = new WeakMap();
+    lists.set(tools, byHosted);
+  }
+  let made = byHosted.get(hosted);
+  if (made === undefined) {
+    made = {};
+    byHosted.set(hosted, made);
+  }
+  const key = cache ? 'cached' : 'plain';
+  const existing = made[key];
+  if (existing !== undefined) return existing;
+  const list: ToolUnion[] = [...tools, ...hosted.flatMap(anthropicHostedTool)];
+  const last = list.at(-1);
+  if (cache && last !== undefined)
+    list[list.length - 1] = sealForReuse({ ...last, cache_control: { type: 'ephemeral' } });
+  made[key] = sealForReuse(list);
+  return list;
+}
+
+/**
+ * A neutral hosted tool as the Messages API names it (server tools); a `provider` tool only when it has an
+ * `anthropic` entry. `providerOptions.anthropic` goes over the mapped fields (e.g. a newer tool version).
+ *
+ * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
+ */
+export function anthropicHostedTool(tool: HostedTool): ToolUnion[] {
+  const own = tool.providerOptions?.['anthropic'];
+  if (tool.kind === 'provider') return own === undefined ? [] : [sealForReuse({ ...own } as unknown as ToolUnion)];
+  const options = tool.options ?? {};
+  const mapped: Record<string, unknown> =
+    tool.kind === 'web_search'
+      ? {
+          type: 'web_search_20250305',
+          name: 'web_search',
+          ...(options.maxUses === undefined ? {} : { max_uses: options.maxUses }),
+          ...(options.allowedDomains === undefined ? {} : { allowed_domains: [...options.allowedDomains] }),
+          ...(options.blockedDomains === undefined ? {} : { blocked_domains: [...options.blockedDomains] }),
+        }
+      : { type: 'code_execution_20250825', name: 'code_execution' };
+  return [sealForReuse({ ...mapped, ...own } as unknown as ToolUnion)];
 }
 
 /**

@@ -40,7 +40,13 @@ export function buildAnthropicRequest(request: ModelRequest, settings: Anthropic
     messages: prompt.messages,
   };
   if (prompt.system !== undefined) body.system = prompt.system;
-  Object.assign(body, anthropicToolSettings(prepared, request.toolChoice, request.parallelToolCalls));
+  Object.assign(
+    body,
+    anthropicToolSettings(prepared, request.toolChoice, request.parallelToolCalls, {
+      hostedTools: request.hostedTools,
+      cacheTools: request.cacheTools,
+    }),
+  );
   if (request.temperature !== undefined) body.temperature = request.temperature;
   const container = lastContainer(request.messages);
   if (container !== undefined) body.container = container;

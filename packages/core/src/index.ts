@@ -1,4 +1,13 @@
 export { type Catalogue, type CatalogueEntry, createCatalogue, type LenientCatalogue } from './catalogue/catalogue.js';
+export {
+  type HostedTool,
+  type HostedToolKind,
+  type HostedToolOptions,
+  hostedTool,
+  providerTool,
+} from './catalogue/hosted-tool.js';
+// Per-step control, per-tool provider features and call repair.
+export { descriptionWithExamples } from './catalogue/provider-features.js';
 export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
 export {
   type AnyToolDefinition,
@@ -80,6 +89,13 @@ export { isAuthorized } from './execute/authorize.js';
 export type { ConfirmationMode, ExecutionContext, ToolStartEvent } from './execute/execution-context.js';
 export type { ExecutionOutcome } from './execute/execution-outcome.js';
 export { executeCall } from './execute/executor.js';
+export type {
+  JournalRepair,
+  RepairedCall,
+  RepairProblem,
+  RepairRequest,
+  RepairToolCall,
+} from './execute/repair-call.js';
 export type { RefusalReason, Verdict, VerdictKind } from './execute/verdict.js';
 export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
@@ -160,3 +176,12 @@ export {
 } from './session/confirm.js';
 export { ResumeConfirmations } from './session/resume-confirmations.js';
 export { createSession, type Session, type SessionInit } from './session/session.js';
+export type { PrepareStep, StepContext, StepPlan, StepSettings } from './step/step-settings.js';
+export {
+  callBudget,
+  type StopCondition,
+  type StopContext,
+  stopCondition,
+  tokenBudget,
+  toolCalled,
+} from './step/stop-condition.js';

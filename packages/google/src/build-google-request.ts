@@ -4,7 +4,7 @@ import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import type { GeminiRequest } from './google-api.js';
 import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
-import type { GoogleToolPreparer } from './google-prepare-tools.js';
+import { type GoogleToolPreparer, googleHostedTool } from './google-prepare-tools.js';
 import type { ParseGoogleResponseOptions } from './parse-google-response.js';
 import { requestContentsSeed } from './request-contents-seed.js';
 
@@ -31,7 +31,8 @@ export function buildGoogleRequest(
   });
   const body: GeminiRequest = { contents: messages.contents };
   if (messages.systemInstruction !== undefined) body.systemInstruction = messages.systemInstruction;
-  if (prepared.tools !== undefined) body.tools = prepared.tools;
+  const hosted = (request.hostedTools ?? []).flatMap(googleHostedTool);
+  if (prepared.tools !== undefined || hosted.length > 0) body.tools = [...(prepared.tools ?? []), ...hosted];
   if (prepared.toolConfig !== undefined) body.toolConfig = prepared.toolConfig;
   if (request.temperature !== undefined || request.maxOutputTokens !== undefined) {
     body.generationConfig = {

@@ -12,6 +12,7 @@ import {
 } from '@toolcircuit/core';
 import { convertToGoogleToolResult } from './convert-to-google-tool-result.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
+import { hostedPartsOf, pushHostedParts } from './google-hosted-parts.js';
 import { readGooglePartMetadata } from './google-metadata.js';
 
 export interface GoogleMessagesInput {
@@ -138,7 +139,9 @@ function resultNamesKey(message: ToolMessage, input: GoogleMessagesInput): strin
 
 function assistantParts(message: AssistantMessage, toProviderName: (name: string) => string): GeminiRequestPart[] {
   const parts: GeminiRequestPart[] = [];
-  for (const part of message.content) {
+  const hosted = hostedPartsOf(message.providerMetadata);
+  for (const [index, part] of message.content.entries()) {
+    pushHostedParts(hosted, index, parts);
     const google = readGooglePartMetadata(part.providerMetadata);
     const signature = google?.thoughtSignature === undefined ? {} : { thoughtSignature: google.thoughtSignature };
     if (part.type === 'text') {
@@ -161,6 +164,7 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
       });
     }
   }
+  pushHostedParts(hosted, message.content.length, parts);
   return parts;
 }
 

@@ -45,6 +45,9 @@ export interface GeminiRequestPart {
   functionResponse?: GeminiFunctionResponse;
   inlineData?: { mimeType: string; data: string };
   fileData?: { mimeType: string; fileUri: string };
+  /** Code execution's parts, sent back as Gemini gave them. */
+  executableCode?: JsonObject;
+  codeExecutionResult?: JsonObject;
 }
 
 export interface GeminiRequestContent {
@@ -61,9 +64,14 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema?: JsonObject;
 }
 
-export interface GeminiTool {
+export interface GeminiFunctionTool {
   functionDeclarations: GeminiFunctionDeclaration[];
 }
+
+/** A tool Gemini runs itself: `{ googleSearch: {} }`, `{ codeExecution: {} }`, `{ urlContext: {} }`… */
+export type GeminiHostedTool = { functionDeclarations?: never } & Record<string, JsonObject>;
+
+export type GeminiTool = GeminiFunctionTool | GeminiHostedTool;
 
 export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE';
 
@@ -96,6 +104,8 @@ export interface GeminiResponsePart {
   thought?: boolean | undefined;
   thoughtSignature?: string | undefined;
   functionCall?: GeminiFunctionCall | undefined;
+  executableCode?: object | undefined;
+  codeExecutionResult?: object | undefined;
 }
 
 export interface GeminiCandidate {

@@ -88,6 +88,8 @@ function toSdkParameters(
 }
 
 function toSdkTool(tool: GeminiTool): Tool {
+  // Hosted tools (googleSearch, codeExecution…) are already in the SDK's shape.
+  if (tool.functionDeclarations === undefined) return { ...tool } as Tool;
   // Fresh declaration objects on every call: the SDK rewrites `parameters` in place (upper-cased types,
   // additionalProperties dropped), and the translated declarations are cached across turns.
   return {

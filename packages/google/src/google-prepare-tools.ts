@@ -1,4 +1,10 @@
-import type { JsonObject, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
+import {
+  descriptionWithExamples,
+  type HostedTool,
+  type JsonObject,
+  type ToolChoice,
+  type ToolDeclaration,
+} from '@toolcircuit/core';
 import {
   createToolNameMap,
   restoreProviderInput,
@@ -6,7 +12,7 @@ import {
   type ToolNameMap,
   translateSchema,
 } from '@toolcircuit/schema';
-import type { GeminiFunctionDeclaration, GeminiTool, GeminiToolConfig } from './google-api.js';
+import type { GeminiFunctionDeclaration, GeminiHostedTool, GeminiTool, GeminiToolConfig } from './google-api.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
 
 /** `gemini`: `parameters` (OpenAPI 3.0 subset, both SDKs). `gemini-json-schema`: `parametersJsonSchema` (genai). */
@@ -85,7 +91,8 @@ export function prepareGoogleDeclarations(
     changes.push(...translated.changes);
     if (translated.requiresRestore === true) needsRestore.set(tool.name, tool.inputSchema);
     const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
-    if (tool.description !== '') declaration.description = tool.description;
+    const description = descriptionWithExamples(tool);
+    if (description !== '') declaration.description = description;
     // Gemini rejects an object schema without properties ("parameters.properties: should be non-empty
     // for OBJECT type"), so a tool without parameters must omit them.
     if (translated.omitParameters !== true && !declaresNoParameters(translated.schema)) {
@@ -95,7 +102,9 @@ export function prepareGoogleDeclarations(
       if (translated.dialect === 'gemini') declaration.parameters = translated.schema;
       else declaration.parametersJsonSchema = translated.schema;
     }
-    return declaration;
+    // The tool's own Gemini fields (e.g. `behavior`) go over the adapter's; Gemini has no `strict`.
+    const own = tool.providerOptions?.['google'];
+    return own === undefined ? declaration : ({ ...declaration, ...own } as GeminiFunctionDeclaration);
   });
   return {
     tools: functionDeclarations.length === 0 ? undefined : [{ functionDeclarations }],
@@ -141,4 +150,19 @@ function toToolConfig(
     );
   }
   return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [nameMap.toProvider(toolChoice.name)] } };
+}
+
+/**
+ * A neutral hosted tool as Gemini names it: `googleSearch` and `codeExecution` (neither takes the neutral
+ * options: `maxUses` and the domain lists are not sent). A `provider` tool only when it has a `google`
+ * entry, which is the whole tool (e.g. `{ urlContext: {} }`); `providerOptions.google` of a neutral one
+ * goes over the mapped tool.
+ *
+ * @see https://ai.google.dev/gemini-api/docs/google-search
+ */
+export function googleHostedTool(tool: HostedTool): GeminiHostedTool[] {
+  const own = tool.providerOptions?.['google'];
+  if (tool.kind === 'provider') return own === undefined ? [] : [{ ...own } as GeminiHostedTool];
+  const mapped: GeminiHostedTool = tool.kind === 'web_search' ? { googleSearch: {} } : { codeExecution: {} };
+  return [{ ...mapped, ...own } as GeminiHostedTool];
 }

@@ -1,6 +1,7 @@
 import type { AssistantContentPart, JsonObject, ModelTurn, StreamEvent, ToolCallPart } from '@toolcircuit/core';
 import { applyPartialArgs } from './assemble-partial-function-call.js';
 import type { GeminiFunctionCall, GeminiResponse, GeminiUsageMetadata } from './google-api.js';
+import { type HostedPart, hostedPartOf, withHostedParts } from './google-hosted-parts.js';
 import { googlePartMetadata } from './google-metadata.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 import { mapGoogleUsage } from './map-google-usage.js';
@@ -14,7 +15,8 @@ export const CUT_OFF_INPUT_ERROR = 'the stream ended before this tool call was c
 type Entry =
   | { kind: 'text' | 'reasoning'; text: string; signature: string | undefined; sealed: boolean }
   | { kind: 'call'; part: ToolCallPart }
-  | { kind: 'partial'; id: string; name: string; args: JsonObject; signature: string | undefined };
+  | { kind: 'partial'; id: string; name: string; args: JsonObject; signature: string | undefined }
+  | { kind: 'hosted'; part: JsonObject };
 
 export interface AssembledGoogleTurn {
   readonly turn: ModelTurn;
@@ -55,7 +57,9 @@ export class GoogleStreamAssembler {
     if (candidate?.finishReason !== undefined) this.#finishReason = candidate.finishReason;
     const events: StreamEvent[] = [];
     for (const part of candidate?.content?.parts ?? []) {
-      if (part.functionCall !== undefined) events.push(...this.#call(part.functionCall, part.thoughtSignature));
+      const hosted = hostedPartOf(part);
+      if (hosted !== undefined) this.#entries.push({ kind: 'hosted', part: hosted });
+      else if (part.functionCall !== undefined) events.push(...this.#call(part.functionCall, part.thoughtSignature));
       else events.push(...this.#text(part.text ?? '', part.thought === true, part.thoughtSignature));
     }
     return events;
@@ -69,8 +73,11 @@ export class GoogleStreamAssembler {
   finish(): AssembledGoogleTurn {
     const incompleteToolCallIds: string[] = [];
     const content: AssistantContentPart[] = [];
+    const hosted: HostedPart[] = [];
     for (const entry of this.#entries) {
-      if (entry.kind === 'call') {
+      if (entry.kind === 'hosted') {
+        hosted.push({ at: content.length, part: entry.part });
+      } else if (entry.kind === 'call') {
         content.push(entry.part);
       } else if (entry.kind === 'partial') {
         incompleteToolCallIds.push(entry.id);
@@ -105,7 +112,7 @@ export class GoogleStreamAssembler {
         hasToolCalls: completeCalls.length > 0,
       }),
       usage: mapGoogleUsage(this.#usage),
-      ...turnMetadata({ responseId: this.#responseId, modelVersion: this.#modelVersion }),
+      ...withHostedParts(turnMetadata({ responseId: this.#responseId, modelVersion: this.#modelVersion }), hosted),
     };
     return { turn, incompleteToolCallIds };
   }

@@ -1,5 +1,6 @@
 import type { AssistantContentPart, JsonObject, ModelTurn, ProviderMetadata } from '@toolcircuit/core';
 import type { GeminiResponse, GeminiResponsePart } from './google-api.js';
+import { type HostedPart, hostedPartOf, withHostedParts } from './google-hosted-parts.js';
 import { GOOGLE_PROVIDER, googlePartMetadata } from './google-metadata.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 import { mapGoogleUsage } from './map-google-usage.js';
@@ -15,16 +16,21 @@ export interface ParseGoogleResponseOptions {
 
 /**
  * A generateContent response → the neutral turn. Only the first candidate is read (we never ask for
- * more). Thought parts become reasoning, every `thoughtSignature` is kept on the part it came with, and
- * parts the circuit has no use for (inline data, executable code) are dropped.
+ * more). Thought parts become reasoning, every `thoughtSignature` is kept on the part it came with, code
+ * execution's parts are kept whole in the turn's metadata (sent back in their places), and parts the circuit
+ * has no use for (inline data) are dropped.
  */
 export function parseGoogleResponse(response: GeminiResponse, options: ParseGoogleResponseOptions): ModelTurn {
   const candidate = response.candidates?.[0];
   const idSeed = response.responseId ?? options.requestSeed;
   const content: AssistantContentPart[] = [];
   let ordinal = 0;
+  const hosted: HostedPart[] = [];
   for (const part of candidate?.content?.parts ?? []) {
-    if (part.functionCall !== undefined) {
+    const hostedPart = hostedPartOf(part);
+    if (hostedPart !== undefined) {
+      hosted.push({ at: content.length, part: hostedPart });
+    } else if (part.functionCall !== undefined) {
       content.push(
         parseGoogleFunctionCall(part.functionCall, {
           idSeed,
@@ -48,7 +54,7 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
       hasToolCalls: ordinal > 0,
     }),
     usage: mapGoogleUsage(response.usageMetadata),
-    ...turnMetadata(response),
+    ...withHostedParts(turnMetadata(response), hosted),
   };
 }
 

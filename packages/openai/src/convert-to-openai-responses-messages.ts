@@ -15,7 +15,6 @@ import type {
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { convertToOpenAIResponsesToolResult } from './convert-to-openai-tool-result.js';
-import { toolSearchItemsOf } from './openai-responses-tool-search.js';
 import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 
@@ -93,18 +92,10 @@ function convertUser(message: UserMessage): EasyInputMessage {
 
 function convertAssistant(message: AssistantMessage, options: ResponsesConversionOptions): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
+  const hosted = hostedItemsOf(message.providerMetadata?.[options.provider]);
   let openMessage: ResponseOutputMessage | undefined;
-  // The hosted tool search's items, each before the part it came before in the response.
-  const searchItems = toolSearchItemsOf(message.providerMetadata?.[options.provider]);
-  const putSearchItems = (before: number) => {
-    for (const kept of searchItems) {
-      if (kept.before !== before) continue;
-      openMessage = undefined;
-      items.push(kept.item);
-    }
-  };
   for (const [index, part] of message.content.entries()) {
-    putSearchItems(index);
+    if (hostedAt(hosted, index, items)) openMessage = undefined;
     const metadata = part.providerMetadata?.[options.provider];
     if (part.type === 'text') {
       const itemId = stringField(metadata, 'itemId');
@@ -138,8 +129,34 @@ function convertAssistant(message: AssistantMessage, options: ResponsesConversio
       ...(itemId === undefined ? {} : { id: itemId }),
     });
   }
-  for (const kept of searchItems) if (kept.before >= message.content.length) items.push(kept.item);
+  hostedAt(hosted, message.content.length, items);
   return items;
+}
+
+/** The hosted tools' items a turn kept (see `buildOpenAIResponsesTurn`), each with its place among the parts. */
+function hostedItemsOf(metadata: JsonObject | undefined): { readonly at: number; readonly item: JsonObject }[] {
+  const kept = metadata?.['hostedItems'];
+  if (!Array.isArray(kept)) return [];
+  return kept.flatMap((entry) =>
+    isObject(entry) && typeof entry['at'] === 'number' && isObject(entry['item'])
+      ? [{ at: entry['at'], item: entry['item'] }]
+      : [],
+  );
+}
+
+/** Pushes (shallow copies of) the hosted items that stood before part `index`; says whether there were any. */
+function hostedAt(
+  hosted: readonly { readonly at: number; readonly item: JsonObject }[],
+  index: number,
+  items: ResponseInputItem[],
+): boolean {
+  let pushed = false;
+  for (const entry of hosted) {
+    if (entry.at !== index) continue;
+    items.push({ ...entry.item } as unknown as ResponseInputItem);
+    pushed = true;
+  }
+  return pushed;
 }
 
 function outputMessage(id: string, metadata: JsonObject | undefined): ResponseOutputMessage {

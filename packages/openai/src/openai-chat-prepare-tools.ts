@@ -1,6 +1,7 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
 import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { sealedElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
 
@@ -14,8 +15,12 @@ export interface OpenAIChatTools {
  * Translates the catalogue: `{type: 'function', function: {name, description, parameters, strict?}}`. The
  * list and its tools are frozen: the same list goes in every step's body, and its text is then made once.
  */
-export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[], strict: boolean): OpenAIChatTools {
-  const toolSet = createOpenAIToolSet(declarations, strict);
+export function prepareOpenAIChatTools(
+  declarations: readonly ToolDeclaration[],
+  strict: boolean,
+  provider = 'openai',
+): OpenAIChatTools {
+  const toolSet = createOpenAIToolSet(declarations, strict, provider);
   const tools = toolSet.definitions.map(
     (definition): ChatCompletionFunctionTool => ({
       type: 'function',
@@ -24,7 +29,10 @@ export function prepareOpenAIChatTools(declarations: readonly ToolDeclaration[],
         description: definition.description,
         parameters: definition.parameters,
         // Sent only when on: `strict: false` is the API default, and some compatible servers reject the field.
-        // Per function: a tool strict mode would narrow goes without it (see OpenAIToolDefinition.strict).
+        // The tool's own fields for this provider go in `function`, where Chat Completions keeps a tool's.
+        ...definition.extra,
+        // Per function: a tool strict mode would narrow, or whose own `strict` is false, goes without it (see
+        // OpenAIToolDefinition.strict).
         ...(definition.strict ? { strict: true } : {}),
       },
     }),
@@ -45,6 +53,7 @@ export function openAIChatToolFields(
   prepared: OpenAIChatTools,
   provider: string,
 ): ChatToolFields {
+  checkChatHostedTools(request, provider);
   if (prepared.tools.length === 0) return {};
   // The frozen prepared list itself, not a copy, so that its cached text is reused; nothing writes to it.
   const fields: ChatToolFields = { tools: prepared.tools as ChatCompletionFunctionTool[] };
@@ -54,4 +63,22 @@ export function openAIChatToolFields(
   }
   if (request.parallelToolCalls !== undefined) fields.parallel_tool_calls = request.parallelToolCalls;
   return fields;
+}
+
+/**
+ * Chat Completions runs no hosted tools: web search there is a model family (`*-search-preview`, with
+ * `web_search_options` in the options bag), not a tool, and there is no code execution. A request that
+ * offers one is refused here rather than sent without it; a `provider` tool that names no entry for this
+ * adapter is for other providers and is left out.
+ */
+function checkChatHostedTools(request: ModelRequest, provider: string): void {
+  for (const tool of request.hostedTools ?? []) {
+    if (tool.kind === 'provider' && tool.providerOptions?.[provider] === undefined) continue;
+    throw new OpenAIConfigurationError(
+      provider,
+      'invalid_option',
+      'hostedTools',
+      `Chat Completions has no hosted "${tool.kind}" tool; use the Responses adapter (createOpenAIResponsesModel), or a search model with providerOptions.${provider}.web_search_options.`,
+    );
+  }
 }

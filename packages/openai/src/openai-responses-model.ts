@@ -24,7 +24,9 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
   validateOpenAIOptions(options);
   const settings = resolveOpenAIResponsesSettings(options);
   const client = createOpenAIResponsesClient(options);
-  const prepareTools = cacheByToolsArray((tools) => prepareOpenAIResponsesTools(tools, settings.strict));
+  const prepareTools = cacheByToolsArray((tools) =>
+    prepareOpenAIResponsesTools(tools, settings.strict, settings.provider),
+  );
   const provider = settings.provider;
 
   return {

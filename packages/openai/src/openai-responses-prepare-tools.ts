@@ -1,4 +1,4 @@
-import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import type { HostedTool, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
 import type { FunctionTool, ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
 import { sealedElements } from './openai-shared-request-body.js';
@@ -21,14 +21,17 @@ export interface OpenAIResponsesTools {
 export function prepareOpenAIResponsesTools(
   declarations: readonly ToolDeclaration[],
   strict: boolean,
+  provider = 'openai',
 ): OpenAIResponsesTools {
-  const toolSet = createOpenAIToolSet(declarations, strict);
+  const toolSet = createOpenAIToolSet(declarations, strict, provider);
   const tools = toolSet.definitions.map(
     (definition): FunctionTool => ({
       type: 'function',
       name: definition.name,
       description: definition.description,
       parameters: definition.parameters,
+      ...definition.extra,
+      // Last: the tool's strict preference and the strict-off fallback decide it, never a raw field.
       strict: definition.strict,
     }),
   );
@@ -47,13 +50,35 @@ export function openAIResponsesToolFields(
   prepared: OpenAIResponsesTools,
   provider: string,
 ): ResponsesToolFields {
-  if (prepared.tools.length === 0) return {};
-  // The frozen prepared list itself, not a copy, so that its cached text is reused; nothing writes to it.
-  const fields: ResponsesToolFields = { tools: prepared.tools as Tool[] };
+  const hosted = (request.hostedTools ?? []).flatMap((tool) => responsesHostedTool(tool, provider));
+  if (prepared.tools.length === 0 && hosted.length === 0) return {};
+  // The frozen prepared list itself when nothing is added, so that its cached text is reused.
+  const fields: ResponsesToolFields = {
+    tools: hosted.length === 0 ? (prepared.tools as Tool[]) : [...prepared.tools, ...hosted],
+  };
   const choice = resolveToolChoice(request, prepared.toolSet, provider);
   if (choice !== undefined) {
     fields.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.name };
   }
   if (request.parallelToolCalls !== undefined) fields.parallel_tool_calls = request.parallelToolCalls;
   return fields;
+}
+
+/**
+ * A neutral hosted tool as the Responses API names it: `web_search` (with `filters.allowed_domains`) and
+ * `code_interpreter` (an automatic container). `maxUses` and `blockedDomains` have no Responses field and
+ * are not sent. A `provider` tool only when it has an entry for this adapter; that entry (or
+ * `providerOptions.openai` of a neutral one) goes over the mapped fields.
+ *
+ * @see https://platform.openai.com/docs/guides/tools-web-search
+ */
+export function responsesHostedTool(tool: HostedTool, provider: string): Tool[] {
+  const own = tool.providerOptions?.[provider];
+  if (tool.kind === 'provider') return own === undefined ? [] : [sealForReuse({ ...own } as unknown as Tool)];
+  const allowed = tool.options?.allowedDomains;
+  const mapped: Record<string, unknown> =
+    tool.kind === 'web_search'
+      ? { type: 'web_search', ...(allowed === undefined ? {} : { filters: { allowed_domains: [...allowed] } }) }
+      : { type: 'code_interpreter', container: { type: 'auto' } };
+  return [sealForReuse({ ...mapped, ...own } as unknown as Tool)];
 }

@@ -1,9 +1,8 @@
 import type { DeferredTools, JsonObject, JsonValue, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core';
-import type { FunctionTool, ResponseInputItem, ResponseOutputItem, Tool } from 'openai/resources/responses/responses';
+import type { FunctionTool, ResponseOutputItem, Tool } from 'openai/resources/responses/responses';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { type OpenAIResponsesTools, prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
-import { asJsonObject } from './openai-shared-provider-options.js';
 
 /**
  * How deferred tools reach the model: `neutral` (default) sends core's search tool and the loaded tools;
@@ -50,23 +49,16 @@ export function nativeResponsesTools(
   return native;
 }
 
-/** A tool-search item of a response, and how many neutral parts came before it. */
-export interface ToolSearchItem {
-  readonly before: number;
-  readonly item: JsonObject;
-}
-
 export function isToolSearchItem(item: ResponseOutputItem): boolean {
   return item.type === 'tool_search_call' || item.type === 'tool_search_output';
 }
 
-export function toolSearchItem(item: ResponseOutputItem, before: number): ToolSearchItem {
-  return { before, item: asJsonObject(item) };
-}
-
-/** The function tools the turn's `tool_search_output` items loaded, by their catalogue names. */
+/**
+ * The function tools the turn's `tool_search_output` items loaded, by their catalogue names. The items are the
+ * turn's hosted items (kept in its metadata as `hostedItems`, like every item the provider ran itself).
+ */
 export function toolsLoadedBySearch(
-  items: readonly ToolSearchItem[],
+  items: readonly { readonly item: JsonObject }[],
   fromProviderName: (name: string) => string,
 ): string[] {
   const loaded: string[] = [];
@@ -78,16 +70,6 @@ export function toolsLoadedBySearch(
     }
   }
   return loaded;
-}
-
-/** The kept items of an assistant message's metadata, to send back where they were. */
-export function toolSearchItemsOf(metadata: JsonObject | undefined): { before: number; item: ResponseInputItem }[] {
-  const kept = metadata?.['toolSearchItems'];
-  if (!Array.isArray(kept)) return [];
-  return kept.flatMap((entry) => {
-    if (!isObject(entry) || typeof entry['before'] !== 'number' || !isObject(entry['item'])) return [];
-    return [{ before: entry['before'], item: { ...entry['item'] } as unknown as ResponseInputItem }];
-  });
 }
 
 function safeName(fromProviderName: (name: string) => string, name: string): string {

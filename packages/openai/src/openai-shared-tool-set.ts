@@ -1,4 +1,4 @@
-import type { JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import { descriptionWithExamples, type JsonObject, type ModelRequest, type ToolDeclaration } from '@toolcircuit/core';
 import { createToolNameMap, type SchemaChange, type SchemaTarget, translateSchema } from '@toolcircuit/schema';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import type { ToolCallContext } from './openai-shared-tool-calls.js';
@@ -9,12 +9,15 @@ export interface OpenAIToolDefinition {
   readonly description: string;
   readonly parameters: JsonObject;
   /**
-   * Whether this function is sent with `strict: true`. With strict mode on, a tool strict mode would narrow
-   * (an open object it would close, a null it could not tell from an omitted key, a union it could not
-   * restore) is sent with `strict: false` and its faithful schema instead (change `strict-off`): OpenAI's
+   * Whether this function is sent with `strict: true`: the tool's own `strict` preference, else the model's;
+   * an explicit `false` is always respected. When strict is asked for but would narrow the tool's schema (an
+   * open object it would close, a null it could not tell from an omitted key, a union it could not restore),
+   * the tool is sent with `strict: false` and its faithful schema instead (change `strict-off`): OpenAI's
    * `strict` is per function, and the executor's validation keeps the looser tool sound.
    */
   readonly strict: boolean;
+  /** The tool's `providerOptions` entry for this provider, merged over its wire entry (never its `strict`). */
+  readonly extra: JsonObject | undefined;
 }
 
 /** A catalogue translated once for OpenAI: definitions, the name mapping, and what changed. */
@@ -31,8 +34,17 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
   return strict ? 'openai-strict' : 'openai';
 }
 
-/** Translates every declaration's schema and name for the OpenAI target. */
-export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: boolean): OpenAIToolSet {
+/**
+ * Translates every declaration's schema and name for the OpenAI target. A tool's own `strict` overrides the
+ * model's for that tool (its schema is translated for that mode, and falls back to `strict: false` when strict
+ * would narrow it); input examples, which OpenAI has no
+ * field for, are appended to the description.
+ */
+export function createOpenAIToolSet(
+  tools: readonly ToolDeclaration[],
+  strict: boolean,
+  provider = 'openai',
+): OpenAIToolSet {
   const target = schemaTargetOf(strict);
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
@@ -42,13 +54,16 @@ export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: b
   const changes: SchemaChange[] = [...nameMap.changes];
   const definitions = tools.map((tool) => {
     schemas.set(tool.name, tool.inputSchema);
-    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
+    const toolStrict = tool.strict ?? strict;
+    const translated = translateSchema(tool.inputSchema, schemaTargetOf(toolStrict), { toolName: tool.name });
     changes.push(...translated.changes);
     return {
       name: nameMap.toProvider(tool.name),
-      description: tool.description,
+      description: descriptionWithExamples(tool),
       parameters: translated.schema,
+      // The dialect the schema was translated for: `openai` when strict was off, or would have narrowed.
       strict: translated.dialect === 'openai-strict',
+      extra: extraOf(tool.providerOptions?.[provider]),
     };
   });
   return {
@@ -67,6 +82,16 @@ export function createOpenAIToolSet(tools: readonly ToolDeclaration[], strict: b
     },
     schemaOf: (name) => schemas.get(name),
   };
+}
+
+/**
+ * A tool's raw OpenAI fields without `strict`: strict mode is the tool's `strict` option, and a raw
+ * `strict: true` would bring back the narrowing the strict-off fallback avoided.
+ */
+function extraOf(options: JsonObject | undefined): JsonObject | undefined {
+  if (options === undefined || !('strict' in options)) return options;
+  const { strict: _ignored, ...rest } = options;
+  return rest;
 }
 
 /**

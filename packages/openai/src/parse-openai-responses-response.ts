@@ -1,12 +1,7 @@
 import type { AssistantContentPart, JsonObject, ModelTurn, Usage } from '@toolcircuit/core';
 import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
-import {
-  isToolSearchItem,
-  type ToolSearchItem,
-  toolSearchItem,
-  toolsLoadedBySearch,
-} from './openai-responses-tool-search.js';
+import { isToolSearchItem, toolsLoadedBySearch } from './openai-responses-tool-search.js';
 import { providerErrorFromFields } from './openai-shared-map-error.js';
 import { asJsonObject } from './openai-shared-provider-options.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
@@ -21,6 +16,14 @@ export interface OpenAIResponsesSnapshot {
   readonly usage: ResponseUsage | undefined;
   readonly metadata: JsonObject;
 }
+
+/** Output items of the hosted tools the provider runs itself, which go back as input items unchanged. */
+const HOSTED_ITEMS: ReadonlySet<string> = new Set([
+  'web_search_call',
+  'code_interpreter_call',
+  'file_search_call',
+  'image_generation_call',
+]);
 
 /** A whole Responses API response → the neutral turn. A `failed` response is thrown as a ProviderError. */
 export function parseOpenAIResponsesResponse(response: Response, context: OpenAIParseContext): ModelTurn {
@@ -64,7 +67,7 @@ export function buildOpenAIResponsesTurn(
   const seen = new Set<string>();
   let callIndex = 0;
   let refused = false;
-  const searchItems: ToolSearchItem[] = [];
+  const hostedItems: { at: number; item: JsonObject }[] = [];
   for (const item of snapshot.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -108,9 +111,12 @@ export function buildOpenAIResponsesTurn(
         break;
       }
       default:
-        // The hosted tool search's items go back in place on the next request (option `toolSearch: 'native'`).
-        if (isToolSearchItem(item)) searchItems.push(toolSearchItem(item, content.length));
-        // Other built-in tools (web search, file search…) are never declared by this adapter.
+        // A hosted tool's item (web search, code interpreter, the tool search of option `toolSearch: 'native'`…):
+        // the provider ran it. Kept whole, with the number of neutral parts before it, so the next request sends
+        // it back in its place.
+        if (HOSTED_ITEMS.has(item.type) || isToolSearchItem(item)) {
+          hostedItems.push({ at: content.length, item: asJsonObject(item) });
+        }
         break;
     }
   }
@@ -120,15 +126,12 @@ export function buildOpenAIResponsesTurn(
       stopReason: mapOpenAIResponsesStopReason(snapshot.status, snapshot.incompleteReason, callIndex > 0),
       refused,
       usage: mapOpenAIResponsesUsage(snapshot.usage),
-      metadata:
-        searchItems.length === 0
-          ? snapshot.metadata
-          : { ...snapshot.metadata, toolSearchItems: searchItems.map(({ before, item }) => ({ before, item })) },
+      metadata: hostedItems.length === 0 ? snapshot.metadata : { ...snapshot.metadata, hostedItems },
       incompleteToolCallIds,
     },
     provider,
   );
-  const loaded = toolsLoadedBySearch(searchItems, context.fromProviderName);
+  const loaded = toolsLoadedBySearch(hostedItems, context.fromProviderName);
   return loaded.length === 0 ? parsed : { ...parsed, turn: { ...parsed.turn, loadedTools: loaded } };
 }
 

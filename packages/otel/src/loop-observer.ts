@@ -43,6 +43,9 @@ export interface ToolSummary {
 /** One model call (one turn), as the model wrapper saw it. */
 export interface ModelCallStart {
   readonly turn: number;
+  /** The model asked at this turn (`prepareStep` may pick another than the invocation's). */
+  readonly provider: string;
+  readonly modelId: string;
   readonly at: number;
   readonly request: ModelRequest;
   readonly streaming: boolean;

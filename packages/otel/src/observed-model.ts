@@ -1,14 +1,26 @@
 import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
 import { type InvocationObserver, now } from './loop-observer.js';
 
+/** The next turn's number, shared by every model of an invocation (`prepareStep` may switch models). */
+export interface TurnCounter {
+  next: number;
+}
+
 /**
- * The model as the loop sees it, with each call observed: one model call per turn, numbered from
- * `firstTurn` (the loop asks the model once per turn and never retries a turn itself).
+ * The model as the loop sees it, with each call observed: one model call per turn, numbered by `turns`
+ * (the loop asks a model once per turn and never retries a turn itself).
  */
-export function observedModel(model: Model, invocation: InvocationObserver, firstTurn: number): Model {
-  let turn = firstTurn;
+export function observedModel(model: Model, invocation: InvocationObserver, turns: TurnCounter): Model {
+  const { provider, modelId } = model;
   const generate = (request: ModelRequest): Promise<ModelTurn> => {
-    const observer = invocation.modelCall({ turn: turn++, at: now(), request, streaming: false });
+    const observer = invocation.modelCall({
+      turn: turns.next++,
+      provider,
+      modelId,
+      at: now(),
+      request,
+      streaming: false,
+    });
     let pending: Promise<ModelTurn>;
     try {
       pending = observer.within(() => model.generate(request));
@@ -34,7 +46,11 @@ export function observedModel(model: Model, invocation: InvocationObserver, firs
     modelId: model.modelId,
     generate,
     stream: (request) =>
-      observedStream(source, request, invocation.modelCall({ turn: turn++, at: now(), request, streaming: true })),
+      observedStream(
+        source,
+        request,
+        invocation.modelCall({ turn: turns.next++, provider, modelId, at: now(), request, streaming: true }),
+      ),
   };
 }
 

@@ -7,10 +7,13 @@ import {
   type LoopHooks,
   type LoopOptions,
   type Message,
+  type Model,
   type ModelTurn,
+  type StepContext,
+  type StepSettings,
 } from '@toolcircuit/core';
 import { type InvocationObserver, now, type ToolSummary } from './loop-observer.js';
-import { observedModel } from './observed-model.js';
+import { observedModel, type TurnCounter } from './observed-model.js';
 import { responseIdOf } from './turn-metadata.js';
 
 type ObservableOptions = Omit<LoopOptions, 'messages' | 'runId'>;
@@ -68,11 +71,34 @@ export function observedOptions<O extends ObservableOptions>(options: O, run: Ob
       return options.hooks?.onCall?.(event);
     },
   };
+  const turns: TurnCounter = { next: run.firstTurn };
+  const model = observedModel(options.model, invocation, turns);
+  const prepareStep = options.prepareStep;
+  // A step's own model is observed too, on the same turn count; one wrapper per model.
+  const stepModels = new Map<Model, Model>([[options.model, model]]);
+  const observeStep = (settings: StepSettings | undefined): StepSettings | undefined => {
+    const chosen = settings?.model;
+    if (chosen === undefined) return settings;
+    let observed = stepModels.get(chosen);
+    if (observed === undefined) {
+      observed = observedModel(chosen, invocation, turns);
+      stepModels.set(chosen, observed);
+    }
+    return { ...settings, model: observed };
+  };
   return {
     ...options,
-    model: observedModel(options.model, invocation, run.firstTurn),
+    model,
     hooks,
     ...(journal === undefined ? {} : { journal }),
+    ...(prepareStep === undefined
+      ? {}
+      : {
+          prepareStep: (context: StepContext) => {
+            const settings = prepareStep(context);
+            return isPromise(settings) ? settings.then(observeStep) : observeStep(settings);
+          },
+        }),
   };
 }
 
@@ -123,4 +149,8 @@ function toolErrorsIn(messages: readonly Message[]): Map<string, number> {
     }
   }
   return counts;
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }

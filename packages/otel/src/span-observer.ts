@@ -59,7 +59,7 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
       return {
         modelCall(start) {
           const span = tracer.startSpan(
-            `${GEN_AI_OPERATION.chat} ${invocation.modelId}`,
+            `${GEN_AI_OPERATION.chat} ${start.modelId}`,
             { kind: SPAN_KIND_CLIENT, startTime: start.at, attributes: chatAttributes(invocation, start, options) },
             parent,
           );
@@ -89,6 +89,7 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
             agent.setAttributes(
               compact({
                 [TOOLCIRCUIT.runStatus]: result.status,
+                [TOOLCIRCUIT.stoppedBy]: result.stoppedBy,
                 [TOOLCIRCUIT.turns]: result.turns.length,
                 [GEN_AI.usageInputTokens]: result.usage.inputTokens,
                 [GEN_AI.usageOutputTokens]: result.usage.outputTokens,
@@ -148,13 +149,17 @@ function agentAttributes(invocation: InvocationStart, options: SpanObserverOptio
 function chatAttributes(invocation: InvocationStart, start: ModelCallStart, options: SpanObserverOptions): Attributes {
   return compact({
     [GEN_AI.operationName]: GEN_AI_OPERATION.chat,
-    [GEN_AI.providerName]: genAiProviderName(invocation.provider),
-    [GEN_AI.requestModel]: invocation.modelId,
+    [GEN_AI.providerName]: genAiProviderName(start.provider),
+    [GEN_AI.requestModel]: start.modelId,
     [GEN_AI.conversationId]: invocation.runId,
     [GEN_AI.requestMaxTokens]: start.request.maxOutputTokens,
     [GEN_AI.requestTemperature]: start.request.temperature,
     [GEN_AI.requestStream]: start.streaming,
     [TOOLCIRCUIT.turn]: start.turn,
+    // What the step offered: names only (never schemas), so a trace shows per-step tools and choice.
+    [TOOLCIRCUIT.requestTools]: start.request.tools.map((tool) => tool.name),
+    [TOOLCIRCUIT.requestToolChoice]: toolChoiceOf(start.request.toolChoice),
+    [TOOLCIRCUIT.requestHostedTools]: start.request.hostedTools?.map((tool) => tool.kind),
     ...(options.captureContent
       ? {
           [GEN_AI.inputMessages]: JSON.stringify(start.request.messages.map((message) => conventionMessage(message))),
@@ -315,4 +320,10 @@ function compact(attributes: Record<string, AttributeValue | undefined | null>):
   const kept: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) if (value !== undefined && value !== null) kept[key] = value;
   return kept;
+}
+
+/** `auto`, `none`, `required`, or `tool:<name>` for a named tool. */
+function toolChoiceOf(choice: ModelCallStart['request']['toolChoice']): string | undefined {
+  if (choice === undefined || typeof choice === 'string') return choice;
+  return `tool:${choice.name}`;
 }

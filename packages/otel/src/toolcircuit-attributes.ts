@@ -7,6 +7,14 @@ export const TOOLCIRCUIT = {
   /** `start` for `runLoop`/`streamLoop`, `resume` for `resumeLoop`. */
   invocation: 'toolcircuit.invocation',
   runStatus: 'toolcircuit.run.status',
+  /** For a run a stop condition ended (`stopped`): the condition's name. */
+  stoppedBy: 'toolcircuit.run.stopped_by',
+  /** On a `chat` span: the names of the catalogue tools offered at that step (`activeTools`, `prepareStep`). */
+  requestTools: 'toolcircuit.request.tools',
+  /** On a `chat` span: the step's tool choice (`auto`, `none`, `required`, `tool:<name>`). */
+  requestToolChoice: 'toolcircuit.request.tool_choice',
+  /** On a `chat` span: the kinds of hosted tools offered (`web_search`, `code_execution`, `provider`). */
+  requestHostedTools: 'toolcircuit.request.hosted_tools',
   sessionId: 'toolcircuit.session.id',
   turn: 'toolcircuit.turn',
   turns: 'toolcircuit.turns',

@@ -1,4 +1,12 @@
-import type { JsonValue, RefusalReason, StopReason, ToolResultContent, Usage, VerdictKind } from '@toolcircuit/core';
+import type {
+  JsonValue,
+  RefusalReason,
+  StopReason,
+  ToolChoice,
+  ToolResultContent,
+  Usage,
+  VerdictKind,
+} from '@toolcircuit/core';
 
 /**
  * One line of a toolcircuit trace file (JSON lines, version 1): what `toolcircuit trace open` and the trace
@@ -57,6 +65,9 @@ export interface ModelCallRecord {
   readonly firstChunk?: number;
   readonly provider: string;
   readonly requestModel: string;
+  /** The catalogue tools offered at this step (names), and the step's tool choice. */
+  readonly tools?: readonly string[];
+  readonly toolChoice?: ToolChoice;
   readonly responseModel?: string;
   readonly responseId?: string;
   readonly stopReason?: StopReason;
@@ -131,7 +142,9 @@ export interface InvocationEndRecord {
   readonly type: 'invocation-end';
   readonly runId: string;
   readonly at: number;
-  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted' | 'error';
+  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted' | 'stopped' | 'error';
+  /** For `stopped`: the stop condition that held. */
+  readonly stoppedBy?: string;
   readonly turns: number;
   readonly usage?: Usage;
   readonly error?: { readonly type: string; readonly message: string };

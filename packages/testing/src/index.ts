@@ -20,6 +20,7 @@ export {
 } from './cassettes/load-cassette.js';
 export { type ResponseSummary, summarizeResponse } from './cassettes/summarize-response.js';
 export { validateCassette } from './cassettes/validate-cassette.js';
+// The per-step control scenario the adapters' wire tests share.
 export {
   type ArgumentStyle,
   argumentStyleOf,
@@ -44,6 +45,10 @@ export {
   conformanceWireOf,
   createConformanceCatalogue,
   createConformanceSession,
+  createDeferredPerStepScenario,
+  createPerStepScenario,
+  type DeferredPerStepCall,
+  type DeferredPerStepScenario,
   type ExpectedResult,
   loadConformanceCassette,
   type NeutralCall,
@@ -51,6 +56,7 @@ export {
   type NeutralTrace,
   type NeutralTurn,
   neutralTrace,
+  type PerStepScenario,
   READ_CASE_FILES_RIGHT,
   runConformanceScenario,
   runConformanceSuite,

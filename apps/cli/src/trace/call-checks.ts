@@ -20,8 +20,10 @@ export function callChecks(verdict: Verdict, irreversible: boolean | undefined):
     case 'refused':
       switch (verdict.reason) {
         case 'unknown_tool':
-        // A deferred tool no search has loaded yet: not a tool the model may call at this point.
+        // Not offered at that step: a deferred tool no search has loaded yet, or a catalogue tool the step's
+        // plan left out. Both fail the first check: not a tool the model may call at this point.
         case 'tool_not_loaded':
+        case 'inactive_tool':
           return { exists: 'fail', schema: 'skipped', right: 'skipped', confirmation: 'skipped' };
         case 'invalid_input':
           return { exists: 'pass', schema: 'fail', right: 'skipped', confirmation: 'skipped' };

@@ -6,6 +6,7 @@ const MARK: Readonly<Record<CheckState, string>> = { pass: '✓', fail: '✗', p
 const REFUSED_BY: Readonly<Record<string, string>> = {
   unknown_tool: 'refused: no such tool',
   tool_not_loaded: 'refused: not loaded by a search yet',
+  inactive_tool: 'refused: not offered at this step',
   invalid_input: 'refused by schema',
   missing_right: 'refused: missing right',
   confirmation_required: 'refused: not confirmed',

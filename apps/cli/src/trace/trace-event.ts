@@ -48,7 +48,7 @@ export type TraceEvent =
 
 /** How a run went, counted over its calls (a paused call that was approved and ran counts once, as executed). */
 export interface RunCounts {
-  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted';
+  readonly status: 'completed' | 'max_turns' | 'paused' | 'aborted' | 'stopped';
   readonly turns: number;
   readonly calls: number;
   readonly executed: number;

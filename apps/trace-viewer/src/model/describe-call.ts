@@ -34,6 +34,10 @@ export function describeRefusal(attempt: AttemptView): string {
         : `refused: missing right “${attempt.right}”`;
     case 'unknown_tool':
       return 'refused: no such tool';
+    case 'tool_not_loaded':
+      return 'refused: not loaded by a tool search yet';
+    case 'inactive_tool':
+      return 'refused: tool not offered at this step';
     case 'confirmation_required':
       return "refused: needs the human's confirmation";
     case 'confirmation_denied':

@@ -8,6 +8,7 @@ import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
+import { providerFeaturesOf } from './provider-features.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import { type ToolSearch, toolSearchDefinition } from './tool-search.js';
@@ -81,7 +82,12 @@ export function createCatalogue(
       if (entries.has(name)) throw new DuplicateToolNameError(name);
       checkDefinition(tool);
       const { schema, validate } = prepareSchema(tool, compile);
-      const declaration: ToolDeclaration = Object.freeze({ name, description: tool.description, inputSchema: schema });
+      const declaration: ToolDeclaration = Object.freeze({
+        name,
+        description: tool.description,
+        inputSchema: schema,
+        ...providerFeaturesOf(tool, validate),
+      });
       entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
       if (tool.defer ?? options.defer === true) deferred.add(name);
     } catch (error) {

@@ -1,6 +1,8 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { JsonObject } from '../json/json.js';
 import type { ToolResultContent } from '../messages/messages.js';
+import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { OutputTrust } from '../provenance/provenance-options.js';
 import type { Session } from '../session/session.js';
 
@@ -89,6 +91,12 @@ export interface ToolDefinition<Input = unknown> {
    * Absent: the catalogue's `defer` option decides (not deferred by default).
    */
   readonly defer?: boolean;
+  /** Per-tool strict schema adherence where the provider has it (OpenAI, Anthropic); absent: the adapter's default. */
+  readonly strict?: boolean;
+  /** Valid inputs shown to the model (Anthropic `input_examples`, else in the description); checked at registration. */
+  readonly inputExamples?: readonly JsonObject[];
+  /** Raw per-provider fields for this tool's wire entry, e.g. `{ anthropic: { cache_control: { type: 'ephemeral' } } }`. */
+  readonly providerOptions?: ProviderOptions;
   readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -110,6 +118,9 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly sensitive?: boolean;
   readonly spotlight?: boolean;
   readonly defer?: boolean;
+  readonly strict?: boolean;
+  readonly inputExamples?: readonly JsonObject[];
+  readonly providerOptions?: ProviderOptions;
   readonly run: (input: InferToolInput<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -130,6 +141,9 @@ export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): 
     ...(spec.sensitive === undefined ? {} : { sensitive: spec.sensitive }),
     ...(spec.spotlight === undefined ? {} : { spotlight: spec.spotlight }),
     ...(spec.defer === undefined ? {} : { defer: spec.defer }),
+    ...(spec.strict === undefined ? {} : { strict: spec.strict }),
+    ...(spec.inputExamples === undefined ? {} : { inputExamples: spec.inputExamples }),
+    ...(spec.providerOptions === undefined ? {} : { providerOptions: spec.providerOptions }),
   };
   return Object.freeze(definition);
 }

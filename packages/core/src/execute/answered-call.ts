@@ -1,4 +1,4 @@
-import type { ToolResultPart } from '../messages/messages.js';
+import type { ToolCallPart, ToolResultPart } from '../messages/messages.js';
 import { type Attempt, digestOf } from './attempt.js';
 import type { ExecutionOutcome } from './execution-outcome.js';
 import type { Verdict } from './verdict.js';
@@ -13,6 +13,7 @@ export class AnsweredCall implements ExecutionOutcome {
   readonly verdict: Verdict;
   readonly durationMs: number;
   declare readonly inputDigest: string | null;
+  declare readonly repairedCall?: ToolCallPart;
   readonly #attempt: Attempt;
 
   constructor(attempt: Attempt, result: ToolResultPart, verdict: Verdict, durationMs: number) {
@@ -21,11 +22,16 @@ export class AnsweredCall implements ExecutionOutcome {
     this.durationMs = durationMs;
     this.#attempt = attempt;
     Object.defineProperty(this, 'inputDigest', INPUT_DIGEST);
+    if (attempt.repairOf !== undefined) Object.defineProperty(this, 'repairedCall', repaired(attempt.call));
   }
 
   static digestOf(outcome: AnsweredCall): string | null {
     return digestOf(outcome.#attempt);
   }
+}
+
+function repaired(call: ToolCallPart): PropertyDescriptor {
+  return { enumerable: true, value: call };
 }
 
 const INPUT_DIGEST: PropertyDescriptor = {

@@ -7,6 +7,7 @@ import { plainJsonCopy } from '../json/json-copy.js';
 import type { ToolCallPart } from '../messages/messages.js';
 import type { CallGate } from '../provenance/run-provenance.js';
 import type { ExecutionContext } from './execution-context.js';
+import type { JournalRepair, RepairProblem } from './repair-call.js';
 
 /**
  * One call being answered, and its input, copied once: the tool gets its own copy, the journal and the digest
@@ -31,6 +32,10 @@ export interface Attempt {
   digest: string | null | undefined;
   /** Set when the call is gated by the run's provenance (journaled with what the human is shown). */
   gate?: CallGate;
+  /** Set on a call the repair hook rewrote: the attempt it replaces and why. */
+  readonly repairOf?: { readonly attempt: Attempt; readonly problem: RepairProblem };
+  /** Set on an original call the repair hook declined or failed to repair. */
+  repairNote?: JournalRepair;
 }
 
 export function startAttempt(call: ToolCallPart, context: ExecutionContext): Attempt {

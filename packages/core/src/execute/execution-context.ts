@@ -2,8 +2,11 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
 import type { Journal } from '../journal/journal.js';
 import type { ToolCallPart } from '../messages/messages.js';
+import type { ToolDeclaration } from '../messages/model.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
 import type { Session } from '../session/session.js';
+import type { StepPlan } from '../step/step-settings.js';
+import type { RepairToolCall } from './repair-call.js';
 
 /** How unconfirmed irreversible calls are handled: refused with an explanation, or held for the human. */
 export type ConfirmationMode = 'refuse' | 'pause';
@@ -39,6 +42,19 @@ export interface ExecutionContext {
    * not loaded is refused (`tool_not_loaded`) with a hint to search first. Absent: deferral is not checked.
    */
   readonly loadedTools?: { has(name: string): boolean };
+  /**
+   * The tools the step's plan allows (`activeTools`, `prepareStep`): a call to another catalogue tool is
+   * refused (`inactive_tool`) at the first check. A deferred tool must also be loaded: one the plan allows but
+   * no search loaded yet is `tool_not_loaded` while the plan offers the search, else `inactive_tool`.
+   * Absent: every catalogue tool (deferred ones once loaded).
+   */
+  readonly activeTools?: ReadonlySet<string>;
+  /** The declarations offered at this step, shown to the repair hook and named in refusals. Default: the catalogue's. */
+  readonly tools?: readonly ToolDeclaration[];
+  /** The step's plan, journaled with each of its calls. */
+  readonly step?: StepPlan;
+  /** Rewrites calls refused by the first two checks; the rewrite goes through all four again. */
+  readonly repair?: RepairToolCall;
 }
 
 /** A call that passed the four checks and is about to run. */

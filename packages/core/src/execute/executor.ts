@@ -2,6 +2,7 @@ import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import type { CatalogueEntry } from '../catalogue/catalogue.js';
 import type { ToolOutput } from '../catalogue/tool.js';
+import type { ToolSearch } from '../catalogue/tool-search.js';
 import type { InputValidation } from '../catalogue/validate-input.js';
 import { journalContentOf, journaledMediaOf } from '../content/journal-content.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
@@ -28,6 +29,7 @@ import {
   describeError,
   failedText,
   freshConfirmationText,
+  inactiveToolText,
   malformedJsonText,
   missingRightText,
   notJsonText,
@@ -37,6 +39,9 @@ import {
   untrustedContextText,
 } from './model-facing-texts.js';
 import { type RunOutcome, raceTool } from './race-tool.js';
+import { journalRepairOf, repairedAttempt } from './repair-attempt.js';
+import type { RepairProblem, RepairToolCall } from './repair-call.js';
+import { offeredNames, offeredSearch, unavailableReason } from './tool-availability.js';
 import { normaliseToolOutput } from './tool-output.js';
 import type { RefusalReason, Verdict } from './verdict.js';
 
@@ -60,25 +65,58 @@ export async function executeCall(call: ToolCallPart, context: ExecutionContext)
  * failure is thrown (synchronously, or as the promise's rejection).
  */
 export function answerCall(call: ToolCallPart, context: ExecutionContext): Eventually<ExecutionOutcome> {
-  const attempt = startAttempt(call, context);
+  return answerAttempt(startAttempt(call, context));
+}
+
+function answerAttempt(attempt: Attempt): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
   const { catalogue } = context;
   if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
 
   const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
-  if (entry === undefined) return refuse(attempt, 'unknown_tool', unknownToolText(call.name, catalogue));
-  const search = catalogue.toolSearch;
-  if (search !== undefined && context.loadedTools?.has(call.name) === false && search.isDeferred(call.name)) {
-    return refuse(attempt, 'tool_not_loaded', notLoadedText(call.name, search.name));
+  if (entry === undefined) {
+    const offered = offeredNames(context);
+    const text = unknownToolText(call.name, offered, offeredSearch(catalogue, offered));
+    return refuseOrRepair(attempt, 'unknown_tool', 'unknown_tool', text);
+  }
+  // Exists, but not offered at this step: not loaded by a search yet, or left out by the step's plan.
+  const unavailable = unavailableReason(call.name, context);
+  if (unavailable === 'tool_not_loaded') {
+    const text = notLoadedText(call.name, (catalogue.toolSearch as ToolSearch).name);
+    return refuseOrRepair(attempt, 'tool_not_loaded', 'tool_not_loaded', text);
+  }
+  if (unavailable === 'inactive_tool') {
+    return refuseOrRepair(
+      attempt,
+      'inactive_tool',
+      'inactive_tool',
+      inactiveToolText(call.name, offeredNames(context)),
+    );
   }
 
   if (call.inputError !== undefined) {
-    return refuse(attempt, 'invalid_input', malformedJsonText(call.name, call.inputError));
+    return refuseOrRepair(attempt, 'invalid_input', 'malformed_json', malformedJsonText(call.name, call.inputError));
   }
   const { copy } = attempt;
-  if (copy === undefined) return refuse(attempt, 'invalid_input', notJsonText(call.name));
+  if (copy === undefined) return refuseOrRepair(attempt, 'invalid_input', 'malformed_json', notJsonText(call.name));
   const validation = entry.validate(copy);
   if (isPromiseLike(validation)) return validation.then((checked) => checkAndRun(attempt, entry, checked));
   return checkAndRun(attempt, entry, validation);
+}
+
+/**
+ * A call refused by the first two checks: refused, unless the run has a repair hook and this call is not
+ * itself a repair. The repaired call goes through all four checks again (see `repairThenAnswer`).
+ */
+function refuseOrRepair(
+  attempt: Attempt,
+  reason: RefusalReason,
+  problem: RepairProblem,
+  message: string,
+): Eventually<ExecutionOutcome> {
+  const { repair } = attempt.context;
+  if (repair === undefined || attempt.repairOf !== undefined) return refuse(attempt, reason, message);
+  return repairThenAnswer(attempt, reason, problem, message, repair);
 }
 
 /** Checks 2 to 4 once the input has been validated, then the tool. */
@@ -87,7 +125,7 @@ function checkAndRun(
   entry: CatalogueEntry,
   validation: InputValidation,
 ): Eventually<ExecutionOutcome> {
-  if (!validation.ok) return refuse(attempt, 'invalid_input', validation.message);
+  if (!validation.ok) return refuseOrRepair(attempt, 'invalid_input', 'invalid_input', validation.message);
   const { definition } = entry;
   if (!isAuthorized(definition.right, attempt.context.session)) {
     return refuse(attempt, 'missing_right', missingRightText(entry));
@@ -177,6 +215,46 @@ export async function refuseCall(
   context: ExecutionContext,
 ): Promise<ExecutionOutcome> {
   return refuse(startAttempt(call, context), reason, message);
+}
+
+/**
+ * Asks the hook once. Whatever it returns is checked before anything else happens; the rewritten call is then
+ * answered like any call (four checks, journal), with its own refusal if it fails one. A hook that throws or
+ * returns something unusable leaves the original refusal: the loop never fails because of it.
+ */
+async function repairThenAnswer(
+  attempt: Attempt,
+  reason: RefusalReason,
+  problem: RepairProblem,
+  message: string,
+  repair: RepairToolCall,
+): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  let returned: unknown;
+  try {
+    returned = await repair({
+      call,
+      problem,
+      message,
+      tools: context.tools ?? context.catalogue.declarations,
+      runId: attempt.runId,
+      turn: context.turn ?? 1,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
+  } catch (error) {
+    attempt.repairNote = { problem, outcome: 'failed', detail: `the repair hook threw ${describeError(error)}` };
+    return refuse(attempt, reason, message);
+  }
+  if (returned === undefined || returned === null) {
+    attempt.repairNote = { problem, outcome: 'declined' };
+    return refuse(attempt, reason, message);
+  }
+  const next = repairedAttempt(attempt, problem, returned);
+  if (typeof next === 'string') {
+    attempt.repairNote = { problem, outcome: 'failed', detail: next };
+    return refuse(attempt, reason, message);
+  }
+  return answerAttempt(next);
 }
 
 async function consumeConfirmation(session: Session, confirmation: Confirmation): Promise<boolean> {
@@ -309,6 +387,8 @@ function finish(
     ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
     ...(verdict.kind === 'executed' ? executedOutput(content) : {}),
     ...(context.provenance === undefined ? {} : { provenance: journalProvenanceOf(attempt) }),
+    ...(context.step === undefined ? {} : { step: context.step }),
+    ...journalRepairOf(attempt),
   };
   let appended: void | Promise<void>;
   try {

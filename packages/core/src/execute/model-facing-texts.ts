@@ -1,14 +1,16 @@
-import type { Catalogue, CatalogueEntry } from '../catalogue/catalogue.js';
+import type { CatalogueEntry } from '../catalogue/catalogue.js';
 
 // The texts below are read by the model: each says what happened and what to do next, and none carries a
 // stack trace or an unbounded echo of the input.
 
-export function unknownToolText(name: unknown, catalogue: Catalogue): string {
-  const search = catalogue.toolSearch;
-  // With deferred tools, only the tools shown are listed: the rest is found by searching.
-  const names = search === undefined ? catalogue.names : catalogue.declarations.map((declaration) => declaration.name);
-  if (search !== undefined) {
-    return `There is no tool named ${JSON.stringify(clip(String(name)))} among the tools shown (${names.slice(0, 30).join(', ')}). Call "${search.name}" with what the tool should do to find and load more tools, or answer without a tool.`;
+/**
+ * `offered`: the tools the model may call at this step (the step's plan and the loaded tools applied);
+ * `searchTool`: the tool search's name when the step offers it, so the model is told how to find more.
+ */
+export function unknownToolText(name: unknown, offered: readonly string[], searchTool?: string): string {
+  const names = offered;
+  if (searchTool !== undefined) {
+    return `There is no tool named ${JSON.stringify(clip(String(name)))} among the tools shown (${names.slice(0, 30).join(', ')}). Call "${searchTool}" with what the tool should do to find and load more tools, or answer without a tool.`;
   }
   const shown = names.slice(0, 30).join(', ');
   const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
@@ -23,6 +25,18 @@ export function notLoadedText(name: string, searchTool: string): string {
     `("${searchTool}", or the provider's own): describe what you need it to do; once the search has loaded it, ` +
     'call it again in your next step.'
   );
+}
+
+/** `offered`: the tools the model may call at this step. */
+export function inactiveToolText(name: string, offered: readonly string[]): string {
+  const names = offered;
+  const shown = names.slice(0, 30).join(', ');
+  const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
+  const available =
+    names.length === 0
+      ? 'No tools are available at this step, so answer without a tool'
+      : `Tools available now: ${shown}${more}. Call one of these, or answer without a tool`;
+  return `Tool "${clip(name)}" is not available at this step, so it did not run. ${available}.`;
 }
 
 export function malformedJsonText(name: string, inputError: string): string {

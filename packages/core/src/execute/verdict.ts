@@ -3,6 +3,8 @@ import type { ConfirmationRequest } from '../provenance/confirmation-request.js'
 /** Why the executor (or the loop, for calls it must not run) refused a call before running it. */
 export type RefusalReason =
   | 'unknown_tool'
+  /** The tool is in the catalogue but was not offered at this step (`activeTools`, `prepareStep`). */
+  | 'inactive_tool'
   | 'invalid_input'
   | 'missing_right'
   | 'confirmation_required'

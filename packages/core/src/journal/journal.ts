@@ -1,10 +1,12 @@
 import type { JournaledMediaPart } from '../content/journal-content.js';
+import type { JournalRepair } from '../execute/repair-call.js';
 import type { RefusalReason, VerdictKind } from '../execute/verdict.js';
 import type { JsonValue } from '../json/json.js';
 import type { ToolResultPart } from '../messages/messages.js';
 import type { FlaggedArgument } from '../provenance/confirmation-request.js';
 import type { OutputTrust, TaintPolicy } from '../provenance/provenance-options.js';
 import type { TaintSourceRef } from '../provenance/taint-source.js';
+import type { StepPlan } from '../step/step-settings.js';
 
 /**
  * One attempted call, accepted or refused. Plain JSON data on purpose: later stores (SQLite, Postgres, hash
@@ -45,6 +47,10 @@ export interface JournalEntry {
   readonly outputMedia?: readonly JournaledMediaPart[];
   /** Where the run's context came from when this call was made; present when the run tracks provenance. */
   readonly provenance?: JournalProvenance;
+  /** The plan of the step the call came from (tools offered, tool choice, model); present for planned runs. */
+  readonly step?: StepPlan;
+  /** Present when the run's repair hook was asked about this call: what it did, and the original call. */
+  readonly repair?: JournalRepair;
 }
 
 /**

@@ -19,7 +19,8 @@ type DigestSource = { readonly inputDigest: string | null };
 
 /** What `onCall` sees when a call has settled. */
 export function callEventOf(task: CallTask, turn: number, runId: string, outcome: ExecutionOutcome): CallEvent {
-  return new SettledCallEvent(runId, turn, task.index, task.call, outcome);
+  // A repaired call is reported as the call that was checked and answered (its journal entry has the original).
+  return new SettledCallEvent(runId, turn, task.index, outcome.repairedCall ?? task.call, outcome);
 }
 
 /** The stream's event of a settled call. */

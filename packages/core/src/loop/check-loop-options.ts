@@ -1,6 +1,8 @@
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
+import { stopConditionsOf } from '../step/stop-reached.js';
 import type { LoopOptions } from './loop-options.js';
+import { activeSet } from './plan-step.js';
 
 /** Rejects option values the loop could only misread (a fractional turn limit, a zero concurrency…). */
 export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
@@ -42,4 +44,24 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
   checkProvenanceOptions(options.provenance);
+  checkStepOptions(options);
+}
+
+/** The per-step options: what can be checked before the first step is (names against the catalogue). */
+function checkStepOptions(options: Omit<LoopOptions, 'messages'>): void {
+  if (options.activeTools !== undefined) activeSet(options.catalogue, options.activeTools, 'activeTools');
+  stopConditionsOf(options);
+  for (const key of ['prepareStep', 'repairToolCall'] as const) {
+    const hook: unknown = options[key];
+    if (hook !== undefined && typeof hook !== 'function') {
+      throw new InvalidLoopOptionsError(key, `got ${typeof hook}; give a function, or leave it out.`);
+    }
+  }
+  const hosted: unknown = options.hostedTools;
+  if (
+    hosted !== undefined &&
+    (!Array.isArray(hosted) || !hosted.every((tool) => (tool as { type?: unknown } | null)?.type === 'hosted'))
+  ) {
+    throw new InvalidLoopOptionsError('hostedTools', 'give an array of hostedTool(...) / providerTool(...) values.');
+  }
 }

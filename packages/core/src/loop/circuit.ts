@@ -1,9 +1,11 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
-import { type AssistantMessage, toolCallsOf } from '../messages/messages.js';
+import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messages/messages.js';
+import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { addUsage } from '../messages/usage.js';
+import { stopReached } from '../step/stop-reached.js';
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
 import { buildModelRequest } from './build-model-request.js';
@@ -21,6 +23,7 @@ import type { EmitLoopEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
+import { planStep } from './plan-step.js';
 import { readModelTurn } from './read-model-turn.js';
 import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
 import { settleCalls } from './settle-calls.js';
@@ -41,7 +44,7 @@ type Options = Omit<LoopOptions, 'messages'>;
 export async function runCircuit(
   state: LoopState,
   options: Options,
-  source: TurnSource,
+  source: (model: Model) => TurnSource,
   emit?: EmitLoopEvent,
   abandon?: () => void,
 ): Promise<LoopResult> {
@@ -61,25 +64,36 @@ export async function runCircuit(
 async function turns(
   state: LoopState,
   options: Options,
-  source: TurnSource,
+  sourceOf: (model: Model) => TurnSource,
   emit: EmitLoopEvent | undefined,
   abandon: (() => void) | undefined,
   progress: { open: OpenTurn | undefined },
 ): Promise<LoopResult> {
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const { runId } = state;
-  while (state.turns.length < maxTurns) {
+  const runSource = sourceOf(options.model);
+  for (;;) {
+    // Between two steps (also right after a resume): a stop condition ends the run before the next call.
+    if (options.stopWhen !== undefined) {
+      const stoppedBy = await stopReached(state, options);
+      if (stoppedBy !== undefined) return endLoop(state, 'stopped', emit, undefined, stoppedBy);
+    }
+    if (state.turns.length >= maxTurns) break;
     if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);
     const turn = state.turns.length + 1;
-    if (emit !== undefined) await emit({ type: 'turn-start', runId, turn });
-    const request = buildModelRequest(state, options);
+    const planned = planStep(state, options, turn);
+    const step = isPromiseLike(planned) ? await planned : planned;
+    const { plan } = step;
+    if (emit !== undefined) await emit({ type: 'turn-start', runId, turn, ...(plan === undefined ? {} : { plan }) });
+    const request = buildModelRequest(state, options, step);
+    const source = step.model === options.model ? runSource : sourceOf(step.model);
     let read: Awaited<ReturnType<typeof readModelTurn>>;
     for (let attempt = 1; ; attempt += 1) {
       let delayMs: number | undefined;
       try {
-        read = await readModelTurn(source, request, { runId, turn }, options.model.provider, emit, (error) => {
+        read = await readModelTurn(source, request, { runId, turn }, step.model.provider, emit, (error) => {
           delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
-          return delayMs === undefined ? interruptedRunOf(state, turn, error) : undefined;
+          return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
         });
         break;
       } catch (error) {
@@ -103,7 +117,7 @@ async function turns(
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
     // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
-    const observed = options.hooks?.onTurn?.({ runId, turn, modelTurn });
+    const observed = options.hooks?.onTurn?.({ runId, turn, modelTurn, ...(plan === undefined ? {} : { plan }) });
     if (isPromiseLike(observed)) await observed;
     if (emit !== undefined) {
       await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
@@ -112,7 +126,7 @@ async function turns(
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const mode = options.confirmation ?? 'refuse';
-    const context = executionContext(options, runId, turn, mode, state.provenance, state.loadedTools);
+    const context = executionContext(options, runId, turn, mode, state.provenance, step, state.loadedTools);
     const tasks = callTasks(calls, incomplete, cutByTokenLimit, context);
     const deliver =
       emit === undefined
@@ -129,13 +143,14 @@ async function turns(
     });
     if (isPromiseLike(settling)) await settling;
     const outcomes = open.outcomes as ExecutionOutcome[];
-    // Before a pause, so the paused run carries what this turn's searches loaded.
-    state.loadedTools?.loadFound(calls, outcomes);
-    const pending = pendingCallsOf(calls, outcomes);
+    const answered = withRepairedCalls(state, calls, outcomes);
+    // Before a pause, so the paused run carries what this turn's searches (repaired ones too) loaded.
+    state.loadedTools?.loadFound(answered, outcomes);
+    const pending = pendingCallsOf(answered, outcomes);
     if (pending.length > 0) {
       // A pause leaves the reply open on purpose: `resumeLoop` completes it.
       progress.open = undefined;
-      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes));
+      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes, plan));
     }
     const replied = appendReply(state, turn, outcomes, options);
     const message = isPromiseLike(replied) ? await replied : replied;
@@ -146,13 +161,38 @@ async function turns(
   return endLoop(state, 'max_turns', emit);
 }
 
+/**
+ * The turn's calls as they were answered: a call the repair hook rewrote replaces the original in the
+ * conversation (same id, same place), so the reply pairs with what was checked and run, and a paused
+ * repaired call is resumed with the arguments the human is shown. The original stays in `turns` and the
+ * journal.
+ */
+function withRepairedCalls(
+  state: LoopState,
+  calls: readonly ToolCallPart[],
+  outcomes: readonly ExecutionOutcome[],
+): readonly ToolCallPart[] {
+  if (!outcomes.some((outcome) => outcome.repairedCall !== undefined)) return calls;
+  const byId = new Map<string, ToolCallPart>();
+  for (const outcome of outcomes)
+    if (outcome.repairedCall !== undefined) byId.set(outcome.repairedCall.id, outcome.repairedCall);
+  const index = state.messages.length - 1;
+  const message = state.messages[index];
+  if (message?.role === 'assistant') {
+    const content = message.content.map((part) => (part.type === 'tool_call' ? (byId.get(part.id) ?? part) : part));
+    state.messages[index] = { ...message, content };
+  }
+  return calls.map((call) => byId.get(call.id) ?? call);
+}
+
 async function endLoop(
   state: LoopState,
   status: LoopStatus,
   emit: EmitLoopEvent | undefined,
   paused?: PausedRun,
+  stoppedBy?: string,
 ): Promise<LoopResult> {
-  const result = finishLoop(state, status, paused);
+  const result = finishLoop(state, status, paused, stoppedBy);
   if (emit !== undefined) await emit({ type: 'loop-end', runId: state.runId, result });
   return result;
 }

@@ -3,7 +3,7 @@ import type { LoopState } from './loop-state.js';
 import type { PausedRun } from './paused-run.js';
 
 /** The result of a run that stops here: a snapshot, so later changes to the state cannot rewrite it. */
-export function finishLoop(state: LoopState, status: LoopStatus, paused?: PausedRun): LoopResult {
+export function finishLoop(state: LoopState, status: LoopStatus, paused?: PausedRun, stoppedBy?: string): LoopResult {
   const last = state.turns.at(-1);
   const text = (last?.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
   const result: LoopResult = {
@@ -14,6 +14,7 @@ export function finishLoop(state: LoopState, status: LoopStatus, paused?: Paused
     usage: state.usage,
     text,
     ...(paused === undefined ? {} : { paused }),
+    ...(stoppedBy === undefined ? {} : { stoppedBy }),
   };
   const { provenance } = state;
   if (provenance === undefined) return result;

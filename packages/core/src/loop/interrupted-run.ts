@@ -1,6 +1,7 @@
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
+import type { StepPlan } from '../step/step-settings.js';
 import type { LoopState } from './loop-state.js';
 
 /**
@@ -24,6 +25,11 @@ export interface InterruptedRun {
   readonly answeredCallIds: readonly string[];
   /** The deferred tools loaded so far, in load order (absent when the catalogue defers nothing). */
   readonly loadedTools?: readonly string[];
+  /**
+   * The plan of the step whose request failed (present for planned runs), for the record: `continueLoop`
+   * plans that step again with `prepareStep`, over the restored loaded tools.
+   */
+  readonly step?: StepPlan;
   /** What stopped the run, as data. */
   readonly error: {
     readonly name: string;
@@ -37,7 +43,7 @@ export interface InterruptedRun {
 const INTERRUPTED = 'interrupted';
 
 /** The state a failed model request leaves behind (a copy: the loop's own arrays are not shared). */
-export function interruptedRunOf(state: LoopState, turn: number, error: unknown): InterruptedRun {
+export function interruptedRunOf(state: LoopState, turn: number, error: unknown, step?: StepPlan): InterruptedRun {
   const answeredCallIds: string[] = [];
   for (const message of state.messages) {
     if (message.role === 'tool') for (const part of message.content) answeredCallIds.push(part.callId);
@@ -51,6 +57,7 @@ export function interruptedRunOf(state: LoopState, turn: number, error: unknown)
     usage: state.usage,
     answeredCallIds,
     ...(state.loadedTools === undefined ? {} : { loadedTools: state.loadedTools.names() }),
+    ...(step === undefined ? {} : { step }),
     error: errorData(error),
   };
 }

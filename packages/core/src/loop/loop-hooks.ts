@@ -2,11 +2,14 @@ import type { ToolStartEvent } from '../execute/execution-context.js';
 import type { Verdict } from '../execute/verdict.js';
 import type { ToolCallPart, ToolMessage, ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
+import type { StepPlan } from '../step/step-settings.js';
 
 export interface TurnEvent {
   readonly runId: string;
   readonly turn: number;
   readonly modelTurn: ModelTurn;
+  /** The step's plan, for runs that plan per step (`prepareStep`, `activeTools`). */
+  readonly plan?: StepPlan;
 }
 
 export interface CallEvent {

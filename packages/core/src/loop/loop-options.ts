@@ -1,12 +1,16 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
+import type { RepairToolCall } from '../execute/repair-call.js';
 import type { Journal } from '../journal/journal.js';
 import type { Message } from '../messages/messages.js';
 import type { Model, ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { ProvenanceOptions } from '../provenance/provenance-options.js';
 import type { Session } from '../session/session.js';
+import type { PrepareStep } from '../step/step-settings.js';
+import type { StopCondition } from '../step/stop-condition.js';
 import type { LoopHooks } from './loop-hooks.js';
 import type { RetryPolicy } from './retry-policy.js';
 
@@ -44,4 +48,22 @@ export interface LoopOptions {
   readonly provenance?: ProvenanceOptions | false;
   /** Groups the journal entries of this run. Generated when absent. */
   readonly runId?: string;
+  /**
+   * The catalogue tools offered at every step (a subset, by name); absent: all of them. A call to a tool
+   * not offered is refused (`inactive_tool`) and journaled, never run. `prepareStep` may change it per step.
+   */
+  readonly activeTools?: readonly string[];
+  /** Changes the next model call's tools, tool choice, model or system text; see {@link PrepareStep}. */
+  readonly prepareStep?: PrepareStep;
+  /**
+   * Ends the run (status `stopped`) when one holds between two steps, e.g.
+   * `[toolCalled('submit'), callBudget(20), tokenBudget(50_000)]`. `maxTurns` still applies.
+   */
+  readonly stopWhen?: StopCondition | readonly StopCondition[];
+  /** Rewrites calls refused by the first two checks; see {@link RepairToolCall}. */
+  readonly repairToolCall?: RepairToolCall;
+  /** Tools the provider runs itself (`hostedTool('web_search')`, `providerTool({...})`), on every step. */
+  readonly hostedTools?: readonly HostedTool[];
+  /** Ask for the tool list to be cached where the provider takes a hint (Anthropic `cache_control`). */
+  readonly cacheTools?: boolean;
 }

@@ -9,11 +9,13 @@ import type { PausedRun } from './paused-run.js';
  * - `max_turns`: the turn limit was reached; the last turn's results are in `messages`, so it can be continued.
  * - `paused`: irreversible calls await the human (confirmation mode `pause`); see `paused`.
  * - `aborted`: the signal fired. Calls already requested still have a result in `messages`.
+ * - `stopped`: a `stopWhen` condition held between two steps (`stoppedBy` names it); like `max_turns`, the
+ *   last turn's results are in `messages`, so it can be continued.
  *
  * A provider error (`ProviderError` thrown by the model) is not a model mistake and is rethrown, except when
  * it happens because the signal fired, which is reported as `aborted`.
  */
-export type LoopStatus = 'completed' | 'max_turns' | 'paused' | 'aborted';
+export type LoopStatus = 'completed' | 'max_turns' | 'paused' | 'aborted' | 'stopped';
 
 export interface LoopResult {
   readonly status: LoopStatus;
@@ -26,6 +28,8 @@ export interface LoopResult {
   /** The text of the last model turn. */
   readonly text: string;
   readonly paused?: PausedRun;
+  /** For status `stopped`: the name of the stop condition that held (e.g. `toolCalled(submit)`). */
+  readonly stoppedBy?: string;
   /** Untrusted results that entered the run, in order (absent when provenance is off). */
   readonly untrustedSources?: readonly TaintSourceRef[];
 }

@@ -2,6 +2,7 @@ import type { Eventually } from '../async/eventually.js';
 import type { ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
+import type { StepPlan } from '../step/step-settings.js';
 import type { InterruptedRun } from './interrupted-run.js';
 import type { CallEvent, ResultEvent } from './loop-hooks.js';
 import type { LoopResult } from './loop-result.js';
@@ -15,6 +16,8 @@ export interface LoopEventTag {
 /** The loop is about to ask the model for this turn. */
 export interface LoopTurnStartEvent extends LoopEventTag {
   readonly type: 'turn-start';
+  /** What this step offers the model, for runs that plan per step (`prepareStep`, `activeTools`). */
+  readonly plan?: StepPlan;
 }
 
 /** A model's own streamed event (text, reasoning, tool-call progress) as the adapter produced it, tagged. */

@@ -3,6 +3,7 @@ import { canonicalJson } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import type { ToolCallPart } from '../messages/messages.js';
 import type { Session } from '../session/session.js';
+import type { StepPlan } from '../step/step-settings.js';
 import type { LoopState } from './loop-state.js';
 import type { PausedRun, PendingCall } from './paused-run.js';
 
@@ -31,6 +32,7 @@ export function pausedRunOf(
   session: Session,
   pending: readonly PendingCall[],
   outcomes: readonly ExecutionOutcome[],
+  step?: StepPlan,
 ): PausedRun {
   return {
     version: 1,
@@ -45,5 +47,6 @@ export function pausedRunOf(
     results: outcomes.map((outcome) => (outcome.verdict.kind === 'awaiting_confirmation' ? null : outcome.result)),
     ...(state.provenance === undefined ? {} : { provenance: { sources: state.provenance.sources() } }),
     ...(state.loadedTools === undefined ? {} : { loadedTools: state.loadedTools.names() }),
+    ...(step === undefined ? {} : { step }),
   };
 }

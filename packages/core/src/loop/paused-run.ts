@@ -4,6 +4,7 @@ import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
 import type { ConfirmationRequest } from '../provenance/confirmation-request.js';
 import type { TaintSource } from '../provenance/taint-source.js';
+import type { StepPlan } from '../step/step-settings.js';
 
 /** An irreversible call held for the human's decision. */
 export interface PendingCall {
@@ -46,6 +47,11 @@ export interface PausedRun {
   readonly provenance?: { readonly sources: readonly TaintSource[] };
   /** The deferred tools loaded so far, in load order (absent when the catalogue defers nothing). */
   readonly loadedTools?: readonly string[];
+  /**
+   * The plan of the paused turn (present for planned runs): a resumed call is checked against the tools that
+   * were offered when the model made it (with `loadedTools`, what was loaded then), not against whatever a later step would offer.
+   */
+  readonly step?: StepPlan;
 }
 
 /** The human's answer for one pending call. */

@@ -9,13 +9,14 @@ import { createSession, type Session } from '../session/session.js';
 import { appendReply } from './append-reply.js';
 import type { CallTask } from './call-tasks.js';
 import { checkLoopOptions } from './check-loop-options.js';
-import { executionContext } from './execution-context.js';
+import { executionContext, type StepScope } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
-import { loadedToolsOf } from './loaded-tools.js';
+import { type LoadedTools, loadedToolsOf } from './loaded-tools.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopResult } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
+import { offeredTools } from './plan-step.js';
 import { driveLoop } from './run-loop.js';
 import { settleCalls } from './settle-calls.js';
 
@@ -63,6 +64,7 @@ export async function resumeLoop(
     paused.turn,
     'refuse',
     provenance,
+    resumedScope(options, paused, loadedTools),
     loadedTools,
   );
   const tasks = paused.pending.map((pending): CallTask => {
@@ -182,6 +184,28 @@ function checkDecisions(
     throw new InvalidResumeError(`no decision for pending call(s) ${undecided.join(', ')}; decide every pending call.`);
   }
   return byId;
+}
+
+/**
+ * The paused step's tools, from its plan and the tools loaded by then: a resumed call is checked against what
+ * its step offered.
+ */
+function resumedScope(
+  options: ResumeOptions,
+  paused: PausedRun,
+  loadedTools: LoadedTools | undefined,
+): StepScope | undefined {
+  const plan = paused.step;
+  if (plan === undefined) return undefined;
+  const names = Array.isArray(plan.activeTools)
+    ? plan.activeTools.filter((name) => typeof name === 'string')
+    : undefined;
+  const active = names === undefined ? undefined : new Set(names);
+  return {
+    active,
+    tools: offeredTools(options.catalogue, loadedTools, active).tools,
+    plan,
+  };
 }
 
 function deniedText(name: string, note: string | undefined): string {

@@ -17,5 +17,5 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 
 /** Turns until done, with `generate`. Shared by `runLoop` and `resumeLoop`; `streamLoop` runs the same loop. */
 export function driveLoop(state: LoopState, options: Omit<LoopOptions, 'messages'>): Promise<LoopResult> {
-  return runCircuit(state, options, generatedTurns(options.model));
+  return runCircuit(state, options, generatedTurns);
 }

@@ -64,7 +64,7 @@ export function streamLoop(options: LoopOptions): LoopStream {
       await runCircuit(
         state,
         run,
-        streamedTurns(options.model),
+        streamedTurns,
         (event) => {
           // Settled before the event is handed over: a reader that stops at `loop-end` still gets this result.
           if (event.type === 'loop-end') {

@@ -1,3 +1,4 @@
+import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { JsonObject } from '../json/json.js';
 import type { Message } from './messages.js';
 import type { ModelTurn } from './model-turn.js';
@@ -12,6 +13,15 @@ export interface ToolDeclaration {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonObject;
+  /**
+   * The tool's preference for strict schema adherence (OpenAI `strict`, Anthropic `strict`); absent: the
+   * adapter's default. Gemini has no such switch.
+   */
+  readonly strict?: boolean;
+  /** Valid example inputs: Anthropic `input_examples`; folded into the description elsewhere. */
+  readonly inputExamples?: readonly JsonObject[];
+  /** Raw fields per provider merged into this tool's wire entry (e.g. `{ anthropic: { cache_control } }`). */
+  readonly providerOptions?: ProviderOptions;
 }
 
 /** The deferred tools not loaded yet, for an adapter that uses its provider's own tool search. */
@@ -29,18 +39,27 @@ export interface ModelRequest {
   readonly system?: string;
   readonly messages: readonly Message[];
   /**
-   * The catalogue's declarations. The loop passes the same frozen array on every turn, so an adapter may
-   * cache its translation keyed by this array's identity instead of re-translating every step.
+   * The declarations of the tools active at this step (the whole catalogue unless `activeTools` or
+   * `prepareStep` narrowed it). The loop passes the same frozen array for the same set of tools, so an
+   * adapter may cache its translation keyed by this array's identity instead of re-translating every step.
    */
   readonly tools: readonly ToolDeclaration[];
   readonly toolChoice?: ToolChoice;
   /**
-   * Present when the catalogue defers tools. `tools` already holds the neutral search tool and the tools
-   * loaded so far, which is all an adapter needs; one that uses its provider's own tool search instead
-   * removes `deferredTools.searchTool` from `tools`, declares these as deferred, and reports what the
-   * provider loaded in the turn's `loadedTools`.
+   * Present when the catalogue defers tools and the step offers the search tool. `tools` already holds the
+   * neutral search tool and the loaded tools the step's plan allows, which is all an adapter needs; one that
+   * uses its provider's own tool search instead removes `deferredTools.searchTool` from `tools`, declares
+   * these as deferred, and reports what the provider loaded in the turn's `loadedTools`. The loop passes the
+   * same object as long as `tools` is the same array, so adapters may cache on it.
    */
   readonly deferredTools?: DeferredTools;
+  /** Tools the provider runs itself (web search, code execution…), after the catalogue's tools. */
+  readonly hostedTools?: readonly HostedTool[];
+  /**
+   * Mark the tool list as a cache breakpoint: Anthropic `cache_control` on the last tool. OpenAI and Gemini
+   * cache stable prefixes by themselves (see the adapters' READMEs); they ignore it.
+   */
+  readonly cacheTools?: boolean;
   /** `false` asks the provider for at most one call per turn, where it supports that switch. */
   readonly parallelToolCalls?: boolean;
   readonly maxOutputTokens?: number;

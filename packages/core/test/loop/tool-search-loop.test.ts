@@ -6,6 +6,7 @@ import {
   createSession,
   defineTool,
   everySession,
+  executeCall,
   InMemoryJournal,
   type InterruptedRun,
   InvalidToolDefinitionError,
@@ -182,6 +183,64 @@ describe('deferred tools and the neutral tool search', () => {
     const next = scripted([textTurn('ok')]);
     await continueLoop(JSON.parse(JSON.stringify(interrupted)) as InterruptedRun, { model: next, catalogue, session });
     expect(names(next.requests[0])).toContain('get_weather_forecast');
+  });
+
+  it('an interrupted planned run carries its loaded tools and the failed step plan; continueLoop plans over them', async () => {
+    const { catalogue, journal } = world();
+    // Step 1 unrestricted; then only the search and the forecast (pay_person left out).
+    const prepareStep = ({ turn }: { turn: number }) =>
+      turn === 1 ? undefined : { activeTools: ['tool_search', 'get_weather_forecast'] };
+    const failing = scripted([
+      callsTurn([call('s', 'tool_search', { query: 'weather forecast' })]),
+      () => {
+        throw new ProviderError({ code: 'server_error', message: 'boom', retryable: true, provider: 'test' });
+      },
+    ]);
+    let interrupted: InterruptedRun | undefined;
+    try {
+      await runLoop({ model: failing, catalogue, session, journal, messages: user, prepareStep });
+    } catch (error) {
+      interrupted = interruptedRunOfError(error);
+    }
+    expect(interrupted?.loadedTools).toContain('get_weather_forecast');
+    expect(interrupted?.step).toMatchObject({ turn: 2, activeTools: ['get_weather_forecast', 'tool_search'] });
+    expect(names(failing.requests[1])).toEqual(['tool_search', 'get_weather_forecast']);
+    const next = scripted([
+      callsTurn([call('w', 'get_weather_forecast', { city: 'Lyon' }), call('p', 'pay_person', { to: 'bob' })]),
+      textTurn('ok'),
+    ]);
+    const result = await continueLoop(JSON.parse(JSON.stringify(interrupted)) as InterruptedRun, {
+      model: next,
+      catalogue,
+      session,
+      journal,
+      prepareStep,
+    });
+    expect(names(next.requests[0])).toEqual(['tool_search', 'get_weather_forecast']);
+    expect(result.status).toBe('completed');
+    // The forecast, loaded and allowed, ran; pay_person is allowed by no plan: inactive, not "search for it".
+    expect(journal.entries.slice(-2).map((entry) => [entry.toolName, entry.reason ?? entry.verdict])).toEqual([
+      ['get_weather_forecast', 'executed'],
+      ['pay_person', 'inactive_tool'],
+    ]);
+  });
+
+  it('a deferred tool not loaded is tool_not_loaded only while the plan offers both it and the search', async () => {
+    const { catalogue } = world();
+    const loadedTools = new Set<string>();
+    const reason = async (activeTools?: ReadonlySet<string>) => {
+      const context = { catalogue, session, loadedTools, ...(activeTools === undefined ? {} : { activeTools }) };
+      const outcome = await executeCall(call('p', 'pay_person', { to: 'bob' }), context);
+      return outcome.verdict.kind === 'refused' ? outcome.verdict.reason : outcome.verdict.kind;
+    };
+    expect(await reason()).toBe('tool_not_loaded');
+    expect(await reason(new Set(['pay_person', 'tool_search']))).toBe('tool_not_loaded');
+    // Searching cannot help: the plan leaves out the search, or the tool itself.
+    expect(await reason(new Set(['pay_person']))).toBe('inactive_tool');
+    expect(await reason(new Set(['tool_search', 'current_time']))).toBe('inactive_tool');
+    loadedTools.add('pay_person');
+    expect(await reason(new Set(['pay_person']))).toBe('executed');
+    expect(await reason(new Set(['tool_search']))).toBe('inactive_tool');
   });
 
   it('a conversation continued with runLoop keeps what its earlier searches loaded', async () => {

@@ -556,7 +556,8 @@ function outcomeOf(result: LoopResult): RunOutcome {
     if (result.paused === undefined) throw new InvalidResumeError('the loop paused without a paused state.');
     return { status: 'paused', paused: result.paused };
   }
-  return { status: result.status, result };
+  // A run a stop condition ended is finished for the store (it cannot be resumed); the result keeps `stopped`.
+  return { status: result.status === 'stopped' ? 'completed' : result.status, result };
 }
 
 function notPausedText(record: RunRecord): string {

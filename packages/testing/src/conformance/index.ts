@@ -24,6 +24,11 @@ export { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 export type { ConformanceWire, ExpectedResult, TurnPosition } from './conformance-wire.js';
 export { CONFORMANCE_PROTOCOLS, conformanceWireOf } from './conformance-wires.js';
 export {
+  createDeferredPerStepScenario,
+  type DeferredPerStepCall,
+  type DeferredPerStepScenario,
+} from './deferred-per-step-scenario.js';
+export {
   createMediaResultCatalogue,
   MEDIA_RESULT_IMAGE_LIMIT,
   MEDIA_RESULT_TURNS,
@@ -41,6 +46,7 @@ export {
   neutralTrace,
   type TraceVerdict,
 } from './neutral-trace.js';
+export { createPerStepScenario, type PerStepScenario } from './per-step-scenario.js';
 export {
   type ConformanceBackend,
   type ConformanceRun,
