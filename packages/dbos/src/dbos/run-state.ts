@@ -7,7 +7,8 @@ import { resumeSegmentId } from './segment-id.js';
 /**
  * - `queued`, `running`: a segment waits on the queue or runs on a worker.
  * - `paused`: calls await the human's decisions (`pending`); nothing runs, nothing is held.
- * - `completed`, `max_turns`, `aborted`: the loop finished (see `outcome`).
+ * - `completed`, `max_turns`, `stopped`, `aborted`: the loop finished (see `outcome`; `stopped`: a stop
+ *   condition ended it, named by `outcome.result.stoppedBy`).
  * - `failed`: the segment threw (`error`); `cancelled`: it was cancelled or timed out.
  */
 export type DbosRunStatus =
@@ -16,6 +17,7 @@ export type DbosRunStatus =
   | 'paused'
   | 'completed'
   | 'max_turns'
+  | 'stopped'
   | 'aborted'
   | 'failed'
   | 'cancelled';
