@@ -8,11 +8,13 @@
 // 2. An empty project installs, with npm, the tarballs the README's Install section names (core, config,
 //    anthropic); the provider SDK comes as a peer dependency. Nothing else may come along: no other SDK, no
 //    database driver, no archived Gemini SDK.
-// 3. A second empty project installs the CLI tarball and serves a synthetic cassette with
+// 3. A second empty project installs the CLI tarball (with the @toolcircuit packages it needs, from their
+//    tarballs too) and serves a synthetic cassette with
 //    `toolcircuit replay --port 0 --exit-when-done` on 127.0.0.1.
 // 4. The README's twenty-line example, copied from README.md as it is, runs against that server as ESM
 //    (`example.mjs`) and as CommonJS through `require` (`example.cjs`); both must print the answer, and
 //    stderr must stay empty (no deprecation, no experimental warning). The replay must serve every interaction.
+// 4b. A third empty project installs @toolcircuit/dbos: DBOS Transact comes as its peer, and the package imports.
 // 5. The optional pieces fail clearly: opening a SQLite or PostgreSQL store without its driver, and the
 //    archived Gemini SDK without its package, throw typed configuration errors naming `npm install …`.
 import { execFileSync, spawn } from 'node:child_process';
@@ -60,6 +62,8 @@ step('pack every public package');
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
 const packed = new Map();
+/** Each public package's own @toolcircuit/* dependencies (dependencies and peers), read before packing. */
+const internalDeps = new Map();
 for (const group of ['packages', 'apps']) {
   for (const dir of readdirSync(join(root, group))) {
     const where = join(root, group, dir);
@@ -84,7 +88,20 @@ for (const group of ['packages', 'apps']) {
     const workspaceRanges = JSON.stringify(packedManifest).includes('workspace:');
     check(!workspaceRanges, `${manifest.name}: no workspace: ranges left in the packed package.json`);
     packed.set(manifest.name, join(tarballs, file));
+    internalDeps.set(
+      manifest.name,
+      Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
+        name.startsWith('@toolcircuit/'),
+      ),
+    );
   }
+}
+/** A package and every @toolcircuit/* package it needs, transitively: what npm would fetch from the registry. */
+function withInternalDeps(name, seen = new Set()) {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const dep of internalDeps.get(name) ?? []) withInternalDeps(dep, seen);
+  return seen;
 }
 const tarball = (name) => {
   const file = packed.get(name);
@@ -120,8 +137,10 @@ run(
   [
     'install',
     ...npmFlags,
-    // Every public package: the CLI depends on all of them (a new package is covered the day it is added).
-    ...packed.values(),
+    // The CLI and every @toolcircuit package it needs, transitively, from their tarballs (a package the CLI
+    // comes to depend on is covered the day it is added; one it does not need, such as the DBOS package with
+    // its SDK peer and that SDK's pg, stays out, as for a user installing the CLI).
+    ...[...withInternalDeps('@toolcircuit/cli')].map(tarball),
   ],
   tool,
 );
@@ -205,6 +224,30 @@ for (const file of ['example.mjs', 'example.cjs']) {
     'the replay served every interaction, no mismatch',
   );
 }
+
+// ── 4b. the DBOS package, in its own empty project: its SDK comes in as its peer ─────────────────────────
+step('npm install @toolcircuit/dbos into an empty project and import it');
+const durable = join(work, 'durable');
+mkdirSync(durable);
+writeFileSync(
+  join(durable, 'package.json'),
+  `${JSON.stringify({ name: 'outside-workers', private: true }, null, 2)}\n`,
+);
+run('npm', ['install', ...npmFlags, ...[...withInternalDeps('@toolcircuit/dbos')].map(tarball)], durable);
+check(installed(durable, '@dbos-inc/dbos-sdk'), 'DBOS Transact came in as the package’s peer dependency');
+const dbosImport = runCapture(
+  'node',
+  [
+    '--input-type=module',
+    '-e',
+    "const m = await import('@toolcircuit/dbos'); console.log(typeof m.registerDbosCircuit, typeof m.createDbosRuns);",
+  ],
+  durable,
+);
+check(
+  dbosImport.code === 0 && dbosImport.stdout.trim() === 'function function',
+  `import('@toolcircuit/dbos') gives registerDbosCircuit and createDbosRuns: ${dbosImport.stdout.trim() || dbosImport.stderr.trim()}`,
+);
 
 // ── 5. optional pieces fail clearly ──────────────────────────────────────────────────────────────────────
 step('optional dependencies, when missing, name what to install');
