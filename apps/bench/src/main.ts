@@ -186,22 +186,14 @@ process.stdout.write(
     .join(''),
 );
 if (options.jsonPath !== undefined) {
-  const results = {
+  // The judged figures as they are, with the machine, the goals' verdicts and the load at the end.
+  const json = {
     machine,
+    ...results,
     options: { ...options, phases: [...options.phases] },
-    cells,
-    paths,
-    rss,
-    rssGoal,
     goals: judged.map(({ row, verdict }) => ({ path: row.path, goal: row.goal, ...verdict })),
-    imports,
-    translation,
-    wire,
-    durable,
-    corpusCatalogue,
-    coldImports,
     loadAtEnd,
   };
-  writeFileSync(options.jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(options.jsonPath, `${JSON.stringify(json, null, 2)}\n`);
   log(`wrote ${options.jsonPath}`);
 }

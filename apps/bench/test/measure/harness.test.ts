@@ -43,19 +43,7 @@ describe('the bench harness (structure only, no timing asserted)', () => {
         }
       }
       const options = { ...parseBenchOptions([]), goalCell: { calls: 2, steps: 3, tools: 1 } };
-      const results: BenchResults = {
-        options,
-        cells,
-        paths: [],
-        rss: [],
-        rssGoal: [],
-        imports: [],
-        translation: [],
-        wire: undefined,
-        durable: undefined,
-        corpusCatalogue: undefined,
-        coldImports: undefined,
-      };
+      const results = resultsOf({ options, cells });
       const rows = await loadGoalRows();
       const verdict = (order: number) => rows.find((row) => row.order === order)?.judge(results);
       // The timing phase's goals are judged from these cells…
@@ -123,19 +111,7 @@ describe('the bench harness (structure only, no timing asserted)', () => {
       );
       if (cell === undefined) throw new Error('no cell');
       const options = { ...parseBenchOptions([]), goalCell: scenario };
-      const results: BenchResults = {
-        options,
-        cells: [],
-        paths: [{ name: 'async tool', ...cell }],
-        rss: [],
-        rssGoal: [],
-        imports: [],
-        translation: [],
-        wire: undefined,
-        durable: undefined,
-        corpusCatalogue: undefined,
-        coldImports: undefined,
-      };
+      const results = resultsOf({ options, paths: [{ name: 'async tool', ...cell }] });
       const row = (await loadGoalRows()).find((candidate) => candidate.order === 10);
       const verdict = row?.judge(results);
       expect(verdict?.pass).toBeTypeOf('boolean');
@@ -183,3 +159,20 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     SLOW,
   );
 });
+
+/** A run's results with only the given phases' figures: every other phase measured nothing. */
+function resultsOf(figures: Pick<BenchResults, 'options'> & Partial<BenchResults>): BenchResults {
+  return {
+    cells: [],
+    paths: [],
+    rss: [],
+    rssGoal: [],
+    imports: [],
+    translation: [],
+    wire: undefined,
+    durable: undefined,
+    corpusCatalogue: undefined,
+    coldImports: undefined,
+    ...figures,
+  };
+}
