@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from '@toolcircuit/core';
 import type { JournalKey } from './journal-key.js';
 
@@ -12,7 +12,7 @@ export const GENESIS_HASH = '0'.repeat(64);
  * lets `verify` tell a moved row ("reordered") from a changed one ("edited").
  */
 export function chainHash(prevHash: string, record: unknown): string {
-  return createHash('sha256').update(canonicalJson({ prevHash, record }), 'utf8').digest('hex');
+  return hash('sha256', canonicalJson({ prevHash, record }), 'hex');
 }
 
 /**
@@ -34,7 +34,8 @@ export function keyedChainHash(key: JournalKey, prevHash: string, record: unknow
  */
 export function storedRowHash(prevHash: string, recordJson: string, key?: JournalKey): string {
   const link = `"prevHash":${JSON.stringify(prevHash)},"record":${recordJson}}`;
-  if (key === undefined) return createHash('sha256').update(`{${link}`, 'utf8').digest('hex');
+  // The one-shot `hash` (Node ≥ 20.12) is several times cheaper than a Hash object for one text.
+  if (key === undefined) return hash('sha256', `{${link}`, 'hex');
   return createHmac('sha256', key.secret)
     .update(`{"keyId":${JSON.stringify(key.id)},${link}`, 'utf8')
     .digest('hex');

@@ -26,6 +26,7 @@ import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
 import type { DurableStore, HeldCallEntry, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
+import { storedAsDigested } from '../store/stored-state.js';
 
 interface HoldingJournal {
   readonly journal: Journal;
@@ -473,7 +474,12 @@ class Runner implements DurableRunner {
   /** The stored paused state, if it is still what was written and the catalogue is still the same. */
   #checkedState(record: RunRecord): PausedRun {
     const { paused } = record;
-    if (paused === undefined || record.pausedDigest === undefined || jsonDigest(paused) !== record.pausedDigest) {
+    // A state the store parsed from text matching its digest is checked already; any other is serialised again.
+    if (
+      paused === undefined ||
+      record.pausedDigest === undefined ||
+      (!storedAsDigested(paused) && jsonDigest(paused) !== record.pausedDigest)
+    ) {
       throw new InvalidResumeError(
         `the paused state of run "${record.runId}" does not match the digest it was stored with: it was altered in ` +
           'the store. Inspect the run and the journal; nothing was run.',
@@ -490,7 +496,11 @@ class Runner implements DurableRunner {
   /** The stored interrupted state, if it is still what was written, for this session and catalogue. */
   #checkedInterrupted(record: RunRecord, context: ResumeContext): InterruptedRun {
     const { interrupted } = record;
-    if (interrupted === undefined || record.pausedDigest !== jsonDigest({ interrupted })) {
+    if (
+      interrupted === undefined ||
+      record.pausedDigest === undefined ||
+      (!storedAsDigested(interrupted) && record.pausedDigest !== jsonDigest({ interrupted }))
+    ) {
       throw new InvalidResumeError(
         `the interrupted state of run "${record.runId}" does not match the digest it was stored with: it was ` +
           'altered in the store. Inspect the run and the journal; nothing was run.',

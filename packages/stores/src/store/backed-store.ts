@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   canonicalJson,
   type InterruptedRun,
@@ -42,6 +42,7 @@ import type {
   WriteTransaction,
 } from './store-backend.js';
 import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutcomeRecord } from './store-records.js';
+import { markStoredAsDigested } from './stored-state.js';
 import { WriteBatcher } from './write-batcher.js';
 
 const PAGE = 500;
@@ -51,8 +52,8 @@ interface PreparedCall {
   readonly entry: JournalEntry;
   readonly applied: JournalRecord;
   readonly recordJson: string;
-  /** The result's canonical JSON, kept with the decided call it answers (if any). */
-  readonly resultJson?: string;
+  /** The result, kept (as canonical JSON) with the decided call it answers, if any. */
+  readonly result?: ToolResultPart;
 }
 const JOURNAL_HEAD_MISSING =
   "the journal's head row is missing: the store was damaged; run `toolcircuit journal verify` on it";
@@ -92,18 +93,20 @@ export class BackedStore implements DurableStore {
       entry,
       applied,
       recordJson: canonicalJson(applied),
-      ...(detail === undefined ? {} : { resultJson: canonicalJson(detail.result) }),
+      ...(detail === undefined ? {} : { result: detail.result }),
     };
   }
 
   async #appendPreparedCall(tx: WriteTransaction, prepared: PreparedCall): Promise<void> {
-    const { entry, resultJson } = prepared;
+    const { entry, result } = prepared;
     const row = await this.#appendApplied(tx, prepared.applied, prepared.recordJson);
-    if (resultJson === undefined) return;
+    if (result === undefined) return;
     // The entry answers a decided call of a claimed turn: its result is kept with it, in this
     // transaction, so "journaled" and "result known" can never disagree after a crash.
     const call = await tx.getCall(entry.runId, entry.turn, entry.callId);
     if (call === undefined || (call.state !== 'intended' && call.state !== 'started')) return;
+    // Serialised only here: most entries (calls left waiting, calls no decision covers) answer no decided call.
+    const resultJson = canonicalJson(result);
     await tx.updateCall({ ...call, state: 'done', resultJson, journalSeq: row.seq, updatedAt: now() });
   }
 
@@ -132,6 +135,7 @@ export class BackedStore implements DurableStore {
 
   async createRun(run: NewRun): Promise<void> {
     const held = (run.journal ?? []).map((call) => this.#prepareCall(call));
+    const columns = outcomeColumns(run.outcome);
     await this.#backend.write(async (tx) => {
       if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
       for (const call of held) await this.#appendPreparedCall(tx, call);
@@ -147,7 +151,7 @@ export class BackedStore implements DurableStore {
         leaseExpiresAt: null,
         createdAt: run.at,
         updatedAt: run.at,
-        ...outcomeColumns(run.outcome),
+        ...columns,
       });
     });
   }
@@ -200,7 +204,8 @@ export class BackedStore implements DurableStore {
         await this.#append(tx, decisionRecord(row, request, decision));
       }
       if (request.recovery !== undefined) await this.#append(tx, recoveryRecord(row, request, request.recovery));
-      return recordOf(claimed, await tx.getCalls(row.runId));
+      // The caller checked the state it read before claiming; it is parsed again only if it is asked for.
+      return recordOf(claimed, await tx.getCalls(row.runId), { lazyState: true });
     });
   }
 
@@ -261,12 +266,14 @@ export class BackedStore implements DurableStore {
     readonly journal?: readonly HeldCallEntry[];
   }): Promise<void> {
     const held = (request.journal ?? []).map((call) => this.#prepareCall(call));
+    // Serialised before the transaction: the database's write lock is not held while the state is written out.
+    const columns = outcomeColumns(request.outcome);
     await this.#backend.write(async (tx) => {
       const run = await this.#heldRun(tx, request.runId, request.token);
       for (const call of held) await this.#appendPreparedCall(tx, call);
       await tx.updateRun({
         ...run,
-        ...outcomeColumns(request.outcome),
+        ...columns,
         revision: run.revision + 1,
         claimToken: null,
         claimWorker: null,
@@ -420,8 +427,8 @@ function outcomeColumns(
   };
 }
 
-function recordOf(row: RunRow, calls: readonly CallRow[]): RunRecord {
-  return {
+function recordOf(row: RunRow, calls: readonly CallRow[], options: { lazyState?: boolean } = {}): RunRecord {
+  const record: RunRecord = {
     runId: row.runId,
     sessionId: row.sessionId,
     humanId: row.humanId,
@@ -429,7 +436,7 @@ function recordOf(row: RunRow, calls: readonly CallRow[]): RunRecord {
     revision: row.revision,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    ...stateOf(row.pausedJson),
+    ...(options.lazyState === true ? {} : stateOf(row.pausedJson, row.pausedDigest)),
     ...(row.pausedDigest === null ? {} : { pausedDigest: row.pausedDigest }),
     ...(row.resultJson === null ? {} : { result: JSON.parse(row.resultJson) as LoopResult }),
     catalogue: JSON.parse(row.catalogueJson) as CatalogueFingerprint,
@@ -446,12 +453,46 @@ function recordOf(row: RunRow, calls: readonly CallRow[]): RunRecord {
     ...(row.error === null ? {} : { error: row.error }),
     calls: calls.map(callOf),
   };
+  return options.lazyState === true ? withLazyState(record, row) : record;
 }
 
-/** The state column: a paused run, or `{ interrupted }` for a run the model interrupted. */
-function stateOf(json: string | null): { paused?: PausedRun; interrupted?: InterruptedRun } {
+/**
+ * The record with its state column parsed on first read of `paused` or `interrupted`. Which of the two it
+ * holds is read from the text's start, which this store writes canonically; text in another layout (not
+ * written by it) is parsed at once, as `recordOf` does.
+ */
+function withLazyState(record: RunRecord, row: RunRow): RunRecord {
+  const json = row.pausedJson;
+  if (json === null) return record;
+  const key = json.startsWith('{"interrupted":')
+    ? 'interrupted'
+    : json.startsWith('{"') && !json.startsWith('{"interrupted"')
+      ? 'paused'
+      : undefined;
+  if (key === undefined) return { ...record, ...stateOf(json, row.pausedDigest) };
+  let state: { paused?: PausedRun; interrupted?: InterruptedRun } | undefined;
+  return Object.defineProperty({ ...record }, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      state ??= stateOf(json, row.pausedDigest);
+      return state[key];
+    },
+  });
+}
+
+/**
+ * The state column: a paused run, or `{ interrupted }` for a run the model interrupted. When the text
+ * hashes to the stored digest, the parsed state is marked as such: the runner then knows it is what was
+ * written without serialising it again (see `stored-state.ts`).
+ */
+function stateOf(json: string | null, digest: string | null): { paused?: PausedRun; interrupted?: InterruptedRun } {
   if (json === null) return {};
   const state = JSON.parse(json) as PausedRun | { interrupted: InterruptedRun };
+  const inner = 'interrupted' in state ? state.interrupted : state;
+  if (digest !== null && typeof inner === 'object' && inner !== null && digestOfCanonical(json) === digest) {
+    markStoredAsDigested(inner);
+  }
   return 'interrupted' in state ? { interrupted: state.interrupted } : { paused: state };
 }
 
@@ -472,7 +513,8 @@ function callOf(row: CallRow): RunCall {
 
 /** `jsonDigest` of a value whose canonical JSON is already at hand: the same SHA-256, serialised once. */
 function digestOfCanonical(json: string): string {
-  return createHash('sha256').update(json, 'utf8').digest('hex');
+  // The one-shot `hash` (Node ≥ 20.12) is several times cheaper than a Hash object for one text.
+  return hash('sha256', json, 'hex');
 }
 
 function now(): string {

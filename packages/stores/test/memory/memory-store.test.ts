@@ -1,9 +1,9 @@
-import { canonicalJson, type PausedRun } from '@toolcircuit/core';
+import type { PausedRun } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
 import { BackedStore, createMemoryStore, InvalidStoreOptionsError, type JournalPolicy } from '../../src/index.js';
 import { MemoryBackend } from '../../src/memory/memory-backend.js';
 import type { StoredJournalRow } from '../../src/store/store-backend.js';
-import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { describeStoreConformance, pausedText, type StoreHarness } from '../store/store-conformance.js';
 import { indexColumns } from '../support/raw-rows.js';
 import { startPaused, world } from '../support/world.js';
 
@@ -27,11 +27,11 @@ async function memoryHarness(options: { readonly journal?: JournalPolicy } = {})
         const stored: StoredJournalRow[] = rows.map((row) => ({ ...row, ...indexColumns(row) }));
         return new BackedStore(new MemoryBackend({ rows: stored, head }), options.journal);
       },
-      replacePausedState: async (runId: string, paused: PausedRun) => {
+      replacePausedState: async (runId: string, paused: PausedRun, layout = 'canonical') => {
         await backend.write(async (tx) => {
           const run = await tx.getRun(runId);
           if (run === undefined) throw new Error(`no run ${runId}`);
-          await tx.updateRun({ ...run, pausedJson: canonicalJson(paused) });
+          await tx.updateRun({ ...run, pausedJson: pausedText(paused, layout) });
         });
       },
     },

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, type PausedRun } from '@toolcircuit/core';
+import type { PausedRun } from '@toolcircuit/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../../src/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
-import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { describeStoreConformance, pausedText, type StoreHarness } from '../store/store-conformance.js';
 import { entry } from '../support/journal-entry.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
 import { indexColumns } from '../support/raw-rows.js';
@@ -74,9 +74,12 @@ async function postgresHarness(options: { readonly journal?: JournalPolicy } = {
         });
         return store;
       },
-      replacePausedState: async (runId, paused) => {
+      replacePausedState: async (runId, paused, layout) => {
         await withClient((client) =>
-          client.query(`UPDATE ${q('runs')} SET paused_json = $1 WHERE run_id = $2`, [canonicalJson(paused), runId]),
+          client.query(`UPDATE ${q('runs')} SET paused_json = $1 WHERE run_id = $2`, [
+            pausedText(paused, layout),
+            runId,
+          ]),
         );
       },
     },

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalJson } from '@toolcircuit/core';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidStoreOptionsError } from '../../src/errors/invalid-store-options-error.js';
 import type { JournalPolicy, RawJournalRow } from '../../src/index.js';
 import { openSqliteStore, SQLITE_STORE_FILE, sqliteMigrations } from '../../src/sqlite/index.js';
-import { describeStoreConformance, type StoreHarness } from '../store/store-conformance.js';
+import { describeStoreConformance, pausedText, type StoreHarness } from '../store/store-conformance.js';
 import { indexColumns } from '../support/raw-rows.js';
 import { marie, startPaused, world } from '../support/world.js';
 
@@ -69,10 +68,10 @@ async function sqliteHarness(options: { readonly journal?: JournalPolicy } = {})
         }
         return store;
       },
-      replacePausedState: async (runId, paused) => {
+      replacePausedState: async (runId, paused, layout) => {
         const db = raw(file);
         try {
-          db.prepare('UPDATE runs SET paused_json = ? WHERE run_id = ?').run(canonicalJson(paused), runId);
+          db.prepare('UPDATE runs SET paused_json = ? WHERE run_id = ?').run(pausedText(paused, layout), runId);
         } finally {
           db.close();
         }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   argumentDigest,
+  canonicalJson,
   createCatalogue,
   defineTool,
   everySession,
@@ -51,8 +52,16 @@ export interface StorageTamper {
    * databases; a new one loaded from the changed snapshot for memory).
    */
   replaceJournal(rows: readonly RawJournalRow[], head: { seq: number; hash: string }): Promise<DurableStore>;
-  /** Overwrites a run's stored paused state (its digest column untouched). */
-  replacePausedState(runId: string, paused: PausedRun): Promise<void>;
+  /**
+   * Overwrites a run's stored paused state (its digest column untouched), as canonical JSON or, with
+   * `indented`, as `JSON.stringify(paused, null, 2)`: the same value in another layout.
+   */
+  replacePausedState(runId: string, paused: PausedRun, layout?: 'canonical' | 'indented'): Promise<void>;
+}
+
+/** The text a harness stores for `replacePausedState`. */
+export function pausedText(paused: PausedRun, layout: 'canonical' | 'indented' = 'canonical'): string {
+  return layout === 'canonical' ? canonicalJson(paused) : JSON.stringify(paused, null, 2);
 }
 
 export interface StoreHarness {
@@ -265,6 +274,53 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect((await store.getRun('run-1'))?.status).toBe('paused');
         expect(await store.journalHead()).toEqual(head);
         expect(w.executions).toEqual([]);
+      });
+
+      it('resumes a paused state rewritten in another JSON layout: the same value passes its digest', async () => {
+        const { store, tamper } = await open();
+        const w = world();
+        const paused = await startPaused(w, store);
+        await tamper.replacePausedState('run-1', paused, 'indented');
+        const result = await w.runner(store, [done]).resume('run-1', approval(paused), { session: marie() });
+        expect(result.status).toBe('completed');
+        expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
+      });
+
+      it('refuses a paused state altered and rewritten in another JSON layout', async () => {
+        const { store, tamper } = await open();
+        const w = world();
+        const paused = await startPaused(w, store);
+        const forged = structuredClone(paused) as { pending: { input: unknown }[] } & PausedRun;
+        (forged.pending[0] as { input: unknown }).input = { amount: 1000, to: 'eve' };
+        await tamper.replacePausedState('run-1', forged, 'indented');
+        const attempt = w.runner(store, [done]).resume('run-1', approval(paused), { session: marie() });
+        await expect(attempt).rejects.toThrow(/altered in the store/);
+        expect(w.executions).toEqual([]);
+      });
+
+      it('a claim returns the run with the paused state it holds', async () => {
+        const { store } = await open();
+        const w = world();
+        const paused = await startPaused(w, store);
+        const record = await store.getRun('run-1');
+        const claimed = await store.claimRun({
+          runId: 'run-1',
+          expectedRevision: record?.revision ?? 0,
+          claim: { token: randomUUID(), workerId: 'w', claimedAt: iso(0), leaseExpiresAt: iso(1) },
+          turn: 1,
+          decisions: [
+            {
+              callId: 'pay',
+              index: 1,
+              toolName: 'transfer',
+              inputDigest: paused.pending[0]?.inputDigest ?? '',
+              approved: true,
+            },
+          ],
+        });
+        expect(claimed).toMatchObject({ status: 'resuming', paused, pausedDigest: record?.pausedDigest });
+        expect({ ...claimed }.paused).toEqual(paused);
+        expect(claimed.interrupted).toBeUndefined();
       });
 
       it('pauses again on a later turn and resumes that turn too', async () => {

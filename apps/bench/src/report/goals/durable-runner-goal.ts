@@ -3,7 +3,10 @@ import { type GoalRow, NOT_MEASURED } from './goal-row.js';
 
 /**
  * The durable runner's rows: it measures its own table (`measureDurableRunner`, one row per backend and
- * floor), so each row here only picks its line out of that table by backend.
+ * floor), so each row here only picks its line out of that table by backend. The scenario confirms every
+ * turn's calls: the runner writes start records only for calls a human approved (see BENCHMARKS.md,
+ * "Durable runner against its commits"), so a scenario without confirmation would time calls that are not
+ * exactly-once-or-unknown. The companion floor's figure is given beside the row.
  */
 function durableRow(order: number, backend: 'SQLite' | 'PostgreSQL'): GoalRow {
   const path = `durable runner (packages/stores) on ${backend}`;
@@ -19,7 +22,12 @@ function durableRow(order: number, backend: 'SQLite' | 'PostgreSQL'): GoalRow {
       return {
         measured: row.measured,
         pass: row.pass,
-        peer: figures === undefined ? '' : `floor ${Math.round(figures.floorUsPerTurn)} µs per turn`,
+        // The companion beside it: the floor that also commits what the scenario's confirmations need.
+        peer:
+          figures === undefined
+            ? ''
+            : `floor ${Math.round(figures.floorUsPerTurn)} µs per turn; with confirmation ` +
+              `${Math.round(figures.confirmedFloorUsPerTurn)} µs (runner ${figures.confirmedRatio.toFixed(2)}× that)`,
       };
     },
   };
