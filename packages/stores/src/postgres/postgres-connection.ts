@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SqlConnection, SqlSession } from '../sql/sql-connection.js';
+import type { SqlConnection, SqlSession, SqlValue } from '../sql/sql-connection.js';
 import { quoteIdentifier } from '../sql/sql-connection.js';
 
 /** One pool, one schema. Each transaction takes its own pooled connection, so workers run in parallel. */
@@ -58,6 +58,10 @@ export class PostgresConnection implements SqlConnection {
     } finally {
       client.release(discard);
     }
+  }
+
+  async single(sql: string, params: readonly SqlValue[]): Promise<Record<string, unknown>[]> {
+    return (await this.#pool.query(numbered(sql), [...params])).rows as Record<string, unknown>[];
   }
 
   async close(): Promise<void> {

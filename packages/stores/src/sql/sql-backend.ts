@@ -54,6 +54,7 @@ export class SqlBackend implements StoreBackend {
   readonly #connection: SqlConnection;
   readonly #t: (name: string) => string;
   readonly #keyColumn: string;
+  readonly readRun: StoreBackend['readRun'];
 
   /**
    * `schemaVersion`: the store's, so a journal opened read-only at an older version (no `key_id` column)
@@ -63,6 +64,20 @@ export class SqlBackend implements StoreBackend {
     this.#connection = connection;
     this.#t = (name) => connection.table(name);
     this.#keyColumn = schemaVersion >= KEYED_JOURNAL_VERSION ? 'key_id' : 'NULL AS key_id';
+    const single = connection.single?.bind(connection);
+    if (single !== undefined) {
+      // PostgreSQL: the run row with its calls as a JSON array, in one statement (one snapshot, one round
+      // trip instead of BEGIN, two SELECTs and COMMIT). SQLite has no `single`: a transaction there is free.
+      const sql =
+        `SELECT r.*, (SELECT COALESCE(json_agg(c ORDER BY c.turn, c.position), '[]'::json) FROM ${this.#t('run_calls')} ` +
+        `AS c WHERE c.run_id = r.run_id) AS calls_json FROM ${this.#t('runs')} AS r WHERE r.run_id = ?`;
+      this.readRun = async (runId) => {
+        const [row] = await single(sql, [runId]);
+        if (row === undefined) return undefined;
+        // node-postgres parses json columns; the numbers inside are JSON numbers, not BIGINT text.
+        return { run: runRowOf(row), calls: (row.calls_json as Record<string, unknown>[]).map(callRowOf) };
+      };
+    }
   }
 
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {

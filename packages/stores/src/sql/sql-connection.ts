@@ -25,6 +25,12 @@ export interface SqlConnection {
     work: (session: SqlSession, opened: Record<string, unknown>[]) => Promise<T>,
     opening?: string,
   ): Promise<T>;
+  /**
+   * One statement on its own, outside any transaction (it sees one snapshot by itself): PostgreSQL sends it
+   * in one round trip instead of four (BEGIN, the statement, COMMIT and a second statement). Absent on SQLite,
+   * where a transaction costs no round trip.
+   */
+  single?(sql: string, params: readonly SqlValue[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 

@@ -156,7 +156,11 @@ export class BackedStore implements DurableStore {
     });
   }
 
-  getRun(runId: string): Promise<RunRecord | undefined> {
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    if (this.#backend.readRun !== undefined) {
+      const read = await this.#backend.readRun(runId);
+      return read === undefined ? undefined : recordOf(read.run, read.calls);
+    }
     return this.#backend.read(async (tx) => {
       const row = await tx.getRun(runId);
       return row === undefined ? undefined : recordOf(row, await tx.getCalls(runId));

@@ -74,6 +74,13 @@ export interface WriteTransaction extends ReadTransaction {
 export interface StoreBackend {
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T>;
   read<T>(work: (tx: ReadTransaction) => Promise<T>): Promise<T>;
+  /**
+   * A run and its calls (in turn, then call order) read in one snapshot, if the backend has a cheaper way
+   * than a `read` transaction; otherwise the store uses `read`.
+   */
+  readonly readRun?:
+    | ((runId: string) => Promise<{ readonly run: RunRow; readonly calls: readonly CallRow[] } | undefined>)
+    | undefined;
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
 }
