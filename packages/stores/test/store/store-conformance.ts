@@ -74,6 +74,12 @@ export interface StoreHarness {
 
 export type StoreFactory = (options?: { readonly journal?: JournalPolicy }) => Promise<StoreHarness>;
 
+/** The store-level decision approving the world's one pending transfer (`pay`), for direct claims. */
+function approvedPay(paused: PausedRun) {
+  const inputDigest = paused.pending[0]?.inputDigest ?? '';
+  return [{ callId: 'pay', index: 1, toolName: 'transfer', inputDigest, approved: true }];
+}
+
 /** Decisions for a paused run, with helpers to forge them. */
 function approval(paused: PausedRun) {
   return approveAll(paused);
@@ -308,15 +314,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           expectedRevision: record?.revision ?? 0,
           claim: { token: randomUUID(), workerId: 'w', claimedAt: iso(0), leaseExpiresAt: iso(1) },
           turn: 1,
-          decisions: [
-            {
-              callId: 'pay',
-              index: 1,
-              toolName: 'transfer',
-              inputDigest: paused.pending[0]?.inputDigest ?? '',
-              approved: true,
-            },
-          ],
+          decisions: approvedPay(paused),
         });
         expect(claimed).toMatchObject({ status: 'resuming', paused, pausedDigest: record?.pausedDigest });
         expect({ ...claimed }.paused).toEqual(paused);
@@ -552,15 +550,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           expectedRevision: record?.revision ?? 0,
           claim,
           turn: 1,
-          decisions: [
-            {
-              callId: 'pay',
-              index: 1,
-              toolName: 'transfer',
-              inputDigest: paused.pending[0]?.inputDigest ?? '',
-              approved: true,
-            },
-          ],
+          decisions: approvedPay(paused),
         });
         const taken = await store.getRun('run-1');
         await store.claimRun({
