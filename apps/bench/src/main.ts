@@ -117,7 +117,7 @@ if (options.phases.has('translation')) {
 let wire: WireCostReport | undefined;
 if (options.phases.has('wire')) {
   log(`wire cost (${elapsed()})`);
-  wire = await measureWireCost(options.wireSteps, 8, options.stepHistory, options.quick ? 1 : 2, options.stepTiming);
+  wire = await measureWireCost(options.wireSteps, 8, options.stepHistory, options.quick ? 1 : 5, options.stepTiming);
   print(formatWire(wire));
 }
 

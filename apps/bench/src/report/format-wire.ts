@@ -22,7 +22,7 @@ function formatServerRuns(adapters: readonly AdapterWireCost[]): string {
     '## Wire cost: real adapters and SDKs against an instant server on 127.0.0.1 (µs per step)',
     '',
     formatTable(
-      ['adapter', 'run', 'first 10', 'last 10', 'last/first', 'first body KB', 'last body KB', 'µs per extra KB'],
+      ['adapter', 'run', 'first 10', 'last 10', 'last/first', 'first body KB', 'last body KB', 'CPU µs per extra KB'],
       rows,
     ),
     '',
@@ -31,7 +31,7 @@ function formatServerRuns(adapters: readonly AdapterWireCost[]): string {
       const size = `${formatNumber(row.firstBodyBytes / 1024)} KB → ${formatNumber(row.lastBodyBytes / 1024)} KB`;
       const measured =
         growth >= 1.3
-          ? `the step cost grows ${formatRatio(growth)} as the body grows ${size} (≈ ${formatNumber(row.usPerKb)} µs per extra KB, sending it and the server reading it included)`
+          ? `the step cost grows ${formatRatio(growth)} as the body grows ${size} (≈ ${formatNumber(row.usPerKb)} CPU µs per extra KB of this process, fitted over every step: building and sending it; the server reads it in another process)`
           : `flat within noise (${formatRatio(growth)}) while the body grows ${size}`;
       return `- ${row.adapter}: ${measured}; ${BODY_HANDLING[row.body]}.`;
     }),

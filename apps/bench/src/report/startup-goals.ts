@@ -111,7 +111,7 @@ export function geminiRow(wire: WireCostReport | undefined): StartupGoalRow {
   return {
     path,
     goal,
-    measured: `${formatNumber(google.usPerKb)} µs per extra KB, ${formatRatio(ratio)} the best${inProcess}`,
+    measured: `${formatNumber(google.usPerKb)} µs per extra KB (median of ${google.roundUsPerKb.length} rounds: ${google.roundUsPerKb.map(formatNumber).join(' / ')}), ${formatRatio(ratio)} the best${inProcess}`,
     pass: ratio <= GEMINI_PER_KB_RATIO_LIMIT,
     peer: `${best.adapter} ${formatNumber(best.usPerKb)} µs per extra KB`,
   };

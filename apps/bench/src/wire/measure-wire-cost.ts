@@ -1,5 +1,5 @@
 import { collectGarbage } from '../measure/collect-garbage.js';
-import { intervals, mean } from '../measure/stats.js';
+import { intervals, mean, median } from '../measure/stats.js';
 import { measureStepCosts, type StepCost } from './measure-step-costs.js';
 import { playConversation, WIRE_TOOL } from './play-conversation.js';
 import { startInstantServer } from './start-instant-server.js';
@@ -17,8 +17,14 @@ export interface AdapterWireCost {
   readonly last10Us: number;
   readonly firstBodyBytes: number;
   readonly lastBodyBytes: number;
-  /** Extra step cost per extra KB of request body, from the first to the last 10 steps. */
+  /**
+   * Extra step cost per extra KB of request body, in CPU time of this process (the adapter, its SDK, the
+   * socket's system calls; not the server's, which runs in another process): in each round the
+   * least-squares slope of every step's CPU time against its body size, then the median over the rounds.
+   */
   readonly usPerKb: number;
+  /** That slope in each round, in the order the rounds ran. */
+  readonly roundUsPerKb: readonly number[];
 }
 
 export interface WireCostReport {
@@ -46,16 +52,17 @@ export async function measureWireCost(
     const models = WIRE_ADAPTERS.map((adapter) => ({ adapter, model: adapter.overServer(server.url) }));
     for (const { model } of models) await playConversation(model, Math.min(5, steps)); // warm-up: JIT, keep-alive socket
     await server.takeSizes();
-    // The adapters alternate round by round; each figure is the best of the rounds, the least disturbed
-    // by whatever else the two shared cores were doing.
+    // The adapters alternate round by round. The first and last 10 steps (wall time) are the best of the
+    // rounds; the cost per KB is fitted on CPU time over all of a round's steps (the two ends alone swing
+    // with one disturbed step) and the median of the rounds is kept.
     const runs = new Map<string, AdapterWireCost[]>();
     for (let round = 0; round < rounds; round += 1) {
       for (const { adapter, model } of models) {
         collectGarbage();
-        const { stamps } = await playConversation(model, steps);
+        const { stamps, cpuStamps } = await playConversation(model, steps);
         const sizes = await server.takeSizes();
         const list = runs.get(adapter.label) ?? [];
-        list.push(wireCostOf(adapter.label, adapter.body, stamps, sizes, steps, calls));
+        list.push(wireCostOf(adapter.label, adapter.body, { stamps, cpuStamps }, sizes, steps, calls));
         runs.set(adapter.label, list);
       }
     }
@@ -70,12 +77,15 @@ export async function measureWireCost(
 function wireCostOf(
   adapter: string,
   body: BodyHandling,
-  stamps: readonly number[],
+  { stamps, cpuStamps }: { readonly stamps: readonly number[]; readonly cpuStamps: readonly number[] },
   sizes: readonly number[],
   steps: number,
   calls: number,
 ): AdapterWireCost {
   const gaps = intervals(stamps);
+  // Gap i runs from request i to request i + 1: it sends body i, so it pays for body i's bytes. The
+  // slope is taken on CPU time: wall time on shared cores also counts whoever else ran meanwhile.
+  const slope = slopeUsPerKb(intervals(cpuStamps), sizes);
   const edge = Math.min(10, gaps.length);
   const first10Us = mean(gaps.slice(0, edge)) * 1000;
   const last10Us = mean(gaps.slice(gaps.length - edge)) * 1000;
@@ -90,8 +100,27 @@ function wireCostOf(
     last10Us,
     firstBodyBytes: sizes[0] ?? 0,
     lastBodyBytes: sizes.at(-1) ?? 0,
-    usPerKb: lastBytes > firstBytes ? (last10Us - first10Us) / ((lastBytes - firstBytes) / 1024) : 0,
+    usPerKb: lastBytes > firstBytes ? slope : 0,
+    roundUsPerKb: [slope],
   };
+}
+
+/** Least-squares slope of the gaps (ms) against the body sizes (bytes) of the same steps, in µs per KB. */
+export function slopeUsPerKb(gapsMs: readonly number[], sizes: readonly number[]): number {
+  const count = Math.min(gapsMs.length, sizes.length);
+  if (count < 2) return 0;
+  const xs = sizes.slice(0, count).map((bytes) => bytes / 1024);
+  const ys = gapsMs.slice(0, count).map((ms) => ms * 1000);
+  const meanX = mean(xs);
+  const meanY = mean(ys);
+  let covariance = 0;
+  let variance = 0;
+  for (let index = 0; index < count; index += 1) {
+    const dx = (xs[index] ?? meanX) - meanX;
+    covariance += dx * ((ys[index] ?? meanY) - meanY);
+    variance += dx * dx;
+  }
+  return variance > 0 ? covariance / variance : 0;
 }
 
 function bestOf(runs: readonly AdapterWireCost[]): AdapterWireCost {
@@ -99,6 +128,6 @@ function bestOf(runs: readonly AdapterWireCost[]): AdapterWireCost {
   if (first === undefined) throw new Error('no wire run');
   const first10Us = Math.min(first.first10Us, ...rest.map((run) => run.first10Us));
   const last10Us = Math.min(first.last10Us, ...rest.map((run) => run.last10Us));
-  const span = (first.lastBodyBytes - first.firstBodyBytes) / 1024;
-  return { ...first, first10Us, last10Us, usPerKb: span > 0 ? (last10Us - first10Us) / span : 0 };
+  const roundUsPerKb = runs.flatMap((run) => run.roundUsPerKb);
+  return { ...first, first10Us, last10Us, usPerKb: median(roundUsPerKb), roundUsPerKb };
 }

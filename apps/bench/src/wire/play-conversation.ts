@@ -13,6 +13,11 @@ export const WIRE_TOOL = 'look_up_orders';
 export interface PlayedConversation {
   /** `performance.now()` as each model call started: one per step. */
   readonly stamps: readonly number[];
+  /**
+   * This process's CPU time (user + system, ms) as each model call started: the adapter's, the SDK's and
+   * the socket's work of a step, without the server's or anyone else's on the shared cores.
+   */
+  readonly cpuStamps: readonly number[];
   /** The whole history the loop built: the user message, then per step an assistant turn and its tool reply. */
   readonly messages: readonly Message[];
   /** The catalogue's declarations, the same frozen array the loop passed on every step. */
@@ -23,10 +28,13 @@ export interface PlayedConversation {
 export async function playConversation(model: Model, steps: number): Promise<PlayedConversation> {
   const catalogue = createCatalogue([orderToolDefinition(WIRE_TOOL)]);
   const stamps: number[] = [];
+  const cpuStamps: number[] = [];
   const timed: Model = {
     provider: model.provider,
     modelId: model.modelId,
     generate: (request) => {
+      const cpu = process.cpuUsage();
+      cpuStamps.push((cpu.user + cpu.system) / 1000);
       stamps.push(performance.now());
       return model.generate(request);
     },
@@ -41,5 +49,5 @@ export async function playConversation(model: Model, steps: number): Promise<Pla
   if (result.status !== 'max_turns' || result.turns.length !== steps) {
     throw new Error(`wire run stopped early: ${result.status} after ${result.turns.length} turns`);
   }
-  return { stamps, messages: result.messages, tools: catalogue.declarations };
+  return { stamps, cpuStamps, messages: result.messages, tools: catalogue.declarations };
 }

@@ -53,6 +53,7 @@ describe('startup goals', () => {
       firstBodyBytes: 1,
       lastBodyBytes: 2,
       usPerKb,
+      roundUsPerKb: [usPerKb],
     });
     const wire: WireCostReport = {
       adapters: [adapter('anthropic (@anthropic-ai/sdk)', 4), adapter('google (@google/genai)', 5.9)],

@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { formatWire } from '../../src/report/format-wire.js';
 import { createInstantFetch } from '../../src/wire/instant-fetch.js';
 import { measureStepCosts } from '../../src/wire/measure-step-costs.js';
-import type { AdapterWireCost } from '../../src/wire/measure-wire-cost.js';
+import { type AdapterWireCost, slopeUsPerKb } from '../../src/wire/measure-wire-cost.js';
 import { BODY_HANDLING, WIRE_ADAPTERS } from '../../src/wire/wire-adapters.js';
+
+describe('the cost per extra KB of a server run', () => {
+  it('is the least-squares slope of step cost against body size over every step', () => {
+    // 2 µs per KB on top of 1 ms a step, with one disturbed step in the middle that a two-ends difference
+    // would not see and a fit weighs as one point of many.
+    const sizes = Array.from({ length: 40 }, (_, step) => 1024 * (1 + step * 10));
+    const gaps = sizes.map((bytes, step) => 1 + (2 * bytes) / 1024 / 1000 + (step === 20 ? 0.5 : 0));
+    expect(slopeUsPerKb(gaps, sizes)).toBeCloseTo(2, 0);
+    expect(slopeUsPerKb(gaps.slice(0, 1), sizes.slice(0, 1))).toBe(0);
+    expect(slopeUsPerKb([1, 1, 1], [5, 5, 5])).toBe(0); // no growth in size: no slope
+  });
+});
 
 // Structure only: which rows exist, what they sent, what the report says of each. No timing is asserted.
 describe('the wire phase without a socket', () => {
@@ -83,5 +95,6 @@ function serverRun(adapter: (typeof WIRE_ADAPTERS)[number], index: number): Adap
     firstBodyBytes: 1024,
     lastBodyBytes: 1024 * 1000,
     usPerKb: index,
+    roundUsPerKb: [index],
   };
 }
