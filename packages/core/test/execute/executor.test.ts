@@ -9,6 +9,7 @@ import {
   executeCall,
   InMemoryConfirmations,
   InMemoryJournal,
+  jsonDigest,
   toolError,
   toolResultText,
 } from '../../src/index.js';
@@ -358,6 +359,63 @@ describe('journal entries', () => {
     expect(Number.isNaN(Date.parse(entry?.at ?? ''))).toBe(false);
     expect(JSON.parse(JSON.stringify(entry))).toEqual(entry);
     expect(Object.isFrozen(entry)).toBe(true);
+  });
+
+  it('keep their fields in one order, and digests that verify against the call and the result', async () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Echoes.',
+      inputSchema: { type: 'object', additionalProperties: true },
+      right: everySession,
+      run: (value) => ({ echoed: value, note: 'done' }),
+    });
+    const { context, journal } = setup();
+    const echoing = { ...context, catalogue: createCatalogue([echo]) };
+    const input = { numero: 'A-1234', zeta: [{ b: 2, a: 1 }], alpha: { y: true, x: null } };
+    const executed = await executeCall(call('c1', 'echo', input), echoing);
+    const refused = await executeCall(
+      { type: 'tool_call', id: 'c2', name: 'echo', input: {}, inputError: 'bad', rawInput: '{"numero":' },
+      echoing,
+    );
+    const [first, second] = journal.entries;
+    expect(Object.keys(first ?? {})).toEqual([
+      'at',
+      'runId',
+      'sessionId',
+      'humanId',
+      'turn',
+      'callId',
+      'toolName',
+      'input',
+      'inputDigest',
+      'verdict',
+      'durationMs',
+      'outputDigest',
+      'seq',
+    ]);
+    expect(first?.input).toEqual(input);
+    // The journal's input is its own canonical copy (sorted keys), whatever happens to the call's afterwards.
+    expect(JSON.stringify(first?.input)).toBe('{"alpha":{"x":null,"y":true},"numero":"A-1234","zeta":[{"a":1,"b":2}]}');
+    expect(first?.inputDigest).toBe(jsonDigest(input));
+    expect(first?.outputDigest).toBe(jsonDigest(executed.result.content));
+    expect(Object.keys(second ?? {})).toEqual([
+      'at',
+      'runId',
+      'sessionId',
+      'humanId',
+      'turn',
+      'callId',
+      'toolName',
+      'input',
+      'inputDigest',
+      'verdict',
+      'durationMs',
+      'rawInput',
+      'reason',
+      'seq',
+    ]);
+    expect(second).toMatchObject({ input: null, inputDigest: null, rawInput: '{"numero":', reason: 'invalid_input' });
+    expect(refused.verdict.kind).toBe('refused');
   });
 
   it('a journal that fails stops the circuit with a typed error (an unrecorded call must not pass)', async () => {
