@@ -53,8 +53,10 @@ export function journalEntryOf(
   }
   if (context.provenance !== undefined) entry.provenance = journalProvenanceOf(attempt);
   if (context.step !== undefined) entry.step = context.step;
-  const { repair } = journalRepairOf(attempt);
-  if (repair !== undefined) entry.repair = repair;
+  if (attempt.repairNote !== undefined || attempt.repairOf !== undefined) {
+    const { repair } = journalRepairOf(attempt);
+    if (repair !== undefined) entry.repair = repair;
+  }
   return entry;
 }
 
