@@ -22,8 +22,8 @@ export class InMemoryJournal implements Journal {
 }
 
 /**
- * The journal's own copy of an entry with its `seq`: what `{ ...entry, seq }` makes, key order included,
- * built key by key. A spread's copy gets a hidden class (V8 map) outside the transition tree, so adding
+ * The journal's own copy of an entry with its `seq`: what `{ ...entry, seq }` makes of JSON data (own
+ * enumerable string keys, in order), built key by key. A spread's copy gets a hidden class (V8 map) outside the transition tree, so adding
  * `seq` to it made a new map for every entry (about 400 bytes each, kept as long as the entry) and a slow
  * copy; keys added one by one to an empty object share their maps across entries.
  */
