@@ -1,5 +1,6 @@
 import type { JournalProvenance } from '../journal/journal.js';
 import type { ToolResultPart } from '../messages/messages.js';
+import type { OutputTrust } from '../provenance/provenance-options.js';
 import type { Attempt } from './attempt.js';
 import type { Verdict } from './verdict.js';
 
@@ -20,10 +21,7 @@ export function journalProvenanceOf(attempt: Attempt): JournalProvenance {
   const { provenance, turn } = attempt.context;
   const { gate } = attempt;
   const outputTrust = provenance?.trustOf(attempt.call.name) ?? 'untrusted';
-  if (gate === undefined) {
-    const taintedBy = provenance?.countBefore(turn ?? 1) ?? 0;
-    return { outputTrust, taintedBy };
-  }
+  if (gate === undefined) return ungated(outputTrust, provenance?.countBefore(turn ?? 1) ?? 0);
   const { request } = gate;
   return {
     outputTrust,
@@ -37,3 +35,18 @@ export function journalProvenanceOf(attempt: Attempt): JournalProvenance {
     },
   };
 }
+
+/**
+ * The provenance of an ungated call, frozen and shared with the previous entry when it reads the same (a
+ * turn's calls mostly do): a journal keeps every entry, and this small object per entry was a fixed part of
+ * its memory.
+ */
+function ungated(outputTrust: OutputTrust, taintedBy: number): JournalProvenance {
+  const last = lastUngated[outputTrust];
+  if (last !== undefined && last.taintedBy === taintedBy) return last;
+  const made: JournalProvenance = Object.freeze({ outputTrust, taintedBy });
+  lastUngated[outputTrust] = made;
+  return made;
+}
+
+const lastUngated: Partial<Record<OutputTrust, JournalProvenance>> = {};

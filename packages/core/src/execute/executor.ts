@@ -4,11 +4,7 @@ import type { CatalogueEntry } from '../catalogue/catalogue.js';
 import type { ToolOutput } from '../catalogue/tool.js';
 import type { ToolSearch } from '../catalogue/tool-search.js';
 import type { InputValidation } from '../catalogue/validate-input.js';
-import { journalContentOf, journaledMediaOf } from '../content/journal-content.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
-import { isoNow } from '../journal/iso-now.js';
-import type { JournalEntry } from '../journal/journal.js';
-import { jsonDigest } from '../json/canonical-json.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../messages/messages.js';
 import { type ConfirmationRequest, informedConfirmation } from '../provenance/confirmation-request.js';
 import type { TaintPolicy } from '../provenance/provenance-options.js';
@@ -16,12 +12,13 @@ import type { CallGate } from '../provenance/run-provenance.js';
 import type { Confirmation } from '../session/confirm.js';
 import type { Session } from '../session/session.js';
 import { AnsweredCall } from './answered-call.js';
-import { type Attempt, canonicalOf, digestOf, journalInputOf, startAttempt } from './attempt.js';
+import { type Attempt, canonicalOf, digestOf, startAttempt } from './attempt.js';
 import { isAuthorized } from './authorize.js';
-import { journalProvenanceOf, recordProvenance } from './call-provenance.js';
+import { recordProvenance } from './call-provenance.js';
 import { CallToolContext } from './call-tool-context.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { ExecutionOutcome } from './execution-outcome.js';
+import { journalEntryOf } from './journal-entry.js';
 import {
   abortedText,
   awaitingText,
@@ -39,7 +36,7 @@ import {
   untrustedContextText,
 } from './model-facing-texts.js';
 import { type RunOutcome, raceTool } from './race-tool.js';
-import { journalRepairOf, repairedAttempt } from './repair-attempt.js';
+import { repairedAttempt } from './repair-attempt.js';
 import type { RepairProblem, RepairToolCall } from './repair-call.js';
 import { offeredNames, offeredSearch, unavailableReason } from './tool-availability.js';
 import { normaliseToolOutput } from './tool-output.js';
@@ -368,28 +365,7 @@ function finish(
   const outcome = new AnsweredCall(attempt, result, verdict, durationMs);
   recordProvenance(attempt, verdict, result);
   if (context.journal === undefined) return outcome;
-  const entry: JournalEntry = {
-    at: attempt.at ?? isoNow(),
-    runId: attempt.runId,
-    sessionId: context.session.id,
-    humanId: context.session.humanId,
-    turn: context.turn ?? 1,
-    callId: call.id,
-    ...(call.originalId === undefined ? {} : { originalCallId: call.originalId }),
-    toolName: call.name,
-    // Its own copy again: whatever the tool did to its input, the journal keeps what the model sent.
-    input: journalInputOf(attempt),
-    inputDigest: digestOf(attempt),
-    verdict: verdict.kind,
-    durationMs,
-    ...(call.rawInput !== undefined && call.inputError !== undefined ? { rawInput: call.rawInput } : {}),
-    ...(verdict.kind === 'refused' ? { reason: verdict.reason } : {}),
-    ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
-    ...(verdict.kind === 'executed' ? executedOutput(content) : {}),
-    ...(context.provenance === undefined ? {} : { provenance: journalProvenanceOf(attempt) }),
-    ...(context.step === undefined ? {} : { step: context.step }),
-    ...journalRepairOf(attempt),
-  };
+  const entry = journalEntryOf(attempt, verdict, content, extra.detail, durationMs);
   let appended: void | Promise<void>;
   try {
     appended = context.journal.append(entry, { result });
@@ -403,12 +379,4 @@ function finish(
       throw new JournalWriteError(call.id, error);
     },
   );
-}
-
-// Binary parts are digested as their journal form (digest, type, size), never as their bytes: the digest of a
-// result without them is what it always was, and the entry lists them so an audit can match each one.
-function executedOutput(content: ToolResultContent): Pick<JournalEntry, 'outputDigest' | 'outputMedia'> {
-  const media = journaledMediaOf(content);
-  const outputDigest = jsonDigest(journalContentOf(content));
-  return media === undefined ? { outputDigest } : { outputDigest, outputMedia: media };
 }

@@ -35,6 +35,29 @@ describe('InMemoryJournal', () => {
     expect(second.every((item) => Object.isFrozen(item))).toBe(true);
   });
 
+  it('keeps its own copy of each entry, as a spread would make it, with seq last', () => {
+    const journal = new InMemoryJournal();
+    const original = { ...entry('a'), reason: 'unknown_tool', extra: { kept: true } } as JournalEntry;
+    journal.append(original);
+    const [kept] = journal.entries;
+    expect(kept).not.toBe(original);
+    expect(kept).toEqual({ ...original, seq: 1 });
+    expect(Object.keys(kept ?? {})).toEqual([...Object.keys(original), 'seq']);
+    expect(Object.isFrozen(original)).toBe(false);
+    (original as { callId: string }).callId = 'changed';
+    expect(kept?.callId).toBe('a');
+  });
+
+  it('copies an own __proto__ key as data, never as the prototype', () => {
+    const journal = new InMemoryJournal();
+    const hostile = JSON.parse('{"__proto__":{"polluted":true}}') as object;
+    journal.append({ ...entry('a'), ...hostile } as JournalEntry);
+    const [kept] = journal.entries;
+    expect(Object.getPrototypeOf(kept)).toBe(Object.prototype);
+    expect(Object.hasOwn(kept ?? {}, '__proto__')).toBe(true);
+    expect((kept as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('stamps entries with the ISO time of Date.now()', () => {
     const before = Date.now();
     const stamp = Date.parse(isoNow());

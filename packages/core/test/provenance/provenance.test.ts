@@ -158,6 +158,8 @@ describe('provenance: fresh, informed confirmation', () => {
     expect(run.verdicts.at(-1)).toMatchObject({ kind: 'refused', reason: 'confirmation_required' });
     const clock = run.journal.entries.find((entry) => entry.toolName === 'clock');
     expect(clock?.provenance).toEqual({ outputTrust: 'trusted', taintedBy: 0 });
+    // Shared between entries that read the same, so frozen like the entries themselves.
+    expect(Object.isFrozen(clock?.provenance)).toBe(true);
   });
 
   it('takes tool results already in the starting conversation as untrusted (turn 0)', async () => {
