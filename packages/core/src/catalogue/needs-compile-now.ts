@@ -1,4 +1,5 @@
-import type { AjvInstance } from './load-ajv.js';
+import type { Draft } from './load-ajv.js';
+import { KEYWORD_SCHEMA_TYPES } from './meta-schema-sources.generated.js';
 
 /**
  * Keys that make a schema depend on more than itself (identifiers, anchors, dynamic references) or change
@@ -48,7 +49,19 @@ const SUBSCHEMAS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
 const JSON_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 const MAX_DEPTH = 100;
 
-type Rules = Readonly<Record<string, unknown>>;
+/** Keyword → the JSON types ajv accepts for its value (ajv's keyword definitions' `schemaType`). */
+type Rules = ReadonlyMap<string, readonly string[]>;
+
+const rulesByDraft = new Map<Draft, Rules>();
+
+function rulesOf(draft: Draft): Rules {
+  let rules = rulesByDraft.get(draft);
+  if (rules === undefined) {
+    rules = new Map(Object.entries(KEYWORD_SCHEMA_TYPES[draft]));
+    rulesByDraft.set(draft, rules);
+  }
+  return rules;
+}
 
 /**
  * Whether a schema that passed ajv's meta-schema check must still be compiled at registration, because
@@ -65,9 +78,20 @@ type Rules = Readonly<Record<string, unknown>>;
  *
  * The catalogue's tests compile every schema of the corpus and a set of broken ones both ways and compare.
  */
-export function needsCompileNow(schema: object, ajv: AjvInstance): boolean {
-  const rules = (ajv as unknown as { RULES: { all: Rules } }).RULES.all;
-  return hasWholeSchemaKey(schema, 0) || mayFailToCompile(schema, { root: schema, rules, followed: new Set() }, 0);
+export function needsCompileNow(schema: object, draft: Draft): boolean {
+  return (
+    hasWholeSchemaKey(schema, 0) ||
+    mayFailToCompile(schema, { root: schema, rules: rulesOf(draft), followed: new Set() }, 0)
+  );
+}
+
+/**
+ * Whether the schema has a key that makes ajv's compile depend on more than the schema itself (an `$id`, an
+ * anchor, `$async`, a nested `$schema`…). ajv reads identifiers and anchors before its meta-schema check, and
+ * may throw on them first: a schema with one is always left to ajv.
+ */
+export function dependsOnMoreThanItself(schema: object): boolean {
+  return hasWholeSchemaKey(schema, 0);
 }
 
 function hasWholeSchemaKey(value: unknown, depth: number): boolean {
@@ -100,7 +124,8 @@ function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
   if (!isPlainObject(schema) || depth > MAX_DEPTH) return true;
   for (const keyword in schema) {
     const value = schema[keyword];
-    if (!fitsKeywordType(walk.rules[keyword], value)) return true;
+    const types = walk.rules.get(keyword);
+    if (types !== undefined && !fitsKeywordType(types, value)) return true;
     switch (keyword) {
       case 'id':
         return true;
@@ -148,10 +173,7 @@ function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
 }
 
 /** ajv's own check (`validSchemaType`): a keyword with a `schemaType` refuses a value of any other type. */
-function fitsKeywordType(rule: unknown, value: unknown): boolean {
-  if (rule === null || typeof rule !== 'object') return true;
-  const types = (rule as { definition?: { schemaType?: readonly string[] } }).definition?.schemaType ?? [];
-  if (types.length === 0) return true;
+function fitsKeywordType(types: readonly string[], value: unknown): boolean {
   return types.some((type) =>
     type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type,
   );
