@@ -98,11 +98,15 @@ function hasWholeSchemaKey(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (depth > MAX_DEPTH) return true;
   if (Array.isArray(value)) {
-    for (const element of value) if (hasWholeSchemaKey(element, depth + 1)) return true;
+    for (let index = 0; index < value.length; index += 1) if (hasWholeSchemaKey(value[index], depth + 1)) return true;
     return false;
   }
   const object = value as Readonly<Record<string, unknown>>;
-  for (const key in object) {
+  // Indexed loops over `Object.keys` rather than `for…of`/`for…in`: cheaper on these many-shaped objects
+  // before the JIT has optimised the walk, which is all a catalogue's registration ever sees of it.
+  const keys = Object.keys(object);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
     // The root's own `$schema` picked the ajv instance and was checked by the meta-schema.
     if (key.charCodeAt(0) === DOLLAR && WHOLE_SCHEMA_KEYS.has(key) && !(depth === 0 && key === '$schema')) return true;
     if (hasWholeSchemaKey(object[key], depth + 1)) return true;
@@ -122,7 +126,9 @@ interface Walk {
 function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
   if (typeof schema === 'boolean') return false;
   if (!isPlainObject(schema) || depth > MAX_DEPTH) return true;
-  for (const keyword in schema) {
+  const keywords = Object.keys(schema);
+  for (let index = 0; index < keywords.length; index += 1) {
+    const keyword = keywords[index] as string;
     const value = schema[keyword];
     const types = walk.rules.get(keyword);
     if (types !== undefined && !fitsKeywordType(types, value)) return true;
@@ -152,19 +158,22 @@ function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
         if (!isRegExp(value)) return true;
         break;
       case 'patternProperties':
-        if (isPlainObject(value)) for (const pattern in value) if (!isRegExp(pattern)) return true;
+        if (isPlainObject(value)) for (const pattern of Object.keys(value)) if (!isRegExp(pattern)) return true;
         break;
     }
     const holds = SUBSCHEMAS.get(keyword);
     if (holds === undefined || value === undefined) continue;
     if (holds === 'map') {
       if (!isPlainObject(value)) continue;
-      for (const name in value) {
-        const child = value[name];
+      const names = Object.keys(value);
+      for (let at = 0; at < names.length; at += 1) {
+        const child = value[names[at] as string];
         if (!Array.isArray(child) && mayFailToCompile(child, walk, depth + 1)) return true;
       }
     } else if (Array.isArray(value)) {
-      if (holds === 'list') for (const child of value) if (mayFailToCompile(child, walk, depth + 1)) return true;
+      if (holds === 'list') {
+        for (let at = 0; at < value.length; at += 1) if (mayFailToCompile(value[at], walk, depth + 1)) return true;
+      }
     } else if (mayFailToCompile(value, walk, depth + 1)) {
       return true;
     }
@@ -174,9 +183,13 @@ function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
 
 /** ajv's own check (`validSchemaType`): a keyword with a `schemaType` refuses a value of any other type. */
 function fitsKeywordType(types: readonly string[], value: unknown): boolean {
-  return types.some((type) =>
-    type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type,
-  );
+  for (let index = 0; index < types.length; index += 1) {
+    const type = types[index];
+    if (type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -204,8 +217,12 @@ function resolveLocally(root: object, ref: unknown): unknown {
 
 function typesAreValid(type: unknown): boolean {
   if (type === undefined) return true;
-  const types = Array.isArray(type) ? type : [type];
-  return types.every((entry) => typeof entry === 'string' && JSON_TYPES.has(entry));
+  if (!Array.isArray(type)) return typeof type === 'string' && JSON_TYPES.has(type);
+  for (let index = 0; index < type.length; index += 1) {
+    const entry: unknown = type[index];
+    if (typeof entry !== 'string' || !JSON_TYPES.has(entry)) return false;
+  }
+  return true;
 }
 
 function nullableCompiles(nullable: unknown, type: unknown): boolean {
