@@ -35,6 +35,7 @@ function generate() {
   const sources = {};
   const ids = {};
   const keywordTypes = {};
+  const unchecked = {};
   for (const [draft, module] of DRAFTS) {
     const Ajv = require(module).default;
     const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, lines: true } });
@@ -46,6 +47,7 @@ function generate() {
     // The `$schema` values that name this meta-schema itself (ajv resolves both to the same validator).
     ids[draft] = [id, `${id}#`];
     keywordTypes[draft] = keywordTypesOf(ajv);
+    unchecked[draft] = uncheckedByMetaSchema(keywordTypes[draft], ajv.getSchema(id));
   }
   const ajvVersion = require('ajv/package.json').version;
   const formatsVersion = require('ajv-formats/package.json').version;
@@ -62,6 +64,13 @@ function generate() {
     '',
     "/** The `$schema` values ajv resolves to the draft's meta-schema (no `$schema` also means it). */",
     `export const META_SCHEMA_IDS: Readonly<Record<Draft, readonly string[]>> = ${JSON.stringify(ids, null, 2)};`,
+    '',
+    '/**',
+    ' * The keywords of KEYWORD_SCHEMA_TYPES whose value the meta-schema lets through with a type ajv refuses',
+    " * (keywords outside the draft, such as `nullable`): only these can fail ajv's type check in a schema the",
+    ' * meta-schema accepted.',
+    ' */',
+    `export const KEYWORDS_THE_META_SCHEMA_LEAVES: Readonly<Record<Draft, readonly string[]>> = ${JSON.stringify(unchecked)};`,
     '',
     '/** For each keyword ajv defines with a `schemaType`, the JSON types its value may have (ajv refuses others). */',
     `export const KEYWORD_SCHEMA_TYPES: Readonly<Record<Draft, Readonly<Record<string, readonly string[]>>>> = ${tableText(keywordTypes)};`,
@@ -91,6 +100,28 @@ function keywordTypesOf(ajv) {
     if (Array.isArray(schemaType) && schemaType.length > 0) types[keyword] = [...schemaType];
   }
   return Object.fromEntries(Object.entries(types).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** One value of each JSON type, as needs-compile-now.ts's `fitsKeywordType` tells them apart. */
+const SAMPLES = [
+  ['string', 'text'],
+  ['number', 1],
+  ['boolean', true],
+  ['array', []],
+  ['object', {}],
+  [undefined, null],
+];
+
+/**
+ * The keywords whose value the meta-schema accepts with a type their `schemaType` refuses: probed with one
+ * value of every other type (the meta-schema checks a keyword the same way wherever a schema sits).
+ */
+function uncheckedByMetaSchema(keywordTypes, validateMetaSchema) {
+  return Object.entries(keywordTypes)
+    .filter(([keyword, types]) =>
+      SAMPLES.some(([type, value]) => !types.includes(type) && validateMetaSchema({ [keyword]: value })),
+    )
+    .map(([keyword]) => keyword);
 }
 
 /** A two-level table, one keyword a line. */

@@ -5036,6 +5036,13 @@ export const META_SCHEMA_IDS: Readonly<Record<Draft, readonly string[]>> = {
   ]
 };
 
+/**
+ * The keywords of KEYWORD_SCHEMA_TYPES whose value the meta-schema lets through with a type ajv refuses
+ * (keywords outside the draft, such as `nullable`): only these can fail ajv's type check in a schema the
+ * meta-schema accepted.
+ */
+export const KEYWORDS_THE_META_SCHEMA_LEAVES: Readonly<Record<Draft, readonly string[]>> = {"draft-07":["formatExclusiveMaximum","formatExclusiveMinimum","formatMaximum","formatMinimum","nullable"],"2019-09":["$dynamicAnchor","$dynamicRef","formatExclusiveMaximum","formatExclusiveMinimum","formatMaximum","formatMinimum","nullable"],"2020-12":["$recursiveAnchor","formatExclusiveMaximum","formatExclusiveMinimum","formatMaximum","formatMinimum","nullable"]};
+
 /** For each keyword ajv defines with a `schemaType`, the JSON types its value may have (ajv refuses others). */
 export const KEYWORD_SCHEMA_TYPES: Readonly<Record<Draft, Readonly<Record<string, readonly string[]>>>> = {
   "draft-07": {

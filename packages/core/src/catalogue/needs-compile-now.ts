@@ -1,5 +1,5 @@
 import type { Draft } from './load-ajv.js';
-import { KEYWORD_SCHEMA_TYPES } from './meta-schema-sources.generated.js';
+import { KEYWORD_SCHEMA_TYPES, KEYWORDS_THE_META_SCHEMA_LEAVES } from './meta-schema-sources.generated.js';
 
 /**
  * Keys that make a schema depend on more than itself (identifiers, anchors, dynamic references) or change
@@ -52,12 +52,27 @@ const MAX_DEPTH = 100;
 /** Keyword → the JSON types ajv accepts for its value (ajv's keyword definitions' `schemaType`). */
 type Rules = ReadonlyMap<string, readonly string[]>;
 
-const rulesByDraft = new Map<Draft, Rules>();
+/**
+ * Keywords whose mere presence calls for the keyword-by-keyword walk of a schema the meta-schema accepted:
+ * those it checks (`mayFailToCompile`'s switch), and those whose value type the meta-schema leaves to ajv.
+ * Without any of them (most real schemas), the walk could only find what the meta-schema already refused.
+ */
+const WALKED_KEYS: ReadonlySet<string> = new Set(['$ref', 'id', 'enum', 'nullable', 'pattern', 'patternProperties']);
 
-function rulesOf(draft: Draft): Rules {
+interface DraftRules {
+  readonly rules: Rules;
+  readonly walkedKeys: ReadonlySet<string>;
+}
+
+const rulesByDraft = new Map<Draft, DraftRules>();
+
+function rulesOf(draft: Draft): DraftRules {
   let rules = rulesByDraft.get(draft);
   if (rules === undefined) {
-    rules = new Map(Object.entries(KEYWORD_SCHEMA_TYPES[draft]));
+    rules = {
+      rules: new Map(Object.entries(KEYWORD_SCHEMA_TYPES[draft])),
+      walkedKeys: new Set([...WALKED_KEYS, ...KEYWORDS_THE_META_SCHEMA_LEAVES[draft]]),
+    };
     rulesByDraft.set(draft, rules);
   }
   return rules;
@@ -76,13 +91,16 @@ function rulesOf(draft: Draft): Rules {
  * - `nullable` without `type`, or `nullable: false` with a `null` type; the keyword `id` (ajv refuses it);
  *   an empty `enum`; a `type` that is not a JSON type; nesting deeper than any real catalogue's.
  *
+ * A type the meta-schema already enforces (a draft's own keywords, `type` itself) needs no walk: one scan of
+ * the keys tells whether any keyword the walk looks at is there at all, and the walk runs only then.
+ *
  * The catalogue's tests compile every schema of the corpus and a set of broken ones both ways and compare.
  */
 export function needsCompileNow(schema: object, draft: Draft): boolean {
-  return (
-    hasWholeSchemaKey(schema, 0) ||
-    mayFailToCompile(schema, { root: schema, rules: rulesOf(draft), followed: new Set() }, 0)
-  );
+  const { rules, walkedKeys } = rulesOf(draft);
+  const found = scanKeys(schema, 0, walkedKeys);
+  if (found !== FOUND_WALKED_KEY) return found === FOUND_WHOLE_SCHEMA_KEY;
+  return mayFailToCompile(schema, { root: schema, rules, followed: new Set() }, 0);
 }
 
 /**
@@ -91,15 +109,29 @@ export function needsCompileNow(schema: object, draft: Draft): boolean {
  * may throw on them first: a schema with one is always left to ajv.
  */
 export function dependsOnMoreThanItself(schema: object): boolean {
-  return hasWholeSchemaKey(schema, 0);
+  return scanKeys(schema, 0, undefined) === FOUND_WHOLE_SCHEMA_KEY;
 }
 
-function hasWholeSchemaKey(value: unknown, depth: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (depth > MAX_DEPTH) return true;
+const FOUND_NOTHING = 0;
+const FOUND_WALKED_KEY = 1;
+const FOUND_WHOLE_SCHEMA_KEY = 2;
+type Found = typeof FOUND_NOTHING | typeof FOUND_WALKED_KEY | typeof FOUND_WHOLE_SCHEMA_KEY;
+
+/**
+ * One look at every key of the value, at any depth: a WHOLE_SCHEMA_KEYS key (or nesting deeper than the walk
+ * goes) settles it; otherwise, whether any of `walked` is there.
+ */
+function scanKeys(value: unknown, depth: number, walked: ReadonlySet<string> | undefined): Found {
+  if (value === null || typeof value !== 'object') return FOUND_NOTHING;
+  if (depth > MAX_DEPTH) return FOUND_WHOLE_SCHEMA_KEY;
+  let found: Found = FOUND_NOTHING;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) if (hasWholeSchemaKey(value[index], depth + 1)) return true;
-    return false;
+    for (let index = 0; index < value.length; index += 1) {
+      const inner = scanKeys(value[index], depth + 1, walked);
+      if (inner === FOUND_WHOLE_SCHEMA_KEY) return inner;
+      if (inner === FOUND_WALKED_KEY) found = inner;
+    }
+    return found;
   }
   const object = value as Readonly<Record<string, unknown>>;
   // Indexed loops over `Object.keys` rather than `for…of`/`for…in`: cheaper on these many-shaped objects
@@ -108,10 +140,15 @@ function hasWholeSchemaKey(value: unknown, depth: number): boolean {
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
     // The root's own `$schema` picked the ajv instance and was checked by the meta-schema.
-    if (key.charCodeAt(0) === DOLLAR && WHOLE_SCHEMA_KEYS.has(key) && !(depth === 0 && key === '$schema')) return true;
-    if (hasWholeSchemaKey(object[key], depth + 1)) return true;
+    if (key.charCodeAt(0) === DOLLAR && WHOLE_SCHEMA_KEYS.has(key) && !(depth === 0 && key === '$schema')) {
+      return FOUND_WHOLE_SCHEMA_KEY;
+    }
+    if (walked?.has(key)) found = FOUND_WALKED_KEY;
+    const inner = scanKeys(object[key], depth + 1, walked);
+    if (inner === FOUND_WHOLE_SCHEMA_KEY) return inner;
+    if (inner === FOUND_WALKED_KEY) found = inner;
   }
-  return false;
+  return found;
 }
 
 const DOLLAR = 36;

@@ -7,6 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src/catalogue/load-ajv.js';
 import { checkMetaSchema } from '../../src/catalogue/meta-schema-check.js';
+import { createCatalogue, defineTool, everySession, type JsonObject, SchemaCompileError } from '../../src/index.js';
 
 /**
  * Registration checks a schema against its draft's meta-schema with code ajv generated ahead of time
@@ -104,5 +105,36 @@ describe('the meta-schema check generated from ajv', () => {
     expect(
       checkMetaSchema('2020-12', { $schema: 'https://json-schema.org/draft/2020-12/meta/applicator', type: 'object' }),
     ).toBe('unknown');
+  });
+});
+
+describe('registration after the meta-schema check', () => {
+  it("refuses a keyword whose type only ajv checks (the meta-schema leaves it), with ajv's message", () => {
+    const schemas: Record<string, unknown>[] = [
+      { type: 'object', properties: { day: { type: 'string', format: 'date', formatMaximum: 5 } } },
+      { type: 'object', properties: { a: { anyOf: [{ type: 'string', nullable: 'yes' }] } } },
+      { type: 'object', properties: { a: { type: 'array', items: { type: 'integer', formatMinimum: [] } } } },
+    ];
+    for (const [index, schema] of schemas.entries()) {
+      const ajv = DRAFTS['draft-07'].create();
+      addFormats(ajv as Ajv);
+      let expected = '';
+      try {
+        ajv.compile(schema);
+      } catch (error) {
+        expected = (error as Error).message;
+      }
+      expect(expected, JSON.stringify(schema)).not.toBe('');
+      const name = `unchecked_${index}`;
+      const tool = defineTool({
+        name,
+        description: 'd',
+        inputSchema: schema as JsonObject,
+        right: everySession,
+        run: () => 1,
+      });
+      expect(() => createCatalogue([tool]), name).toThrow(SchemaCompileError);
+      expect(() => createCatalogue([tool]), name).toThrow(expected);
+    }
   });
 });
