@@ -7,7 +7,7 @@ import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
-import { frozenJsonCopy } from './frozen-json-copy.js';
+import { frozenJsonCopy, isPlainJson } from './frozen-json-copy.js';
 import { providerFeaturesOf } from './provider-features.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
@@ -215,6 +215,9 @@ function prepareSchema(
     const schema = checkRoot(tool.name, jsonCopy(tool.name, convertStandardSchema(tool.name, source)));
     return { schema, validate: standardSchemaValidator(tool.name, source) };
   }
+  // A root that is plain data and not an object schema is refused as its copy would be, without copying it
+  // (a third of a real corpus's bytes can be such tools); `checkRoot` reads only the root of the copy.
+  if (!declaresObjectRoot(source) && isPlainJson(source)) checkRoot(tool.name, source);
   const schema = checkRoot(tool.name, jsonCopy(tool.name, source));
   return { schema, validate: compile(tool.name, schema) };
 }
@@ -255,6 +258,12 @@ function checkRoot(toolName: string, schema: unknown): JsonObject {
     throw new RootSchemaNotObjectError(toolName, type === undefined ? 'no "type"' : `type ${JSON.stringify(type)}`);
   }
   return schema as JsonObject;
+}
+
+/** Whether the schema's own `type` is "object" (read without calling a getter: the copy calls it once). */
+function declaresObjectRoot(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  return Object.getOwnPropertyDescriptor(schema, 'type')?.value === 'object';
 }
 
 /** A private, frozen JSON copy: the catalogue must not change if the caller later mutates the schema it passed. */

@@ -10,13 +10,22 @@ const MAX_DEPTH = 200;
  * `JSON.stringify` throws (a cycle, a BigInt).
  */
 export function frozenJsonCopy(value: unknown): unknown {
-  const copied = copyPlain(value, 0);
+  const copied = copyPlain(value, 0, false);
   return deepFreeze(copied === NOT_PLAIN ? JSON.parse(JSON.stringify(value)) : copied);
+}
+
+/**
+ * Whether `frozenJsonCopy(value)` would be a direct copy of `value` (plain data: no `JSON` round trip, so
+ * equal to it member by member, and nothing thrown), found without copying anything.
+ */
+export function isPlainJson(value: unknown): boolean {
+  return copyPlain(value, 0, true) !== NOT_PLAIN;
 }
 
 const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
 
-function copyPlain(value: unknown, depth: number): unknown {
+/** The copy, or NOT_PLAIN; with `dry`, only the verdict (the value itself stands for its copy). */
+function copyPlain(value: unknown, depth: number, dry: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -33,24 +42,24 @@ function copyPlain(value: unknown, depth: number): unknown {
   if (depth > MAX_DEPTH) return NOT_PLAIN;
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype || 'toJSON' in value) return NOT_PLAIN;
-    const copy: unknown[] = new Array(value.length);
+    const copy: unknown[] = dry ? value : new Array(value.length);
     for (let index = 0; index < value.length; index += 1) {
-      const element = copyPlain(value[index], depth + 1);
+      const element = copyPlain(value[index], depth + 1, dry);
       if (element === NOT_PLAIN) return NOT_PLAIN;
-      copy[index] = element;
+      if (!dry) copy[index] = element;
     }
-    return Object.freeze(copy);
+    return dry ? value : Object.freeze(copy);
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in value) return NOT_PLAIN;
-  const copy: Record<string, unknown> = {};
+  const copy: Record<string, unknown> = dry ? (value as Record<string, unknown>) : {};
   for (const key of Object.keys(value)) {
     if (key === '__proto__') return NOT_PLAIN;
-    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1, dry);
     if (member === NOT_PLAIN) return NOT_PLAIN;
-    copy[key] = member;
+    if (!dry) copy[key] = member;
   }
-  return Object.freeze(copy);
+  return dry ? value : Object.freeze(copy);
 }
 
 function deepFreeze<T>(value: T): T {

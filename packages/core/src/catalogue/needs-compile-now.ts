@@ -1,4 +1,5 @@
-import type { AjvInstance } from './load-ajv.js';
+import type { Draft } from './load-ajv.js';
+import { KEYWORD_SCHEMA_TYPES, KEYWORDS_THE_META_SCHEMA_LEAVES } from './meta-schema-sources.generated.js';
 
 /**
  * Keys that make a schema depend on more than itself (identifiers, anchors, dynamic references) or change
@@ -48,7 +49,34 @@ const SUBSCHEMAS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
 const JSON_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 const MAX_DEPTH = 100;
 
-type Rules = Readonly<Record<string, unknown>>;
+/** Keyword → the JSON types ajv accepts for its value (ajv's keyword definitions' `schemaType`). */
+type Rules = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * Keywords whose mere presence calls for the keyword-by-keyword walk of a schema the meta-schema accepted:
+ * those it checks (`mayFailToCompile`'s switch), and those whose value type the meta-schema leaves to ajv.
+ * Without any of them (most real schemas), the walk could only find what the meta-schema already refused.
+ */
+const WALKED_KEYS: ReadonlySet<string> = new Set(['$ref', 'id', 'enum', 'nullable', 'pattern', 'patternProperties']);
+
+interface DraftRules {
+  readonly rules: Rules;
+  readonly walkedKeys: ReadonlySet<string>;
+}
+
+const rulesByDraft = new Map<Draft, DraftRules>();
+
+function rulesOf(draft: Draft): DraftRules {
+  let rules = rulesByDraft.get(draft);
+  if (rules === undefined) {
+    rules = {
+      rules: new Map(Object.entries(KEYWORD_SCHEMA_TYPES[draft])),
+      walkedKeys: new Set([...WALKED_KEYS, ...KEYWORDS_THE_META_SCHEMA_LEAVES[draft]]),
+    };
+    rulesByDraft.set(draft, rules);
+  }
+  return rules;
+}
 
 /**
  * Whether a schema that passed ajv's meta-schema check must still be compiled at registration, because
@@ -63,27 +91,64 @@ type Rules = Readonly<Record<string, unknown>>;
  * - `nullable` without `type`, or `nullable: false` with a `null` type; the keyword `id` (ajv refuses it);
  *   an empty `enum`; a `type` that is not a JSON type; nesting deeper than any real catalogue's.
  *
+ * A type the meta-schema already enforces (a draft's own keywords, `type` itself) needs no walk: one scan of
+ * the keys tells whether any keyword the walk looks at is there at all, and the walk runs only then.
+ *
  * The catalogue's tests compile every schema of the corpus and a set of broken ones both ways and compare.
  */
-export function needsCompileNow(schema: object, ajv: AjvInstance): boolean {
-  const rules = (ajv as unknown as { RULES: { all: Rules } }).RULES.all;
-  return hasWholeSchemaKey(schema, 0) || mayFailToCompile(schema, { root: schema, rules, followed: new Set() }, 0);
+export function needsCompileNow(schema: object, draft: Draft): boolean {
+  const { rules, walkedKeys } = rulesOf(draft);
+  const found = scanKeys(schema, 0, walkedKeys);
+  if (found !== FOUND_WALKED_KEY) return found === FOUND_WHOLE_SCHEMA_KEY;
+  return mayFailToCompile(schema, { root: schema, rules, followed: new Set() }, 0);
 }
 
-function hasWholeSchemaKey(value: unknown, depth: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (depth > MAX_DEPTH) return true;
+/**
+ * Whether the schema has a key that makes ajv's compile depend on more than the schema itself (an `$id`, an
+ * anchor, `$async`, a nested `$schema`…). ajv reads identifiers and anchors before its meta-schema check, and
+ * may throw on them first: a schema with one is always left to ajv.
+ */
+export function dependsOnMoreThanItself(schema: object): boolean {
+  return scanKeys(schema, 0, undefined) === FOUND_WHOLE_SCHEMA_KEY;
+}
+
+const FOUND_NOTHING = 0;
+const FOUND_WALKED_KEY = 1;
+const FOUND_WHOLE_SCHEMA_KEY = 2;
+type Found = typeof FOUND_NOTHING | typeof FOUND_WALKED_KEY | typeof FOUND_WHOLE_SCHEMA_KEY;
+
+/**
+ * One look at every key of the value, at any depth: a WHOLE_SCHEMA_KEYS key (or nesting deeper than the walk
+ * goes) settles it; otherwise, whether any of `walked` is there.
+ */
+function scanKeys(value: unknown, depth: number, walked: ReadonlySet<string> | undefined): Found {
+  if (value === null || typeof value !== 'object') return FOUND_NOTHING;
+  if (depth > MAX_DEPTH) return FOUND_WHOLE_SCHEMA_KEY;
+  let found: Found = FOUND_NOTHING;
   if (Array.isArray(value)) {
-    for (const element of value) if (hasWholeSchemaKey(element, depth + 1)) return true;
-    return false;
+    for (let index = 0; index < value.length; index += 1) {
+      const inner = scanKeys(value[index], depth + 1, walked);
+      if (inner === FOUND_WHOLE_SCHEMA_KEY) return inner;
+      if (inner === FOUND_WALKED_KEY) found = inner;
+    }
+    return found;
   }
   const object = value as Readonly<Record<string, unknown>>;
-  for (const key in object) {
+  // Indexed loops over `Object.keys` rather than `for…of`/`for…in`: cheaper on these many-shaped objects
+  // before the JIT has optimised the walk, which is all a catalogue's registration ever sees of it.
+  const keys = Object.keys(object);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
     // The root's own `$schema` picked the ajv instance and was checked by the meta-schema.
-    if (key.charCodeAt(0) === DOLLAR && WHOLE_SCHEMA_KEYS.has(key) && !(depth === 0 && key === '$schema')) return true;
-    if (hasWholeSchemaKey(object[key], depth + 1)) return true;
+    if (key.charCodeAt(0) === DOLLAR && WHOLE_SCHEMA_KEYS.has(key) && !(depth === 0 && key === '$schema')) {
+      return FOUND_WHOLE_SCHEMA_KEY;
+    }
+    if (walked?.has(key)) found = FOUND_WALKED_KEY;
+    const inner = scanKeys(object[key], depth + 1, walked);
+    if (inner === FOUND_WHOLE_SCHEMA_KEY) return inner;
+    if (inner === FOUND_WALKED_KEY) found = inner;
   }
-  return false;
+  return found;
 }
 
 const DOLLAR = 36;
@@ -98,9 +163,12 @@ interface Walk {
 function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
   if (typeof schema === 'boolean') return false;
   if (!isPlainObject(schema) || depth > MAX_DEPTH) return true;
-  for (const keyword in schema) {
+  const keywords = Object.keys(schema);
+  for (let index = 0; index < keywords.length; index += 1) {
+    const keyword = keywords[index] as string;
     const value = schema[keyword];
-    if (!fitsKeywordType(walk.rules[keyword], value)) return true;
+    const types = walk.rules.get(keyword);
+    if (types !== undefined && !fitsKeywordType(types, value)) return true;
     switch (keyword) {
       case 'id':
         return true;
@@ -127,19 +195,22 @@ function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
         if (!isRegExp(value)) return true;
         break;
       case 'patternProperties':
-        if (isPlainObject(value)) for (const pattern in value) if (!isRegExp(pattern)) return true;
+        if (isPlainObject(value)) for (const pattern of Object.keys(value)) if (!isRegExp(pattern)) return true;
         break;
     }
     const holds = SUBSCHEMAS.get(keyword);
     if (holds === undefined || value === undefined) continue;
     if (holds === 'map') {
       if (!isPlainObject(value)) continue;
-      for (const name in value) {
-        const child = value[name];
+      const names = Object.keys(value);
+      for (let at = 0; at < names.length; at += 1) {
+        const child = value[names[at] as string];
         if (!Array.isArray(child) && mayFailToCompile(child, walk, depth + 1)) return true;
       }
     } else if (Array.isArray(value)) {
-      if (holds === 'list') for (const child of value) if (mayFailToCompile(child, walk, depth + 1)) return true;
+      if (holds === 'list') {
+        for (let at = 0; at < value.length; at += 1) if (mayFailToCompile(value[at], walk, depth + 1)) return true;
+      }
     } else if (mayFailToCompile(value, walk, depth + 1)) {
       return true;
     }
@@ -148,13 +219,14 @@ function mayFailToCompile(schema: unknown, walk: Walk, depth: number): boolean {
 }
 
 /** ajv's own check (`validSchemaType`): a keyword with a `schemaType` refuses a value of any other type. */
-function fitsKeywordType(rule: unknown, value: unknown): boolean {
-  if (rule === null || typeof rule !== 'object') return true;
-  const types = (rule as { definition?: { schemaType?: readonly string[] } }).definition?.schemaType ?? [];
-  if (types.length === 0) return true;
-  return types.some((type) =>
-    type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type,
-  );
+function fitsKeywordType(types: readonly string[], value: unknown): boolean {
+  for (let index = 0; index < types.length; index += 1) {
+    const type = types[index];
+    if (type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -182,8 +254,12 @@ function resolveLocally(root: object, ref: unknown): unknown {
 
 function typesAreValid(type: unknown): boolean {
   if (type === undefined) return true;
-  const types = Array.isArray(type) ? type : [type];
-  return types.every((entry) => typeof entry === 'string' && JSON_TYPES.has(entry));
+  if (!Array.isArray(type)) return typeof type === 'string' && JSON_TYPES.has(type);
+  for (let index = 0; index < type.length; index += 1) {
+    const entry: unknown = type[index];
+    if (typeof entry !== 'string' || !JSON_TYPES.has(entry)) return false;
+  }
+  return true;
 }
 
 function nullableCompiles(nullable: unknown, type: unknown): boolean {

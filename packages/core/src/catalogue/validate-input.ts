@@ -4,7 +4,8 @@ import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import type { JsonObject } from '../json/json.js';
 import { type AjvInstance, createAjv, type Draft } from './load-ajv.js';
-import { needsCompileNow } from './needs-compile-now.js';
+import { checkMetaSchema } from './meta-schema-check.js';
+import { dependsOnMoreThanItself, needsCompileNow } from './needs-compile-now.js';
 import { renderAjvErrors, renderStandardIssues } from './render-validation-errors.js';
 
 /** The outcome of checking one input: the value the tool receives, or one sentence for the model. */
@@ -23,10 +24,10 @@ export type InputValidator = (input: unknown) => Eventually<InputValidation>;
  * A schema is compiled on its tool's first call, not at registration: compiling costs ≈ 1–2 ms a schema
  * (code generation), which made a catalogue of thousands of tools take seconds while most tools of a big
  * catalogue are never called. Registration still refuses exactly what compiling would refuse, with the
- * same message: it runs ajv's meta-schema check (the first step of ajv's own compile, hence the same
- * "schema is invalid: …" text), and compiles at once every schema `needsCompileNow` cannot clear (one with
- * references or identifiers, a suspicious regular expression, keyword or `nullable`): then the error is
- * ajv's own.
+ * same message: it runs ajv's meta-schema check (the first step of ajv's own compile, as code ajv generated
+ * ahead of time, hence the same "schema is invalid: …" text without loading ajv), and compiles at once every
+ * schema `needsCompileNow` cannot clear (one with references or identifiers, a suspicious regular
+ * expression, keyword or `nullable`): then the error is ajv's own. ajv itself loads on the first compile.
  *
  * `strict: false` because real schemas carry unknown keywords (`example_value`, vendor extensions) that are
  * harmless; a schema that is actually broken (bad `type`, unresolvable `$ref`, unknown meta-schema) still
@@ -44,7 +45,7 @@ export function createSchemaCompiler(): (toolName: string, schema: JsonObject) =
 
   return (toolName, schema) => {
     const draft = draftOf(toolName, schema.$schema);
-    if (!clearedWithoutCompiling(draft, schema))
+    if (!clearedWithoutCompiling(toolName, draft, schema))
       return validatorOf(toolName, compile(instanceFor(draft), toolName, schema));
     let validate: ValidateFunction | undefined;
     let failure: InputValidation | undefined;
@@ -68,30 +69,29 @@ export function createSchemaCompiler(): (toolName: string, schema: JsonObject) =
   };
 }
 
+/** The options of every compile; scripts/generate-meta-schema-sources.mjs generates the meta-schema check with them. */
 const AJV_OPTIONS = { strict: false, allErrors: true, verbose: true, logger: false } as const;
 
 /**
- * One ajv instance per draft for the whole process, used only for the meta-schema check (which adds
- * nothing to an instance), so its compiled meta-schema serves every catalogue. Compiling stays on each
- * catalogue's own instances: their `$id`s must not meet another catalogue's.
+ * True when ajv would compile the schema and nothing in it needs compiling now; throws ajv's own refusal when
+ * the schema fails its meta-schema; false when ajv must decide now (its compile then refuses or accepts).
+ * ajv itself is not loaded here: the meta-schema check is ajv's generated code (see `checkMetaSchema`).
  */
-const metaCheckers = new Map<Draft, AjvInstance>();
-
-/** True when ajv would compile the schema: it passes the meta-schema and `needsCompileNow` sees no risk. */
-function clearedWithoutCompiling(draft: Draft, schema: JsonObject): boolean {
-  let checker = metaCheckers.get(draft);
-  if (checker === undefined) {
-    // Only the verdict is read here (a refused schema is compiled for ajv's own message), so the checker
-    // stops at the first error and keeps no schema or data in its errors.
-    checker = createAjv(draft, { strict: false, logger: false });
-    metaCheckers.set(draft, checker);
-  }
+function clearedWithoutCompiling(toolName: string, draft: Draft, schema: JsonObject): boolean {
+  let meta: string;
   try {
-    return (checker.validateSchema(schema) as boolean) && !needsCompileNow(schema, checker);
+    meta = checkMetaSchema(draft, schema);
   } catch {
-    // An unknown meta-schema, for one: compiling reports it with ajv's own message.
+    // Nesting too deep for the validator's recursion, for one: compiling reports it with ajv's own message.
     return false;
   }
+  if (meta === 'unknown') return false;
+  if (meta !== 'valid') {
+    // ajv reads identifiers and anchors before the meta-schema, and may refuse them first.
+    if (dependsOnMoreThanItself(schema)) return false;
+    throw new SchemaCompileError(toolName, meta);
+  }
+  return !needsCompileNow(schema, draft);
 }
 
 function compile(ajv: AjvInstance, toolName: string, schema: JsonObject): ValidateFunction {

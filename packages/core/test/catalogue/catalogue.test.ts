@@ -88,6 +88,27 @@ describe('createCatalogue registration', () => {
     expect(error.message).toContain('type: "object"');
   });
 
+  it('refuses a root that is not an object with what its JSON copy says, whatever else the schema holds', () => {
+    const asTool = (inputSchema: unknown) => ({ ...tool('r'), inputSchema }) as unknown as AnyToolDefinition;
+    // Plain data: refused as its copy would be (the copy is skipped), with the same text.
+    const plain = thrown(() => createCatalogue([asTool({ type: 'dict', properties: { a: { type: 'x' } } })]));
+    expect(plain).toBeInstanceOf(RootSchemaNotObjectError);
+    expect(plain.message).toContain('found type "dict"');
+    // Not plain: the JSON copy decides first, as before: a cycle is no JSON, and `toJSON` may give an object.
+    const cyclic: Record<string, unknown> = { type: 'dict' };
+    cyclic.self = cyclic;
+    const cycle = thrown(() => createCatalogue([asTool(cyclic)]));
+    expect(cycle).toBeInstanceOf(SchemaCompileError);
+    expect(cycle.message).toContain('not plain JSON data');
+    const converted = { type: 'dict', toJSON: () => ({ type: 'object', properties: {} }) };
+    expect(createCatalogue([asTool(converted)]).get('r')?.declaration.inputSchema).toEqual({
+      type: 'object',
+      properties: {},
+    });
+    const undefinedMember = thrown(() => createCatalogue([asTool({ type: 'string', note: undefined })]));
+    expect(undefinedMember.message).toContain('found type "string"');
+  });
+
   it('rejects boolean and array roots, and a Zod schema that is not an object', () => {
     const asTool = (inputSchema: unknown) => ({ ...tool('r'), inputSchema }) as unknown as AnyToolDefinition;
     expect(thrown(() => createCatalogue([asTool(true)]))).toBeInstanceOf(RootSchemaNotObjectError);
