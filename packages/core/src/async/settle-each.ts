@@ -10,7 +10,8 @@ export interface Settled<T> {
 export interface SettleHandlers<T> {
   /** Called at once when a task settles (before it is delivered, also if it is never delivered). */
   readonly record?: ((index: number, value: T) => void) | undefined;
-  readonly deliver: (index: number, value: T) => Eventually<void>;
+  /** Absent when nobody is told (no hook, no reader): the tasks are then only run and recorded. */
+  readonly deliver: ((index: number, value: T) => Eventually<void>) | undefined;
   /** Called before waiting for the running tasks when a delivery throws (to abort their signal). */
   readonly abandon?: (() => void) | undefined;
 }
@@ -45,8 +46,13 @@ function settleFrom<T>(
   for (let index = from; index < tasks.length; index += 1) {
     // Nothing else is running here, so a task's throw simply propagates.
     const value = (tasks[index] as () => Eventually<T>)();
-    if (isPromiseLike(value)) return settleConcurrently(index, value, tasks, bound, handlers);
+    if (isPromiseLike(value)) {
+      return deliver === undefined
+        ? settleUndelivered(index, value, tasks, bound, record)
+        : settleConcurrently(index, value, tasks, bound, deliver, handlers);
+    }
     record?.(index, value);
+    if (deliver === undefined) continue;
     let delivered: Eventually<void>;
     try {
       delivered = deliver(index, value);
@@ -76,9 +82,10 @@ async function settleConcurrently<T>(
   firstValue: PromiseLike<T>,
   tasks: readonly (() => Eventually<T>)[],
   bound: number,
+  deliver: (index: number, value: T) => Eventually<void>,
   handlers: SettleHandlers<T>,
 ): Promise<void> {
-  const { record, deliver, abandon } = handlers;
+  const { record, abandon } = handlers;
   const ready: Settled<T>[] = [];
   let running = 0;
   let failure: { readonly error: unknown } | undefined;
@@ -162,4 +169,63 @@ async function settleConcurrently<T>(
   }
   await allSettled();
   if (failure !== undefined) throw failure.error;
+}
+
+/**
+ * {@link settleConcurrently} when nothing is delivered: no queue of settled results and no wake-up per
+ * settlement, only a count of the running tasks and one promise, settled when the last one is done (with
+ * the first error, if any, as there: no further task starts after it, the running ones finish).
+ */
+function settleUndelivered<T>(
+  first: number,
+  firstValue: PromiseLike<T>,
+  tasks: readonly (() => Eventually<T>)[],
+  bound: number,
+  record: ((index: number, value: T) => void) | undefined,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let running = 0;
+    let next = first + 1;
+    let failure: { readonly error: unknown } | undefined;
+    const release = (): void => {
+      running -= 1;
+      startMore();
+      if (running > 0) return;
+      if (failure === undefined) resolve();
+      else reject(failure.error);
+    };
+    const track = (index: number, pending: PromiseLike<T>): void => {
+      running += 1;
+      Promise.resolve(pending).then(
+        (value) => {
+          try {
+            record?.(index, value);
+          } finally {
+            release();
+          }
+        },
+        (error: unknown) => {
+          failure ??= { error };
+          release();
+        },
+      );
+    };
+    const startMore = (): void => {
+      while (failure === undefined && next < tasks.length && running < bound) {
+        const index = next;
+        next += 1;
+        let value: Eventually<T>;
+        try {
+          value = (tasks[index] as () => Eventually<T>)();
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        if (isPromiseLike(value)) track(index, value);
+        else record?.(index, value);
+      }
+    };
+    track(first, firstValue);
+    startMore();
+  });
 }

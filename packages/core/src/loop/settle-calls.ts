@@ -33,13 +33,16 @@ export function settleCalls(
     abandon,
     // Recorded under the call's position in its turn.
     record: record === undefined ? undefined : (index, outcome) => record(tasks[index]?.index ?? index, outcome),
-    deliver: (index, outcome) => {
-      const task = tasks[index];
-      // Nobody to tell: no event is made.
-      if (task === undefined || (onCall === undefined && deliver === undefined)) return;
-      const event = callEventOf(task, turn, runId, outcome);
-      if (onCall === undefined) return deliver?.({ outcome, event });
-      return andThen(onCall(event), () => deliver?.({ outcome, event }));
-    },
+    // Nobody to tell: no event is made, and nothing is queued for delivery.
+    deliver:
+      onCall === undefined && deliver === undefined
+        ? undefined
+        : (index, outcome) => {
+            const task = tasks[index];
+            if (task === undefined) return;
+            const event = callEventOf(task, turn, runId, outcome);
+            if (onCall === undefined) return deliver?.({ outcome, event });
+            return andThen(onCall(event), () => deliver?.({ outcome, event }));
+          },
   });
 }
