@@ -46,7 +46,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const cellList = argv.find((arg) => arg.startsWith('--cells='))?.slice('--cells='.length);
   // A bare `--` is what `pnpm … bench -- --quick` may pass along; it means nothing here.
   const unknown = argv.filter(
-    (arg) => !['--', '--quick', '--full'].includes(arg) && !['--only=', '--json=', '--cells='].some((prefix) => arg.startsWith(prefix)),
+    (arg) =>
+      !['--', '--quick', '--full'].includes(arg) &&
+      !['--only=', '--json=', '--cells='].some((prefix) => arg.startsWith(prefix)),
   );
   if (unknown.length > 0) {
     throw new Error(
