@@ -68,7 +68,7 @@ describe('settleEach', () => {
       },
     ];
     let finished = false;
-    const done = settleEach(tasks, 2, { deliver: undefined, record }).then(() => {
+    const done = Promise.resolve(settleEach(tasks, 2, { deliver: undefined, record })).then(() => {
       finished = true;
     });
     expect(started).toEqual([0, 1]);
