@@ -87,69 +87,35 @@ async function settleConcurrently<T>(
 ): Promise<void> {
   const { record, abandon } = handlers;
   const ready: Settled<T>[] = [];
-  let running = 0;
-  let failure: { readonly error: unknown } | undefined;
-  let stopped = false;
-  let next = first + 1;
   let wake: (() => void) | undefined;
   let idle: (() => void) | undefined;
-
-  const release = (): void => {
-    running -= 1;
-    // A freed slot starts the next task at once, even while a slow delivery is still in progress.
-    startMore();
-    if (running === 0) idle?.();
-    const waiting = wake;
-    wake = undefined;
-    waiting?.();
-  };
-  const track = (index: number, pending: PromiseLike<T>): void => {
-    running += 1;
-    Promise.resolve(pending).then(
-      (value) => {
-        try {
-          record?.(index, value);
-          ready.push({ index, value });
-        } finally {
-          release();
-        }
-      },
-      (error: unknown) => {
-        failure ??= { error };
-        release();
-      },
-    );
-  };
-  const startMore = (): void => {
-    while (failure === undefined && !stopped && next < tasks.length && running < bound) {
-      const index = next;
-      next += 1;
-      let value: Eventually<T>;
-      try {
-        value = (tasks[index] as () => Eventually<T>)();
-      } catch (error) {
-        failure ??= { error };
-        return;
-      }
-      if (isPromiseLike(value)) track(index, value);
-      else {
-        record?.(index, value);
-        ready.push({ index, value });
-      }
-    }
-  };
+  const pool: TaskPool<T> = new TaskPool(
+    tasks,
+    first + 1,
+    bound,
+    (index, value) => {
+      record?.(index, value);
+      ready.push({ index, value });
+    },
+    () => {
+      if (pool.running === 0) idle?.();
+      const waiting = wake;
+      wake = undefined;
+      waiting?.();
+    },
+  );
   const allSettled = (): Promise<void> | undefined =>
-    running === 0
+    pool.running === 0
       ? undefined
       : new Promise<void>((resolve) => {
           idle = resolve;
         });
 
-  track(first, firstValue);
-  startMore();
+  pool.track(first, firstValue);
+  pool.startMore();
   let delivered = first;
   try {
-    while (delivered < tasks.length && failure === undefined) {
+    while (delivered < tasks.length && pool.failure === undefined) {
       const item = ready.shift();
       if (item === undefined) {
         await new Promise<void>((resolve) => {
@@ -162,19 +128,19 @@ async function settleConcurrently<T>(
       if (isPromiseLike(pending)) await pending;
     }
   } catch (error) {
-    stopped = true;
+    pool.stopped = true;
     abandon?.();
     await allSettled();
     throw error;
   }
   await allSettled();
-  if (failure !== undefined) throw failure.error;
+  if (pool.failure !== undefined) throw pool.failure.error;
 }
 
 /**
  * {@link settleConcurrently} when nothing is delivered: no queue of settled results and no wake-up per
- * settlement, only a count of the running tasks and one promise, settled when the last one is done (with
- * the first error, if any, as there: no further task starts after it, the running ones finish).
+ * settlement, only the pool's count of running tasks and one promise, settled when the last one is done
+ * (with the first error, if any, as there: no further task starts after it, the running ones finish).
  */
 function settleUndelivered<T>(
   first: number,
@@ -184,48 +150,72 @@ function settleUndelivered<T>(
   record: ((index: number, value: T) => void) | undefined,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    let running = 0;
-    let next = first + 1;
-    let failure: { readonly error: unknown } | undefined;
-    const release = (): void => {
-      running -= 1;
-      startMore();
-      if (running > 0) return;
-      if (failure === undefined) resolve();
-      else reject(failure.error);
-    };
-    const track = (index: number, pending: PromiseLike<T>): void => {
-      running += 1;
-      Promise.resolve(pending).then(
-        (value) => {
-          try {
-            record?.(index, value);
-          } finally {
-            release();
-          }
-        },
-        (error: unknown) => {
-          failure ??= { error };
-          release();
-        },
-      );
-    };
-    const startMore = (): void => {
-      while (failure === undefined && next < tasks.length && running < bound) {
-        const index = next;
-        next += 1;
-        let value: Eventually<T>;
-        try {
-          value = (tasks[index] as () => Eventually<T>)();
-        } catch (error) {
-          failure ??= { error };
-          return;
-        }
-        if (isPromiseLike(value)) track(index, value);
-        else record?.(index, value);
-      }
-    };
-    track(first, firstValue);
-    startMore();
+    const pool: TaskPool<T> = new TaskPool(tasks, first + 1, bound, record ?? (() => {}), () => {
+      if (pool.running > 0) return;
+      if (pool.failure === undefined) resolve();
+      else reject(pool.failure.error);
+    });
+    pool.track(first, firstValue);
+    pool.startMore();
   });
+}
+
+/**
+ * The tasks from `next` on, at most `bound` of them waiting at a time. Each waiting task costs one `then`
+ * (no `finally`, no set of promises): a count says how many are still running. `settled` sees each result
+ * (a synchronous one at once); `released` is called each time a waiting task is done, after a freed slot
+ * started the next task. A task that throws or rejects stops further starts; so does `stopped`.
+ */
+class TaskPool<T> {
+  running = 0;
+  failure: { readonly error: unknown } | undefined;
+  stopped = false;
+
+  constructor(
+    private readonly tasks: readonly (() => Eventually<T>)[],
+    private next: number,
+    private readonly bound: number,
+    private readonly settled: (index: number, value: T) => void,
+    private readonly released: () => void,
+  ) {}
+
+  track(index: number, pending: PromiseLike<T>): void {
+    this.running += 1;
+    Promise.resolve(pending).then(
+      (value) => {
+        try {
+          this.settled(index, value);
+        } finally {
+          this.release();
+        }
+      },
+      (error: unknown) => {
+        this.failure ??= { error };
+        this.release();
+      },
+    );
+  }
+
+  /** A freed slot starts the next task at once, even while a slow delivery is still in progress. */
+  startMore(): void {
+    while (this.failure === undefined && !this.stopped && this.next < this.tasks.length && this.running < this.bound) {
+      const index = this.next;
+      this.next += 1;
+      let value: Eventually<T>;
+      try {
+        value = (this.tasks[index] as () => Eventually<T>)();
+      } catch (error) {
+        this.failure ??= { error };
+        return;
+      }
+      if (isPromiseLike(value)) this.track(index, value);
+      else this.settled(index, value);
+    }
+  }
+
+  private release(): void {
+    this.running -= 1;
+    this.startMore();
+    this.released();
+  }
 }
