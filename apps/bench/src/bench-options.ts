@@ -19,6 +19,8 @@ export interface BenchOptions {
   /** Also time the peers at S=500 with 100 tools (several extra minutes). */
   readonly full: boolean;
   readonly phases: ReadonlySet<Phase>;
+  /** `--cells=KxSxT,…`: the `paths` phase times only these cells (every cell when absent). */
+  readonly cells: readonly Scenario[] | undefined;
   /** Where to write every figure as JSON, if anywhere. */
   readonly jsonPath: string | undefined;
   /** The cell the per-call goals are judged on (K=8 S=100, or its quick stand-in). */
@@ -41,13 +43,16 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const full = argv.includes('--full');
   const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
   const jsonPath = argv.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
+  const cellList = argv.find((arg) => arg.startsWith('--cells='))?.slice('--cells='.length);
   // A bare `--` is what `pnpm … bench -- --quick` may pass along; it means nothing here.
   const unknown = argv.filter(
-    (arg) => !['--', '--quick', '--full'].includes(arg) && !arg.startsWith('--only=') && !arg.startsWith('--json='),
+    (arg) =>
+      !['--', '--quick', '--full'].includes(arg) &&
+      !['--only=', '--json=', '--cells='].some((prefix) => arg.startsWith(prefix)),
   );
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown option ${unknown.join(' ')}. Use --quick, --full, --only=${PHASES.join(',')}, --json=FILE.`,
+      `Unknown option ${unknown.join(' ')}. Use --quick, --full, --only=${PHASES.join(',')}, --json=FILE, --cells=KxSxT,….`,
     );
   }
   const phases = new Set<Phase>();
@@ -62,6 +67,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     quick,
     full,
     phases,
+    cells: cellList === undefined ? undefined : cellList.split(',').map(parseCell),
     jsonPath,
     goalCell: { calls: 8, steps: middle, tools: 1 },
     rssCells: quick
@@ -78,4 +84,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     stepHistory: quick ? [10, 30] : [10, 100, 300],
     stepTiming: { minSamples: quick ? 5 : 9, maxSamples: 200, budgetMs: quick ? 100 : 400 },
   };
+}
+
+/** `8x100x1`: K calls per step, S steps, T tools. */
+function parseCell(text: string): Scenario {
+  const parts = text.split('x').map(Number);
+  const [calls, steps, tools] = parts;
+  if (parts.length !== 3 || !parts.every((part) => Number.isInteger(part) && part > 0)) {
+    throw new Error(`Unknown cell "${text}": write KxSxT, e.g. --cells=8x100x1,1x10x1.`);
+  }
+  return { calls: calls as number, steps: steps as number, tools: tools as number };
 }

@@ -96,5 +96,12 @@ export function pathPlan(options: BenchOptions): PathConfiguration[] {
       peer({ id: 'ai', tool: 'async' }),
     ],
   });
-  return configurations;
+  const { cells } = options;
+  if (cells === undefined) return configurations;
+  // `--cells=`: only the configurations of the cells asked for (the `ai` one with the goal cell).
+  return configurations.filter(({ scenario }) =>
+    cells.some(
+      (cell) => cell.calls === scenario.calls && cell.steps === scenario.steps && cell.tools === scenario.tools,
+    ),
+  );
 }

@@ -100,6 +100,19 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     expect(versus?.systems.map((entry) => entry.spec.id)).toEqual(['toolcircuit', 'hand-written', 'ai7', 'ai']);
   });
 
+  it('times only the cells --cells= names, the ai configuration with the goal cell', () => {
+    const plan = pathPlan(parseBenchOptions(['--cells=1x10x1,8x100x1']));
+    const labels = plan.map(({ name, scenario }) => `${name} ${scenario.calls}x${scenario.steps}x${scenario.tools}`);
+    expect(labels).toEqual([
+      'async tool 1x10x1',
+      'sync tool 1x10x1',
+      'async tool 8x100x1',
+      'sync tool 8x100x1',
+      'versus ai 7 and 6 8x100x1',
+    ]);
+    expect(() => parseBenchOptions(['--cells=8x100'])).toThrow(/KxSxT/);
+  });
+
   it(
     'judges the paths goals from cells timed the way a paths child times them',
     async () => {

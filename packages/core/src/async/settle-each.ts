@@ -10,7 +10,8 @@ export interface Settled<T> {
 export interface SettleHandlers<T> {
   /** Called at once when a task settles (before it is delivered, also if it is never delivered). */
   readonly record?: ((index: number, value: T) => void) | undefined;
-  readonly deliver: (index: number, value: T) => Eventually<void>;
+  /** Absent when nobody is told (no hook, no reader): the tasks are then only run and recorded. */
+  readonly deliver: ((index: number, value: T) => Eventually<void>) | undefined;
   /** Called before waiting for the running tasks when a delivery throws (to abort their signal). */
   readonly abandon?: (() => void) | undefined;
 }
@@ -45,8 +46,13 @@ function settleFrom<T>(
   for (let index = from; index < tasks.length; index += 1) {
     // Nothing else is running here, so a task's throw simply propagates.
     const value = (tasks[index] as () => Eventually<T>)();
-    if (isPromiseLike(value)) return settleConcurrently(index, value, tasks, bound, handlers);
+    if (isPromiseLike(value)) {
+      return deliver === undefined
+        ? settleUndelivered(index, value, tasks, bound, record)
+        : settleConcurrently(index, value, tasks, bound, deliver, handlers);
+    }
     record?.(index, value);
+    if (deliver === undefined) continue;
     let delivered: Eventually<void>;
     try {
       delivered = deliver(index, value);
@@ -76,73 +82,40 @@ async function settleConcurrently<T>(
   firstValue: PromiseLike<T>,
   tasks: readonly (() => Eventually<T>)[],
   bound: number,
+  deliver: (index: number, value: T) => Eventually<void>,
   handlers: SettleHandlers<T>,
 ): Promise<void> {
-  const { record, deliver, abandon } = handlers;
+  const { record, abandon } = handlers;
   const ready: Settled<T>[] = [];
-  let running = 0;
-  let failure: { readonly error: unknown } | undefined;
-  let stopped = false;
-  let next = first + 1;
   let wake: (() => void) | undefined;
   let idle: (() => void) | undefined;
-
-  const release = (): void => {
-    running -= 1;
-    // A freed slot starts the next task at once, even while a slow delivery is still in progress.
-    startMore();
-    if (running === 0) idle?.();
-    const waiting = wake;
-    wake = undefined;
-    waiting?.();
-  };
-  const track = (index: number, pending: PromiseLike<T>): void => {
-    running += 1;
-    Promise.resolve(pending).then(
-      (value) => {
-        try {
-          record?.(index, value);
-          ready.push({ index, value });
-        } finally {
-          release();
-        }
-      },
-      (error: unknown) => {
-        failure ??= { error };
-        release();
-      },
-    );
-  };
-  const startMore = (): void => {
-    while (failure === undefined && !stopped && next < tasks.length && running < bound) {
-      const index = next;
-      next += 1;
-      let value: Eventually<T>;
-      try {
-        value = (tasks[index] as () => Eventually<T>)();
-      } catch (error) {
-        failure ??= { error };
-        return;
-      }
-      if (isPromiseLike(value)) track(index, value);
-      else {
-        record?.(index, value);
-        ready.push({ index, value });
-      }
-    }
-  };
+  const pool: TaskPool<T> = new TaskPool(
+    tasks,
+    first + 1,
+    bound,
+    (index, value) => {
+      record?.(index, value);
+      ready.push({ index, value });
+    },
+    () => {
+      if (pool.running === 0) idle?.();
+      const waiting = wake;
+      wake = undefined;
+      waiting?.();
+    },
+  );
   const allSettled = (): Promise<void> | undefined =>
-    running === 0
+    pool.running === 0
       ? undefined
       : new Promise<void>((resolve) => {
           idle = resolve;
         });
 
-  track(first, firstValue);
-  startMore();
+  pool.track(first, firstValue);
+  pool.startMore();
   let delivered = first;
   try {
-    while (delivered < tasks.length && failure === undefined) {
+    while (delivered < tasks.length && pool.failure === undefined) {
       const item = ready.shift();
       if (item === undefined) {
         await new Promise<void>((resolve) => {
@@ -155,11 +128,94 @@ async function settleConcurrently<T>(
       if (isPromiseLike(pending)) await pending;
     }
   } catch (error) {
-    stopped = true;
+    pool.stopped = true;
     abandon?.();
     await allSettled();
     throw error;
   }
   await allSettled();
-  if (failure !== undefined) throw failure.error;
+  if (pool.failure !== undefined) throw pool.failure.error;
+}
+
+/**
+ * {@link settleConcurrently} when nothing is delivered: no queue of settled results and no wake-up per
+ * settlement, only the pool's count of running tasks and one promise, settled when the last one is done
+ * (with the first error, if any, as there: no further task starts after it, the running ones finish).
+ */
+function settleUndelivered<T>(
+  first: number,
+  firstValue: PromiseLike<T>,
+  tasks: readonly (() => Eventually<T>)[],
+  bound: number,
+  record: ((index: number, value: T) => void) | undefined,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const pool: TaskPool<T> = new TaskPool(tasks, first + 1, bound, record ?? (() => {}), () => {
+      if (pool.running > 0) return;
+      if (pool.failure === undefined) resolve();
+      else reject(pool.failure.error);
+    });
+    pool.track(first, firstValue);
+    pool.startMore();
+  });
+}
+
+/**
+ * The tasks from `next` on, at most `bound` of them waiting at a time. Each waiting task costs one `then`
+ * (no `finally`, no set of promises): a count says how many are still running. `settled` sees each result
+ * (a synchronous one at once); `released` is called each time a waiting task is done, after a freed slot
+ * started the next task. A task that throws or rejects stops further starts; so does `stopped`.
+ */
+class TaskPool<T> {
+  running = 0;
+  failure: { readonly error: unknown } | undefined;
+  stopped = false;
+
+  constructor(
+    private readonly tasks: readonly (() => Eventually<T>)[],
+    private next: number,
+    private readonly bound: number,
+    private readonly settled: (index: number, value: T) => void,
+    private readonly released: () => void,
+  ) {}
+
+  track(index: number, pending: PromiseLike<T>): void {
+    this.running += 1;
+    Promise.resolve(pending).then(
+      (value) => {
+        try {
+          this.settled(index, value);
+        } finally {
+          this.release();
+        }
+      },
+      (error: unknown) => {
+        this.failure ??= { error };
+        this.release();
+      },
+    );
+  }
+
+  /** A freed slot starts the next task at once, even while a slow delivery is still in progress. */
+  startMore(): void {
+    while (this.failure === undefined && !this.stopped && this.next < this.tasks.length && this.running < this.bound) {
+      const index = this.next;
+      this.next += 1;
+      let value: Eventually<T>;
+      try {
+        value = (this.tasks[index] as () => Eventually<T>)();
+      } catch (error) {
+        this.failure ??= { error };
+        return;
+      }
+      if (isPromiseLike(value)) this.track(index, value);
+      else this.settled(index, value);
+    }
+  }
+
+  private release(): void {
+    this.running -= 1;
+    this.startMore();
+    this.released();
+  }
 }

@@ -3,7 +3,7 @@ import { isoNow } from '../journal/iso-now.js';
 import { canonicalCopy, walkedCanonicalCopy } from '../json/canonical-copy.js';
 import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
-import { plainJsonCopy } from '../json/json-copy.js';
+import { plainInputCopy } from '../json/json-copy.js';
 import type { ToolCallPart } from '../messages/messages.js';
 import type { CallGate } from '../provenance/run-provenance.js';
 import type { ExecutionContext } from './execution-context.js';
@@ -60,7 +60,7 @@ function inputOf(call: ToolCallPart): {
 } {
   if (call.inputError !== undefined) return NO_INPUT;
   // What adapters produce (JSON.parse output) is copied directly; the canonical text waits until needed.
-  const plain = plainJsonCopy(call.input);
+  const plain = plainInputCopy(call.input);
   if (plain !== undefined) return { copy: plain, canonical: undefined };
   try {
     // Anything else (toJSON, -0, undefined members, deep nesting) exactly as canonical JSON reads it: not

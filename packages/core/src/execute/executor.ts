@@ -302,6 +302,13 @@ function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eve
     return answerThrown(attempt, error);
   }
   if (!promised) return answerReturned(attempt, output as ToolOutput);
+  if (timeoutMs === undefined && context.signal === undefined) {
+    // Nothing to race (no timeout, no signal): answered straight from the tool's promise, one `then`.
+    return Promise.resolve(output as PromiseLike<ToolOutput>).then(
+      (returned) => answerReturned(attempt, returned),
+      (error: unknown) => answerThrown(attempt, error),
+    );
+  }
   return raceTool(output as PromiseLike<ToolOutput>, call.name, timeoutMs, context.signal, toolContext).then(
     (outcome) => answerRun(attempt, outcome),
   );

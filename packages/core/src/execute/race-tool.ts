@@ -25,6 +25,7 @@ export function raceTool(
   signal: AbortSignal | undefined,
   toolContext: CallToolContext,
 ): Promise<RunOutcome> {
+  // The executor answers a tool with neither straight from its promise; kept here so the race stands alone.
   if (timeoutMs === undefined && signal === undefined) return Promise.resolve(pending).then(returned, threw);
   return new Promise<RunOutcome>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -42,6 +42,63 @@ export function sortedPlainJsonCopy(value: unknown): JsonValue | undefined {
   return plain === NOT_PLAIN ? undefined : plain;
 }
 
+/**
+ * {@link plainJsonCopy} made the cheap way, for a tool's private copy of its input (once per call): each
+ * object is copied with a spread, which V8 does by cloning the object's layout, and its members are then
+ * checked and their objects replaced by copies; about twice as fast as building every object key by key.
+ * The one difference: own enumerable symbol-keyed members (which JSON never carries and a parsed input
+ * never has) are copied as they are, since looking for them costs more than the copy. What JSON reads of
+ * the copy is what JSON reads of the value, and no object JSON reads is shared with it.
+ *
+ * The gain holds while the spread meets few object layouts (V8 caches up to four per spread): inputs of a
+ * few tools. Tool outputs keep {@link jsonCopy}: sharing this spread with them made it slower for both.
+ */
+export function plainInputCopy(value: unknown): JsonValue | undefined {
+  const plain = typeof value === 'object' && value !== null ? spreadCopy(value, 0) : plainCopy(value, 0, false);
+  return plain === NOT_PLAIN ? undefined : plain;
+}
+
+function spreadCopy(value: object, depth: number): JsonValue | typeof NOT_PLAIN {
+  if (depth >= COPY_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    // Element by element (a spread or `slice` of an array subclass would run its species constructor).
+    const copy: JsonValue[] = [];
+    for (let index = 0; index < value.length; index += 1) {
+      const copied = memberCopy(value[index], depth);
+      if (copied === NOT_PLAIN) return NOT_PLAIN;
+      copy.push(copied);
+    }
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  if ('toJSON' in value) return NOT_PLAIN;
+  const copy: Record<string, unknown> = { ...value };
+  for (const key in copy) {
+    // The copy's prototype is Object.prototype, whose members are not enumerable: these are its own keys.
+    if (key === '__proto__') return NOT_PLAIN;
+    const member = copy[key];
+    if (typeof member !== 'object' || member === null) {
+      if (!isJsonPrimitive(member)) return NOT_PLAIN;
+      continue;
+    }
+    const copied = spreadCopy(member, depth + 1);
+    if (copied === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = copied;
+  }
+  return copy as JsonValue;
+}
+
+function memberCopy(member: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
+  if (typeof member === 'object' && member !== null) return spreadCopy(member, depth + 1);
+  return isJsonPrimitive(member) ? (member as JsonValue) : NOT_PLAIN;
+}
+
+function isJsonPrimitive(value: unknown): boolean {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return true;
+  return typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0);
+}
+
 const INDEX_LIKE = /^[0-9]+$/;
 
 function plainCopy(value: unknown, depth: number, sorted: boolean): JsonValue | typeof NOT_PLAIN {

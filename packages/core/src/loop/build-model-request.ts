@@ -19,20 +19,24 @@ export function buildModelRequest(
     spotlit === undefined
       ? step.system
       : `${step.system === undefined ? '' : `${step.system}\n\n`}${spotlightNote(spotlit.marker)}`;
-  return {
+  const request: Writable<ModelRequest> = {
     // A fresh array each turn: the model may keep it, the loop keeps appending to its own. Spotlit results
     // are wrapped here only, so the marker never reaches the run's messages or the journal.
     messages: spotlit === undefined ? [...state.messages] : spotlightMessages(state.messages, spotlit),
     tools: step.tools,
-    ...(step.deferredTools === undefined ? {} : { deferredTools: step.deferredTools }),
-    ...(system === undefined ? {} : { system }),
-    ...(step.toolChoice === undefined ? {} : { toolChoice: step.toolChoice }),
-    ...(step.hostedTools === undefined || step.hostedTools.length === 0 ? {} : { hostedTools: step.hostedTools }),
-    ...(options.cacheTools === undefined ? {} : { cacheTools: options.cacheTools }),
-    ...(options.parallelToolCalls === undefined ? {} : { parallelToolCalls: options.parallelToolCalls }),
-    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-    ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
+  // Assigned rather than spread from `{}` or `{ key }` per option: no throw-away object per option and turn.
+  if (step.deferredTools !== undefined) request.deferredTools = step.deferredTools;
+  if (system !== undefined) request.system = system;
+  if (step.toolChoice !== undefined) request.toolChoice = step.toolChoice;
+  if (step.hostedTools !== undefined && step.hostedTools.length > 0) request.hostedTools = step.hostedTools;
+  if (options.cacheTools !== undefined) request.cacheTools = options.cacheTools;
+  if (options.parallelToolCalls !== undefined) request.parallelToolCalls = options.parallelToolCalls;
+  if (options.maxOutputTokens !== undefined) request.maxOutputTokens = options.maxOutputTokens;
+  if (options.temperature !== undefined) request.temperature = options.temperature;
+  if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
+  if (options.signal !== undefined) request.signal = options.signal;
+  return request;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -25,7 +25,20 @@ export function callEventOf(task: CallTask, turn: number, runId: string, outcome
 
 /** The stream's event of a settled call. */
 export function callVerdictEventOf(event: CallEvent): LoopCallVerdictEvent {
-  return new CallVerdictEvent(event);
+  return new CallVerdictEvent(event.runId, event.turn, event.index, event.call, event);
+}
+
+/**
+ * The stream's event of a settled call when no `onCall` hook needs a call event of its own: made straight
+ * from the outcome, one object per call instead of two. It is a call event too (plus `type`).
+ */
+export function callVerdictEventFrom(
+  task: CallTask,
+  turn: number,
+  runId: string,
+  outcome: ExecutionOutcome,
+): LoopCallVerdictEvent {
+  return new CallVerdictEvent(runId, turn, task.index, outcome.repairedCall ?? task.call, outcome);
 }
 
 class SettledCallEvent implements CallEvent {
@@ -62,11 +75,7 @@ class SettledCallEvent implements CallEvent {
   }
 }
 
-/** The same fields, plus the stream's `type`; the call event itself serves as the digest's source. */
+/** The same fields, plus the stream's `type`; the call event (or the outcome) serves as the digest's source. */
 class CallVerdictEvent extends SettledCallEvent implements LoopCallVerdictEvent {
   readonly type = 'call-verdict';
-
-  constructor(event: CallEvent) {
-    super(event.runId, event.turn, event.index, event.call, event);
-  }
 }

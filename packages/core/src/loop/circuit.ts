@@ -15,7 +15,6 @@ import { executionContext } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
 import { interruptedRunOf } from './interrupted-run.js';
 import { DEFAULT_MAX_TURNS } from './loop-defaults.js';
-import type { CallEvent } from './loop-hooks.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
@@ -26,7 +25,7 @@ import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { planStep } from './plan-step.js';
 import { readModelTurn } from './read-model-turn.js';
 import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
-import { settleCalls } from './settle-calls.js';
+import { type SettledCall, settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
 import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
 
@@ -131,8 +130,8 @@ async function turns(
     const deliver =
       emit === undefined
         ? undefined
-        : async ({ outcome, event }: { outcome: ExecutionOutcome; event: CallEvent }): Promise<void> => {
-            await emit(callVerdictEventOf(event));
+        : async ({ outcome, event }: SettledCall): Promise<void> => {
+            await emit('type' in event ? event : callVerdictEventOf(event));
             if (outcome.verdict.kind !== 'awaiting_confirmation') {
               await emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
             }

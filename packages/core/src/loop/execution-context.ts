@@ -15,7 +15,12 @@ export interface StepScope {
   readonly plan: StepPlan | undefined;
 }
 
-/** What the executor needs from the loop's options for the calls of one turn. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * What the executor needs from the loop's options for the calls of one turn. Made once per turn, by
+ * assignment rather than a spread of `{}` or `{ key }` per option: no throw-away object per option and turn.
+ */
 export function executionContext(
   options: Omit<LoopOptions, 'messages'>,
   runId: string,
@@ -25,22 +30,24 @@ export function executionContext(
   step?: StepScope,
   loadedTools?: LoadedTools,
 ): ExecutionContext {
-  return {
+  const context: Writable<ExecutionContext> = {
     catalogue: options.catalogue,
     session: options.session,
     runId,
     turn,
     confirmation,
-    ...(options.journal === undefined ? {} : { journal: options.journal }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
-    ...(options.resultLimits === undefined ? {} : { resultLimits: options.resultLimits }),
-    ...(options.hooks?.beforeToolRun === undefined ? {} : { beforeRun: options.hooks.beforeToolRun }),
-    ...(provenance === undefined ? {} : { provenance }),
-    ...(loadedTools === undefined ? {} : { loadedTools }),
-    ...(options.repairToolCall === undefined ? {} : { repair: options.repairToolCall }),
-    ...(step?.active === undefined ? {} : { activeTools: step.active }),
-    ...(step === undefined ? {} : { tools: step.tools }),
-    ...(step?.plan === undefined ? {} : { step: step.plan }),
   };
+  if (options.journal !== undefined) context.journal = options.journal;
+  if (options.signal !== undefined) context.signal = options.signal;
+  if (options.toolTimeoutMs !== undefined) context.timeoutMs = options.toolTimeoutMs;
+  if (options.resultLimits !== undefined) context.resultLimits = options.resultLimits;
+  const beforeRun = options.hooks?.beforeToolRun;
+  if (beforeRun !== undefined) context.beforeRun = beforeRun;
+  if (provenance !== undefined) context.provenance = provenance;
+  if (loadedTools !== undefined) context.loadedTools = loadedTools;
+  if (options.repairToolCall !== undefined) context.repair = options.repairToolCall;
+  if (step?.active !== undefined) context.activeTools = step.active;
+  if (step !== undefined) context.tools = step.tools;
+  if (step?.plan !== undefined) context.step = step.plan;
+  return context;
 }

@@ -33,8 +33,17 @@ class PulledEvents<T> implements AsyncIterableIterator<T> {
   #ending: { readonly error: unknown } | undefined;
   #done = false;
   #stopped = false;
-  /** Calls of `next()` / `return()` run one after the other, as a generator's would. */
-  #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Calls of `next()` / `return()` run one after the other, as a generator's would: while one is in flight,
+   * later ones wait here. A reader that awaits each call (`for await`) never makes one wait, and its call
+   * runs at once, with no queue promise and no turn of the microtask queue before it.
+   */
+  #busy = false;
+  readonly #waiting: (() => void)[] = [];
+  readonly #release = (): void => {
+    this.#busy = false;
+    this.#waiting.shift()?.();
+  };
 
   constructor(produce: (emit: (event: T) => Promise<void>) => Promise<unknown>, onStop: () => void) {
     this.#produce = produce;
@@ -54,8 +63,19 @@ class PulledEvents<T> implements AsyncIterableIterator<T> {
   }
 
   #serialised<R>(step: () => Promise<R>): Promise<R> {
-    const result = this.#queue.then(step);
-    this.#queue = result.catch(() => {});
+    if (this.#busy) {
+      return new Promise<R>((resolve, reject) => {
+        this.#waiting.push(() => this.#serialised(step).then(resolve, reject));
+      });
+    }
+    this.#busy = true;
+    let result: Promise<R>;
+    try {
+      result = step();
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(this.#release, this.#release);
     return result;
   }
 

@@ -78,7 +78,9 @@ async function readStreamedTurn(
     }
     if (event.type === 'tool-call-end') ended.add(event.id);
     if (emit === undefined) return afterEmit();
-    const emitted = emit({ ...event, ...tag });
+    // Not `{ ...event, ...tag }`: on Node 20 adding keys to a spread copy costs microseconds (V8 leaves its
+    // fast path), several times what `Object.assign` does with the same result, key order included.
+    const emitted = emit(Object.assign({}, event, tag));
     return isPromiseLike(emitted) ? Promise.resolve(emitted).then(afterEmit) : afterEmit();
   };
   try {

@@ -1,15 +1,17 @@
 import { andThen, type Eventually } from '../async/eventually.js';
 import { settleEach } from '../async/settle-each.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
-import { callEventOf } from './call-events.js';
+import { callEventOf, callVerdictEventFrom } from './call-events.js';
 import type { CallTask } from './call-tasks.js';
 import { DEFAULT_CONCURRENCY } from './loop-defaults.js';
 import type { CallEvent } from './loop-hooks.js';
 import type { LoopOptions } from './loop-options.js';
+import type { LoopCallVerdictEvent } from './loop-stream-event.js';
 
 export interface SettledCall {
   readonly outcome: ExecutionOutcome;
-  readonly event: CallEvent;
+  /** Without an `onCall` hook, the stream's verdict event itself (a call event with a `type`). */
+  readonly event: CallEvent | LoopCallVerdictEvent;
 }
 
 /**
@@ -33,13 +35,18 @@ export function settleCalls(
     abandon,
     // Recorded under the call's position in its turn.
     record: record === undefined ? undefined : (index, outcome) => record(tasks[index]?.index ?? index, outcome),
-    deliver: (index, outcome) => {
-      const task = tasks[index];
-      // Nobody to tell: no event is made.
-      if (task === undefined || (onCall === undefined && deliver === undefined)) return;
-      const event = callEventOf(task, turn, runId, outcome);
-      if (onCall === undefined) return deliver?.({ outcome, event });
-      return andThen(onCall(event), () => deliver?.({ outcome, event }));
-    },
+    // Nobody to tell: no event is made, and nothing is queued for delivery.
+    deliver:
+      onCall === undefined && deliver === undefined
+        ? undefined
+        : (index, outcome) => {
+            const task = tasks[index];
+            if (task === undefined) return;
+            // Only a stream delivers without the hook: one event object, the verdict event it emits.
+            if (onCall === undefined)
+              return deliver?.({ outcome, event: callVerdictEventFrom(task, turn, runId, outcome) });
+            const event = callEventOf(task, turn, runId, outcome);
+            return andThen(onCall(event), () => deliver?.({ outcome, event }));
+          },
   });
 }

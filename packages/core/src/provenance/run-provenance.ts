@@ -24,24 +24,35 @@ export interface CallGate {
  * made the call (calls of one turn are made together, before any of their results exist).
  */
 export class RunProvenance {
-  /** Random per run and never persisted: an attacker cannot forge the closing delimiter around their text. */
-  readonly marker: string = randomBytes(9).toString('base64url');
+  #marker: string | undefined;
   readonly #catalogue: Catalogue;
   readonly #options: ProvenanceOptions;
   /** Recorded as results arrive; digest and text are made only when a gate, a pause or a result needs them. */
   readonly #sources: LazySource[] = [];
   readonly #sensitive: ReadonlySet<string>;
   /** Result parts to spotlight in model requests (by identity: the conversation keeps these objects). */
-  readonly #spotlit = new WeakSet<ToolResultPart>();
+  #spotlit: WeakSet<ToolResultPart> | undefined;
   #spotlightsAny: boolean | undefined;
   /** `countBefore`'s running count for the turn it was last asked about, over the first `read` sources. */
   #counted: { readonly turn: number; count: number; read: number } | undefined;
+  /** Per tool name, what `record` needs (its trust and spotlighting): the run's options and catalogue are fixed. */
+  readonly #recorded = new Map<string, RecordedAs>();
 
   constructor(catalogue: Catalogue, options: ProvenanceOptions, sources: readonly TaintSource[] = []) {
     this.#catalogue = catalogue;
     this.#options = options;
-    this.#sensitive = new Set(options.sensitive ?? []);
+    this.#sensitive = options.sensitive === undefined ? NONE_SENSITIVE : new Set(options.sensitive);
     for (const source of sources) this.#sources.push({ turn: source.turn, part: undefined, made: source });
+  }
+
+  /**
+   * Random per run and never persisted: an attacker cannot forge the closing delimiter around their text.
+   * Drawn when first read (a run that spotlights nothing never reads it: random bytes cost a run of a
+   * single call more than that call).
+   */
+  get marker(): string {
+    this.#marker ??= randomBytes(9).toString('base64url');
+    return this.#marker;
   }
 
   /**
@@ -58,7 +69,7 @@ export class RunProvenance {
         const known = this.#sources.some((source) => matches(made(source), part));
         if (!known && !admitUnknown) continue;
         if (!known) this.#add(0, part);
-        if (this.spotlights(part.name)) this.#spotlit.add(part);
+        if (this.spotlights(part.name)) this.#spotlight(part);
       }
     }
   }
@@ -92,14 +103,19 @@ export class RunProvenance {
   }
 
   isSpotlit(part: ToolResultPart): boolean {
-    return this.#spotlit.has(part);
+    return this.#spotlit?.has(part) === true;
   }
 
   /** Records an answered call whose content came from the tool (it ran, or threw a message of its own). */
   record(turn: number, result: ToolResultPart): void {
-    if (this.trustOf(result.name) === 'trusted') return;
+    let judged = this.#recorded.get(result.name);
+    if (judged === undefined) {
+      judged = { trusted: this.trustOf(result.name) === 'trusted', spotlit: this.spotlights(result.name) };
+      this.#recorded.set(result.name, judged);
+    }
+    if (judged.trusted) return;
     this.#add(turn, result);
-    if (this.spotlights(result.name)) this.#spotlit.add(result);
+    if (judged.spotlit) this.#spotlight(result);
   }
 
   /** The untrusted sources a call of `turn` was made after. */
@@ -185,6 +201,11 @@ export class RunProvenance {
     return this.#options.policy?.(request) ?? 'pause';
   }
 
+  #spotlight(part: ToolResultPart): void {
+    this.#spotlit ??= new WeakSet();
+    this.#spotlit.add(part);
+  }
+
   #add(turn: number, result: ToolResultPart): void {
     this.#sources.push({ turn, part: result, made: undefined });
   }
@@ -192,6 +213,13 @@ export class RunProvenance {
   #definitionOf(toolName: string): ToolDefinition<never> | undefined {
     return this.#catalogue.get(toolName)?.definition;
   }
+}
+
+const NONE_SENSITIVE: ReadonlySet<string> = new Set();
+
+interface RecordedAs {
+  readonly trusted: boolean;
+  readonly spotlit: boolean;
 }
 
 interface LazySource {

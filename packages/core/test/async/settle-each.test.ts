@@ -50,38 +50,84 @@ describe('settleEach', () => {
     expect(seen).toEqual([1, 2, 0]);
   });
 
-  it('a task that throws: nothing more starts, the running ones finish, then the first error is thrown', async () => {
-    const slow = deferred<string>();
+  it('without a delivery: records each result as it settles, at most `bound` waiting, synchronous ones at once', async () => {
+    const gates = [deferred<string>(), deferred<string>(), deferred<string>()];
     const started: number[] = [];
-    let slowFinished = false;
+    const recorded: Settled<string>[] = [];
+    const record = (index: number, value: string) => recorded.push({ index, value });
+    expect(isPromiseLike(settleEach([() => 'now'], 2, { deliver: undefined, record }))).toBe(false);
+    recorded.length = 0;
     const tasks = [
+      ...gates.map((gate, index) => () => {
+        started.push(index);
+        return gate.promise;
+      }),
       () => {
-        started.push(0);
-        return slow.promise.then((value) => {
-          slowFinished = true;
-          return value;
-        });
-      },
-      () => {
-        started.push(1);
-        return Promise.reject(new Error('journal down'));
-      },
-      () => {
-        started.push(2);
-        return 'never';
+        started.push(3);
+        return 'at once';
       },
     ];
-    const recorded: number[] = [];
-    const done = settleEach(tasks, 2, { deliver: () => {}, record: (index) => recorded.push(index) });
-    await settle();
-    expect(slowFinished).toBe(false);
-    slow.resolve('late');
-    await expect(done).rejects.toThrow('journal down');
-    expect(slowFinished).toBe(true);
+    let finished = false;
+    const done = Promise.resolve(settleEach(tasks, 2, { deliver: undefined, record })).then(() => {
+      finished = true;
+    });
     expect(started).toEqual([0, 1]);
-    // The failed task is not recorded; the one that finished late is, though nobody delivers it.
-    expect(recorded).toEqual([0]);
+    gates[1]?.resolve('b');
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0]?.resolve('a');
+    await settle();
+    // The freed slot ran the synchronous task at once; the last waiting one still holds the run open.
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(finished).toBe(false);
+    gates[2]?.resolve('c');
+    await done;
+    expect(recorded).toEqual([
+      { index: 1, value: 'b' },
+      { index: 0, value: 'a' },
+      { index: 3, value: 'at once' },
+      { index: 2, value: 'c' },
+    ]);
   });
+
+  it.each([
+    ['with a delivery', () => {}],
+    ['without one', undefined],
+  ])(
+    'a task that throws (%s): nothing more starts, the running ones finish, then the first error is thrown',
+    async (_, deliver) => {
+      const slow = deferred<string>();
+      const started: number[] = [];
+      let slowFinished = false;
+      const tasks = [
+        () => {
+          started.push(0);
+          return slow.promise.then((value) => {
+            slowFinished = true;
+            return value;
+          });
+        },
+        () => {
+          started.push(1);
+          return Promise.reject(new Error('journal down'));
+        },
+        () => {
+          started.push(2);
+          return 'never';
+        },
+      ];
+      const recorded: number[] = [];
+      const done = settleEach(tasks, 2, { deliver, record: (index) => recorded.push(index) });
+      await settle();
+      expect(slowFinished).toBe(false);
+      slow.resolve('late');
+      await expect(done).rejects.toThrow('journal down');
+      expect(slowFinished).toBe(true);
+      expect(started).toEqual([0, 1]);
+      // The failed task is not recorded; the one that finished late is, though nobody delivers it.
+      expect(recorded).toEqual([0]);
+    },
+  );
 
   it('a delivery that throws: abandon first, nothing more starts, running tasks are awaited, then the throw', async () => {
     const slow = [deferred<string>(), deferred<string>()];

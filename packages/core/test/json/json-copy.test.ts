@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonCopy } from '../../src/json/json-copy.js';
+import { jsonCopy, plainInputCopy, plainJsonCopy } from '../../src/json/json-copy.js';
 
 function roundTrip(value: unknown): unknown {
   try {
@@ -46,5 +46,65 @@ describe('jsonCopy', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 200; level += 1) deep = [deep];
     expect(jsonCopy(deep)).toStrictEqual(deep);
+  });
+});
+
+/** Every object and array reachable through string keys and indices (what JSON reads). */
+function jsonObjectsOf(value: unknown, into: Set<object> = new Set()): Set<object> {
+  if (typeof value !== 'object' || value === null || into.has(value)) return into;
+  into.add(value);
+  for (const member of Object.values(value)) jsonObjectsOf(member, into);
+  return into;
+}
+
+describe('plainInputCopy', () => {
+  it('reads as plainJsonCopy reads, and shares no object with the value JSON would read (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything({ withNullPrototype: true, withDate: true, withSparseArray: true, withObjectString: true }),
+          fc.json().map((text) => JSON.parse(text) as unknown),
+        ),
+        (value) => {
+          const fast = plainInputCopy(value);
+          const careful = plainJsonCopy(value);
+          expect(fast === undefined).toBe(careful === undefined);
+          if (careful === undefined) return;
+          expect(JSON.stringify(fast)).toBe(JSON.stringify(careful));
+          expect(fast).toStrictEqual(careful);
+          const originals = jsonObjectsOf(value);
+          for (const copied of jsonObjectsOf(fast)) expect(originals.has(copied)).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('refuses what is not plain JSON data, as plainJsonCopy does', () => {
+    const hostile = JSON.parse('{"a":{"__proto__":{"x":1}}}') as unknown;
+    expect(plainInputCopy(hostile)).toBeUndefined();
+    expect(plainInputCopy({ at: new Date(0) })).toBeUndefined();
+    expect(plainInputCopy({ nested: { toJSON: () => 1 } })).toBeUndefined();
+    expect(plainInputCopy({ n: -0 })).toBeUndefined();
+    const holed = [1, 2, 3];
+    delete holed[1];
+    expect(plainInputCopy(holed)).toBeUndefined();
+    expect(plainInputCopy({ skip: undefined })).toBeUndefined();
+    class Speed extends Array<number> {}
+    expect(plainInputCopy({ list: Speed.from([1, 2]) })).toStrictEqual({ list: [1, 2] });
+    let deep: unknown = 1;
+    for (let level = 0; level < 80; level += 1) deep = { deep };
+    expect(plainInputCopy(deep)).toBeUndefined();
+  });
+
+  it('copies: a change to the copy never reaches the value', () => {
+    const original = JSON.parse('{"list":[{"n":1}],"nested":{"s":"x"}}') as {
+      list: { n: number }[];
+      nested: { s: string };
+    };
+    const copy = plainInputCopy(original) as typeof original;
+    copy.list[0] = { n: 2 };
+    copy.list.push({ n: 3 });
+    copy.nested.s = 'changed';
+    expect(original).toStrictEqual({ list: [{ n: 1 }], nested: { s: 'x' } });
   });
 });
