@@ -1,8 +1,8 @@
 // @ts-check
-// Builds the JavaScript of one workspace package for publishing (run from the package's folder, before
-// `tsc --emitDeclarationOnly` writes the .d.ts files beside it): every entry of its `exports` map becomes
-// one ES module bundled by esbuild from the entry's source, so a cold `import()` reads one file instead of
-// the package's hundred-odd modules one by one (Node resolves, reads and compiles each separately, and
+// Builds the JavaScript of one workspace package for publishing (`node ../../scripts/bundle-package.mjs`
+// from the package's folder, then `tsc --emitDeclarationOnly` writes the .d.ts files beside it): every
+// entry of its `exports` map becomes one ES module bundled by esbuild from the entry's source, so a cold
+// `import()` reads one file instead of the package's hundred-odd modules one by one (Node resolves, reads and compiles each separately, and
 // that, not the code, was most of a cold import).
 //
 // Only the package's own code is bundled: every bare specifier (its dependencies, its peers, the other
@@ -11,7 +11,9 @@
 // chunks under dist/chunks/ (never one copy per entry: an error class copied twice would fail `instanceof`).
 // A `require` made with `createRequire(import.meta.url)` (ajv, the archived Gemini SDK) is left as it is:
 // it resolves bare names from dist/ exactly as before, and stays lazy.
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 /** @typedef {string | { [condition: string]: ExportTarget } | null} ExportTarget */
@@ -21,7 +23,7 @@ import { build } from 'esbuild';
  * @param {Record<string, ExportTarget>} exportsMap
  * @returns {string[]}
  */
-function entrySources(exportsMap) {
+export function entrySources(exportsMap) {
   /** @type {Set<string>} */
   const sources = new Set();
   /** @param {ExportTarget} target */
@@ -51,12 +53,19 @@ function topLevelClasses(code) {
   return [...code.matchAll(TOP_LEVEL_CLASS)].map((match) => match[1] ?? match[2] ?? '');
 }
 
-async function main() {
-  const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+/**
+ * Bundles the package in `packageDir` into its dist/ (emptied first). Throws when the package has no
+ * `./dist/*.js` entry or when esbuild had to rename a top-level class.
+ * @param {string} packageDir
+ * @returns {Promise<string[]>} the JavaScript files written, relative to the package
+ */
+export async function bundlePackage(packageDir) {
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
   const entryPoints = entrySources(manifest.exports ?? {});
   if (entryPoints.length === 0) throw new Error(`${manifest.name}: no ./dist/*.js entry in its exports map`);
-  rmSync('dist', { recursive: true, force: true });
+  rmSync(join(packageDir, 'dist'), { recursive: true, force: true });
   const result = await build({
+    absWorkingDir: packageDir,
     entryPoints,
     outbase: 'src',
     outdir: 'dist',
@@ -64,7 +73,7 @@ async function main() {
     format: 'esm',
     platform: 'node',
     target: 'es2022',
-    tsconfig: 'tsconfig.build.json',
+    ...(existsSync(join(packageDir, 'tsconfig.build.json')) ? { tsconfig: 'tsconfig.build.json' } : {}),
     packages: 'external',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -72,25 +81,26 @@ async function main() {
     // The sources ship in the package (files: src), as they did with tsc's maps.
     sourcesContent: false,
     metafile: true,
-    write: true,
     logLevel: 'warning',
   });
+  const read = (/** @type {string} */ path) => readFileSync(join(packageDir, path), 'utf8');
   // A class that two modules both declare at the top level is renamed by esbuild in the bundle (`Foo` →
   // `Foo2`), which changes its `.name`, and errors read theirs (`this.name = new.target.name`): the build
   // fails rather than publish a wrong name. (A renamed function only shows its new name in a stack trace,
   // which the source map maps back.)
-  const declared = new Set(
-    Object.keys(result.metafile.inputs).flatMap((input) => topLevelClasses(readFileSync(input, 'utf8'))),
-  );
-  for (const output of Object.keys(result.metafile.outputs)) {
-    if (!output.endsWith('.js')) continue;
-    const renamed = topLevelClasses(readFileSync(output, 'utf8')).filter((name) => !declared.has(name));
+  const declared = new Set(Object.keys(result.metafile.inputs).flatMap((input) => topLevelClasses(read(input))));
+  const written = Object.keys(result.metafile.outputs).filter((output) => output.endsWith('.js'));
+  for (const output of written) {
+    const renamed = topLevelClasses(read(output)).filter((name) => !declared.has(name));
     if (renamed.length > 0) {
       throw new Error(
         `${manifest.name}: esbuild renamed the classes ${renamed.join(', ')} in ${output}: two modules declare the same top-level name; rename one of them`,
       );
     }
   }
+  return written;
 }
 
-await main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await bundlePackage(process.cwd());
+}
