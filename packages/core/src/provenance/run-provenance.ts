@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ToolDefinition } from '../catalogue/tool.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import type { Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
+import { nodeCrypto } from '../platform/node-crypto.js';
 import { DEFAULT_MIN_VERBATIM_LENGTH, flaggedArguments } from './argument-provenance.js';
 import type { ConfirmationRequest } from './confirmation-request.js';
 import type { OutputTrust, ProvenanceOptions, TaintPolicy } from './provenance-options.js';
@@ -25,7 +25,7 @@ export interface CallGate {
  */
 export class RunProvenance {
   /** Random per run and never persisted: an attacker cannot forge the closing delimiter around their text. */
-  readonly marker: string = randomBytes(9).toString('base64url');
+  readonly marker: string = nodeCrypto().randomBytes(9).toString('base64url');
   readonly #catalogue: Catalogue;
   readonly #options: ProvenanceOptions;
   /** Recorded as results arrive; digest and text are made only when a gate, a pause or a result needs them. */
