@@ -5,10 +5,14 @@ import { defineConfig } from 'vitest/config';
 // Tests import workspace packages by name; point those names at their sources so a test run never
 // depends on a stale dist. Tests that pin the published boundary spawn or import the built dist on purpose.
 const root = fileURLToPath(new URL('.', import.meta.url));
-const alias = readdirSync(`${root}packages`).map((dir) => ({
-  find: new RegExp(`^@toolcircuit/${dir}$`),
-  replacement: `${root}packages/${dir}/src/index.ts`,
-}));
+const alias = readdirSync(`${root}packages`).flatMap((dir) => [
+  { find: new RegExp(`^@toolcircuit/${dir}$`), replacement: `${root}packages/${dir}/src/index.ts` },
+  // Core's `./provider` entry (what the adapters import) re-exports core's own objects: its sources too, or
+  // a test would hold two copies of core's error classes.
+  ...(dir === 'core'
+    ? [{ find: /^@toolcircuit\/core\/provider$/, replacement: `${root}packages/core/src/provider.ts` }]
+    : []),
+]);
 
 export default defineConfig({
   resolve: { alias },

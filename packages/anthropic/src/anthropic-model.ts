@@ -1,11 +1,6 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import {
-  invalidResponseError,
-  type Model,
-  type ModelRequest,
-  type ModelTurn,
-  type StreamEvent,
-} from '@toolcircuit/core';
+import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
+import { invalidResponseError } from '@toolcircuit/core/provider';
 import {
   type AnthropicModelOptions,
   createAnthropicClient,

@@ -1,6 +1,6 @@
 import type { ToolChoice as AnthropicToolChoice, Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import type { HostedTool, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
-import { sealForReuse } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core/provider';
 import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
 

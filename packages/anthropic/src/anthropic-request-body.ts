@@ -1,6 +1,7 @@
 import { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
-import { type JsonTextCache, stringifyRequestBody } from '@toolcircuit/core';
+import type { JsonTextCache } from '@toolcircuit/core';
+import { stringifyRequestBody } from '@toolcircuit/core/provider';
 
 /** What `messages.create` is given: the built body plus `stream` (and `temperature`, see AnthropicRequestBody). */
 export type AnthropicCreateParams = MessageCreateParams & { temperature?: number };

@@ -1,4 +1,5 @@
-import { isTransportFailure, type ProviderError, streamInterruptedError } from '@toolcircuit/core';
+import type { ProviderError } from '@toolcircuit/core';
+import { isTransportFailure, streamInterruptedError } from '@toolcircuit/core/provider';
 import { mapAnthropicError } from './map-anthropic-error.js';
 
 // Not ANTHROPIC_PROVIDER: importing the model file from here would close an import cycle.

@@ -1,13 +1,13 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { StreamEvent } from '@toolcircuit/core';
 import {
   abortedProviderError,
   invalidResponseError,
   isEventStream,
   ProviderError,
-  type StreamEvent,
   streamInterruptedError,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import { anthropicCallOptions } from './anthropic-request-options.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { mapAnthropicStreamReadError } from './anthropic-stream-interrupted.js';

@@ -1,6 +1,6 @@
 import type { Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import type { DeferredTools, JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
-import { sealForReuse } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core/provider';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { type AnthropicTools, neutralToolName, prepareAnthropicTools } from './anthropic-prepare-tools.js';
 

@@ -1,5 +1,5 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { sealForReuse } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core/provider';
 
 /** The converted (cached, frozen) block lists of the neutral messages merged into one API turn, in order. */
 export type TurnParts = readonly (readonly ContentBlockParam[])[];

@@ -8,6 +8,7 @@ import type {
 import type {
   AssistantContentPart,
   AssistantMessage,
+  ConversionCache,
   JsonObject,
   JsonValue,
   Message,
@@ -15,7 +16,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from '@toolcircuit/core';
-import { type ConversionCache, cachedConversion, recordResultContentChanges } from '@toolcircuit/core';
+import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/provider';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
 import { turnMessage } from './anthropic-turn-message.js';

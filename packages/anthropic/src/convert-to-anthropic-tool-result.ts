@@ -4,17 +4,8 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import {
-  describeMedia,
-  type MediaContentPart,
-  mediaBase64,
-  mediaPartChange,
-  mediaText,
-  type ResultContentChange,
-  type ResultCoverageTable,
-  resultPartKindOf,
-  type ToolResultPart,
-} from '@toolcircuit/core';
+import type { MediaContentPart, ResultContentChange, ResultCoverageTable, ToolResultPart } from '@toolcircuit/core';
+import { describeMedia, mediaBase64, mediaPartChange, mediaText, resultPartKindOf } from '@toolcircuit/core/provider';
 
 /**
  * What a `tool_result` block can hold: text, images (base64 or URL) and documents (PDF as base64 or URL,

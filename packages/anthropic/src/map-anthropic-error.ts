@@ -1,11 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import {
-  abortedProviderError,
-  isTransportFailure,
-  ProviderError,
-  type ProviderErrorCode,
-  retryAfterMs,
-} from '@toolcircuit/core';
+import type { ProviderErrorCode } from '@toolcircuit/core';
+import { abortedProviderError, isTransportFailure, ProviderError, retryAfterMs } from '@toolcircuit/core/provider';
 
 const PROVIDER = 'anthropic';
 

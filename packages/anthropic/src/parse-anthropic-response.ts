@@ -5,7 +5,7 @@ import type {
   MessageDeltaUsage,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantContentPart, JsonObject, ModelTurn, ToolCallPart, Usage } from '@toolcircuit/core';
-import { toolCallsOf } from '@toolcircuit/core';
+import { toolCallsOf } from '@toolcircuit/core/provider';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { neutralToolName } from './anthropic-prepare-tools.js';
 import { toolsLoadedBySearch } from './anthropic-tool-search.js';

@@ -1,15 +1,12 @@
-import {
-  type AssistantMessage,
-  type ConversionCache,
-  cachedConversion,
-  type JsonObject,
-  type Message,
-  recordResultContentChanges,
-  sealForReuse,
-  type ToolMessage,
-  toolCallsOf,
-  type UserMessage,
+import type {
+  AssistantMessage,
+  ConversionCache,
+  JsonObject,
+  Message,
+  ToolMessage,
+  UserMessage,
 } from '@toolcircuit/core';
+import { cachedConversion, recordResultContentChanges, sealForReuse, toolCallsOf } from '@toolcircuit/core/provider';
 import { convertToGoogleToolResult } from './convert-to-google-tool-result.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
 import { hostedPartsOf, pushHostedParts } from './google-hosted-parts.js';

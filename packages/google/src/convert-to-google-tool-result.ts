@@ -1,17 +1,19 @@
+import type {
+  JsonValue,
+  MediaContentPart,
+  ResultContentChange,
+  ResultCoverageTable,
+  ToolResultContentPart,
+  ToolResultPart,
+} from '@toolcircuit/core';
 import {
   describeMedia,
-  type JsonValue,
-  type MediaContentPart,
   mediaBase64,
   mediaPartChange,
   mediaText,
-  type ResultContentChange,
-  type ResultCoverageTable,
   resultPartKindOf,
-  type ToolResultContentPart,
-  type ToolResultPart,
   toolResultText,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import type { GeminiFunctionResponse, GeminiMediaPart, GeminiRequestPart } from './google-api.js';
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type JsonTextCache, stringifyRequestArray } from '@toolcircuit/core';
+import type { JsonTextCache } from '@toolcircuit/core';
+import { stringifyRequestArray } from '@toolcircuit/core/provider';
 import type { GeminiRequestContent } from './google-api.js';
 
 /** `fetch` as `@google/genai` calls it (its `HttpOptions['fetch']`). */

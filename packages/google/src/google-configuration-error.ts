@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@toolcircuit/core';
+import { ConfigurationError } from '@toolcircuit/core/provider';
 
 export type GoogleConfigurationErrorCode =
   | 'missing_api_key'

@@ -1,10 +1,5 @@
-import {
-  descriptionWithExamples,
-  type HostedTool,
-  type JsonObject,
-  type ToolChoice,
-  type ToolDeclaration,
-} from '@toolcircuit/core';
+import type { HostedTool, JsonObject, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
+import { descriptionWithExamples } from '@toolcircuit/core/provider';
 import {
   createToolNameMap,
   restoreProviderInput,

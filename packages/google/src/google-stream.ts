@@ -1,4 +1,5 @@
-import { abortedProviderError, type StreamEvent, streamInterruptedError } from '@toolcircuit/core';
+import type { StreamEvent } from '@toolcircuit/core';
+import { abortedProviderError, streamInterruptedError } from '@toolcircuit/core/provider';
 import type { BuiltGoogleRequest } from './build-google-request.js';
 import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';

@@ -1,4 +1,4 @@
-import { invalidResponseError, isEventStream } from '@toolcircuit/core';
+import { invalidResponseError, isEventStream } from '@toolcircuit/core/provider';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
 
 const PREVIEW_BYTES = 512;

@@ -1,12 +1,12 @@
 import { ApiError } from '@google/genai';
 import type { GoogleGenerativeAIFetchError } from '@google/generative-ai';
+import type { ProviderErrorCode } from '@toolcircuit/core';
 import {
   abortedProviderError,
   invalidResponseError,
   isTransportFailure,
   ProviderError,
-  type ProviderErrorCode,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 
 const PROVIDER = 'google';
 

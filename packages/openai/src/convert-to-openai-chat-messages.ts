@@ -1,10 +1,12 @@
-import type { AssistantMessage, Message, ModelRequest, UserMessage } from '@toolcircuit/core';
-import {
-  type ConversionCache,
-  cachedConversion,
-  recordResultContentChanges,
-  type ToolMessage,
+import type {
+  AssistantMessage,
+  ConversionCache,
+  Message,
+  ModelRequest,
+  ToolMessage,
+  UserMessage,
 } from '@toolcircuit/core';
+import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/provider';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,

@@ -1,5 +1,6 @@
 import type {
   AssistantMessage,
+  ConversionCache,
   JsonObject,
   JsonValue,
   Message,
@@ -7,7 +8,7 @@ import type {
   TextPart,
   UserMessage,
 } from '@toolcircuit/core';
-import { type ConversionCache, cachedConversion, recordResultContentChanges } from '@toolcircuit/core';
+import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/provider';
 import type {
   EasyInputMessage,
   ResponseInputItem,

@@ -1,16 +1,18 @@
+import type {
+  MediaContentPart,
+  ResultContentChange,
+  ResultCoverageTable,
+  ToolResultContentPart,
+  ToolResultPart,
+} from '@toolcircuit/core';
 import {
   describeMedia,
-  type MediaContentPart,
   mediaDataUrl,
   mediaPartChange,
   mediaText,
-  type ResultContentChange,
-  type ResultCoverageTable,
   resultPartKindOf,
-  type ToolResultContentPart,
-  type ToolResultPart,
   toolResultText,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import type { ResponseFunctionCallOutputItem } from 'openai/resources/responses/responses';
 import { TOOL_ERROR_PREFIX } from './openai-shared-tool-result-output.js';

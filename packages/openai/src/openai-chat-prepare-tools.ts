@@ -1,5 +1,5 @@
 import type { ModelRequest, ToolDeclaration } from '@toolcircuit/core';
-import { sealForReuse } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core/provider';
 import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { sealedElements } from './openai-shared-request-body.js';

@@ -1,11 +1,10 @@
+import type { ModelRequest, StreamEvent } from '@toolcircuit/core';
 import {
   abortedProviderError,
   invalidResponseError,
   isEventStream,
-  type ModelRequest,
-  type StreamEvent,
   streamInterruptedError,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import type { OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';

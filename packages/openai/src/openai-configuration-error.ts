@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@toolcircuit/core';
+import { ConfigurationError } from '@toolcircuit/core/provider';
 
 export type OpenAIConfigurationErrorCode = 'missing_api_key' | 'invalid_option' | 'unknown_tool_choice';
 

@@ -1,5 +1,5 @@
 import type { HostedTool, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
-import { sealForReuse } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core/provider';
 import type { FunctionTool, ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
 import { sealedElements } from './openai-shared-request-body.js';
 import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';

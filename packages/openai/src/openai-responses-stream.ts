@@ -1,12 +1,10 @@
+import type { ModelRequest, ProviderError, StreamEvent } from '@toolcircuit/core';
 import {
   abortedProviderError,
   invalidResponseError,
   isEventStream,
-  type ModelRequest,
-  type ProviderError,
-  type StreamEvent,
   streamInterruptedError,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import type { OpenAI } from 'openai';
 import type {
   Response,

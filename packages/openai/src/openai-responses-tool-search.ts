@@ -1,5 +1,5 @@
 import type { DeferredTools, JsonObject, JsonValue, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
-import { sealForReuse } from '@toolcircuit/core';
+import { sealForReuse } from '@toolcircuit/core/provider';
 import type { FunctionTool, ResponseOutputItem, Tool } from 'openai/resources/responses/responses';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { type OpenAIResponsesTools, prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';

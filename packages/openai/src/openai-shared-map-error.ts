@@ -1,11 +1,11 @@
+import type { ProviderErrorCode } from '@toolcircuit/core';
 import {
   abortedProviderError,
   isTransportFailure,
   ProviderError,
-  type ProviderErrorCode,
   retryAfterMs,
   ToolcircuitError,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 /**

@@ -1,4 +1,5 @@
-import { type JsonTextCache, sealEachForReuse, stringifyRequestBody } from '@toolcircuit/core';
+import type { JsonTextCache } from '@toolcircuit/core';
+import { sealEachForReuse, stringifyRequestBody } from '@toolcircuit/core/provider';
 import { OpenAI } from 'openai';
 
 // One cache for every model: the text of a sealed converted message or tool list depends on nothing else,

@@ -1,4 +1,4 @@
-import { invalidResponseError } from '@toolcircuit/core';
+import { invalidResponseError } from '@toolcircuit/core/provider';
 
 /** The part of the SDK's `APIPromise` used here: the raw `Response`, then the parsed body. */
 interface SdkPromise<T> extends PromiseLike<T> {

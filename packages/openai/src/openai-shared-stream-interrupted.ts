@@ -1,10 +1,10 @@
+import type { ToolcircuitError } from '@toolcircuit/core';
 import {
   abortedProviderError,
   isTransportFailure,
   ProviderError,
   streamInterruptedError,
-  type ToolcircuitError,
-} from '@toolcircuit/core';
+} from '@toolcircuit/core/provider';
 import { mapOpenAIError } from './openai-shared-map-error.js';
 
 /**

@@ -1,4 +1,5 @@
-import { descriptionWithExamples, type JsonObject, type ModelRequest, type ToolDeclaration } from '@toolcircuit/core';
+import type { JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import { descriptionWithExamples } from '@toolcircuit/core/provider';
 import { createToolNameMap, type SchemaChange, type SchemaTarget, translateSchema } from '@toolcircuit/schema';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import type { ToolCallContext } from './openai-shared-tool-calls.js';

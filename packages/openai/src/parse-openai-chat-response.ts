@@ -1,5 +1,5 @@
 import type { AssistantContentPart, JsonObject, ModelTurn, ToolCallPart, Usage } from '@toolcircuit/core';
-import { ProviderError } from '@toolcircuit/core';
+import { ProviderError } from '@toolcircuit/core/provider';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';

@@ -1,11 +1,29 @@
-// Regenerates PORTABILITY.md from the tool-definition corpus in fixtures/catalogues, using the BUILT package (run `tsc` first;
-// `pnpm --filter @toolcircuit/schema report` does both). The catalogue folder defaults to that copy;
+// Regenerates PORTABILITY.md from the tool-definition corpus in fixtures/catalogues
+// (`pnpm --filter @toolcircuit/schema report`). The catalogue folder defaults to that copy;
 // TOOLCIRCUIT_CATALOGUE_DIR points elsewhere.
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadCatalogueFile } from '../dist/node.js';
-import { buildPortabilityReport } from '../dist/report/build-portability-report.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+// The report builder is not public API, so it is not in the published bundles: build it (with the node
+// entry) from the sources into node_modules/.cache, where the package's dependencies resolve as from dist/.
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const outdir = join(packageRoot, 'node_modules/.cache/portability-report');
+await build({
+  absWorkingDir: packageRoot,
+  entryPoints: { report: 'src/report/build-portability-report.ts', node: 'src/node.ts' },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { loadCatalogueFile } = await import(pathToFileURL(join(outdir, 'node.mjs')).href);
+const { buildPortabilityReport } = await import(pathToFileURL(join(outdir, 'report.mjs')).href);
 
 // The corpus is copied into the repository: <repo>/fixtures/catalogues (see fixtures/README.md).
 const directory =

@@ -14,10 +14,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson } from '@toolcircuit/core';
+import { chainHash, keyedChainHash } from '@toolcircuit/stores';
 import { openSqliteStore } from '@toolcircuit/stores/sqlite';
 import Database from 'better-sqlite3';
-// The hash the stores write, from the stored text (this package's own build, not public API).
-import { storedRowHash } from '../dist/journal/journal-chain.js';
 
 function flag(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -69,7 +68,8 @@ function grow(file, key, size) {
           seq += 1;
           const record = callRecord(seq);
           const recordJson = canonicalJson(record);
-          const next = storedRowHash(hash, recordJson, key);
+          // The public chain hashes: for canonical record text, the very hash the stores write and verify.
+          const next = key === undefined ? chainHash(hash, record) : keyedChainHash(key, hash, record);
           insert.run(seq, record.runId, 'call', hash, next, recordJson, key?.id ?? null);
           hash = next;
         }

@@ -22,6 +22,8 @@ export interface ColdImport {
   readonly importMs: number;
   /** …and the CPU time (user + system) it took, which a loaded machine inflates less. */
   readonly importCpuMs: number;
+  /** Every sample's CPU time, in the order of the rounds (an adapter's i-th beside its SDK's i-th). */
+  readonly cpuSamples: readonly number[];
   readonly samples: number;
 }
 
@@ -62,6 +64,7 @@ export async function measureColdImports(samples: number, benchRoot: string): Pr
     specifier,
     importMs: median((times.get(key) ?? []).map((time) => time.ms)),
     importCpuMs: median((times.get(key) ?? []).map((time) => time.cpuMs)),
+    cpuSamples: (times.get(key) ?? []).map((time) => time.cpuMs),
     samples,
   });
   return {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../platform/node-crypto.js';
 import type { MediaContentPart } from './media-part.js';
 
 // One entry per part object: a screenshot sent on every later turn of a run is encoded (and hashed) once,
@@ -51,7 +51,8 @@ export function mediaDigest(part: MediaContentPart): string {
   let digest = digests.get(part);
   if (digest === undefined) {
     const bytes = mediaBytes(part);
-    digest = createHash('sha256')
+    digest = nodeCrypto()
+      .createHash('sha256')
       .update(bytes ?? part.url ?? '')
       .digest('hex');
     digests.set(part, digest);

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { isoNow } from '../journal/iso-now.js';
 import { canonicalCopy, walkedCanonicalCopy } from '../json/canonical-copy.js';
 import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import { plainInputCopy } from '../json/json-copy.js';
 import type { ToolCallPart } from '../messages/messages.js';
+import { nodeCrypto } from '../platform/node-crypto.js';
 import type { CallGate } from '../provenance/run-provenance.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { JournalRepair, RepairProblem } from './repair-call.js';
@@ -43,7 +43,7 @@ export function startAttempt(call: ToolCallPart, context: ExecutionContext): Att
   return {
     call,
     context,
-    runId: context.runId ?? randomUUID(),
+    runId: context.runId ?? nodeCrypto().randomUUID(),
     at: context.journal === undefined ? undefined : isoNow(),
     startedAt: performance.now(),
     copy: input.copy,

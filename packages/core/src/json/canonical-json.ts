@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { nodeCrypto } from '../platform/node-crypto.js';
 import { sortedPlainJsonCopy } from './json-copy.js';
 import { quoteJsonString } from './quote-json-string.js';
 
@@ -149,7 +149,7 @@ export function jsonDigest(value: unknown): string {
 /** Lowercase hex SHA-256 of a text already in canonical form. */
 export function sha256Hex(text: string): string {
   // The one-shot `hash` (Node ≥ 20.12; engines say ≥ 20.19) is about 3× cheaper than a Hash object per call.
-  return hash('sha256', text, 'hex');
+  return nodeCrypto().hash('sha256', text, 'hex');
 }
 
 function toJsonable(value: unknown): unknown {

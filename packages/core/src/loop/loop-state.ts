@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { emptyUsage, type Usage } from '../messages/usage.js';
+import { nodeCrypto } from '../platform/node-crypto.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
 import { startProvenance } from '../provenance/start-provenance.js';
 import { type LoadedTools, loadedToolsOf } from './loaded-tools.js';
@@ -22,7 +22,7 @@ export interface LoopState {
 /** The state of a run that has not asked the model yet. */
 export function startLoopState(options: LoopOptions): LoopState {
   return {
-    runId: options.runId ?? randomUUID(),
+    runId: options.runId ?? nodeCrypto().randomUUID(),
     messages: [...options.messages],
     turns: [],
     usage: emptyUsage,

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ToolDefinition } from '../catalogue/tool.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import type { Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
+import { nodeCrypto } from '../platform/node-crypto.js';
 import { DEFAULT_MIN_VERBATIM_LENGTH, flaggedArguments } from './argument-provenance.js';
 import type { ConfirmationRequest } from './confirmation-request.js';
 import type { OutputTrust, ProvenanceOptions, TaintPolicy } from './provenance-options.js';
@@ -51,7 +51,7 @@ export class RunProvenance {
    * single call more than that call).
    */
   get marker(): string {
-    this.#marker ??= randomBytes(9).toString('base64url');
+    this.#marker ??= nodeCrypto().randomBytes(9).toString('base64url');
     return this.#marker;
   }
 

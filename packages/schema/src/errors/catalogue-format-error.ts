@@ -1,4 +1,4 @@
-import { ToolcircuitError } from '@toolcircuit/core';
+import { ToolcircuitError } from '@toolcircuit/core/provider';
 
 /** A catalogue file is not in any tool-list shape the loader knows (MCP, OpenAI, Anthropic, Gemini, BFCL). */
 export class CatalogueFormatError extends ToolcircuitError {

@@ -1,4 +1,4 @@
-import { ToolcircuitError } from '@toolcircuit/core';
+import { ToolcircuitError } from '@toolcircuit/core/provider';
 import type { SchemaTarget } from '../schema-target.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ToolcircuitError } from '@toolcircuit/core';
+import { ToolcircuitError } from '@toolcircuit/core/provider';
 
 /** The catalogue's tool names cannot be mapped one-to-one (a duplicate, or an empty name). */
 export class ToolNameError extends ToolcircuitError {

@@ -1,18 +1,20 @@
 // Helpers of the tests that run a second process against the same store (a child on the built packages).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packages = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** The child runs the built packages (dist), as a deployment would: build core and stores from the sources. */
+/**
+ * The child runs the built packages (dist), as a deployment would: build core and stores from the sources
+ * with each package's own `build` script (one bundle per entry and the declarations), so what the child
+ * loads is what is published.
+ */
 export function buildForChildren(): void {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   for (const pkg of ['core', 'stores']) {
     try {
-      execFileSync(process.execPath, [tsc, '-p', join(packages, pkg, 'tsconfig.build.json')], { stdio: 'pipe' });
+      execFileSync('pnpm', ['run', '--silent', 'build'], { cwd: join(packages, pkg), stdio: 'pipe' });
     } catch (error) {
       const output = (error as { stdout?: Buffer }).stdout?.toString() ?? '';
       throw new Error(`building packages/${pkg} for the child process failed:\n${output}`, { cause: error });
