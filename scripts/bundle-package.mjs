@@ -11,8 +11,8 @@
 // chunks under dist/chunks/ (never one copy per entry: an error class copied twice would fail `instanceof`).
 // A `require` made with `createRequire(import.meta.url)` (ajv, the archived Gemini SDK) is left as it is:
 // it resolves bare names from dist/ exactly as before, and stays lazy.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -54,8 +54,13 @@ function topLevelClasses(code) {
 }
 
 /**
- * Bundles the package in `packageDir` into its dist/ (emptied first). Throws when the package has no
- * `./dist/*.js` entry or when esbuild had to rename a top-level class.
+ * Bundles the package in `packageDir` into its dist/. Throws when the package has no `./dist/*.js` entry or
+ * when esbuild had to rename a top-level class.
+ *
+ * The bundle is built beside dist/ and each file then renamed into it, so no file of dist/ is ever missing
+ * or half-written: tests that build a package for a child process run while other tests import the same
+ * package's dist/. JavaScript files dist/ held that this build did not write (modules of an earlier layout,
+ * chunks of earlier contents) are removed afterwards; the declarations are tsc's, which runs next.
  * @param {string} packageDir
  * @returns {Promise<string[]>} the JavaScript files written, relative to the package
  */
@@ -63,12 +68,28 @@ export async function bundlePackage(packageDir) {
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
   const entryPoints = entrySources(manifest.exports ?? {});
   if (entryPoints.length === 0) throw new Error(`${manifest.name}: no ./dist/*.js entry in its exports map`);
-  rmSync(join(packageDir, 'dist'), { recursive: true, force: true });
+  const staging = `.dist-staging-${process.pid}`;
+  rmSync(join(packageDir, staging), { recursive: true, force: true });
+  try {
+    return await bundleInto(packageDir, manifest.name, entryPoints, staging);
+  } finally {
+    rmSync(join(packageDir, staging), { recursive: true, force: true });
+  }
+}
+
+/**
+ * @param {string} packageDir
+ * @param {string} name
+ * @param {string[]} entryPoints
+ * @param {string} staging the folder beside dist/ esbuild writes into
+ * @returns {Promise<string[]>}
+ */
+async function bundleInto(packageDir, name, entryPoints, staging) {
   const result = await build({
     absWorkingDir: packageDir,
     entryPoints,
     outbase: 'src',
-    outdir: 'dist',
+    outdir: staging,
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -89,16 +110,44 @@ export async function bundlePackage(packageDir) {
   // fails rather than publish a wrong name. (A renamed function only shows its new name in a stack trace,
   // which the source map maps back.)
   const declared = new Set(Object.keys(result.metafile.inputs).flatMap((input) => topLevelClasses(read(input))));
-  const written = Object.keys(result.metafile.outputs).filter((output) => output.endsWith('.js'));
-  for (const output of written) {
-    const renamed = topLevelClasses(read(output)).filter((name) => !declared.has(name));
+  const outputs = Object.keys(result.metafile.outputs);
+  const staged = outputs.filter((output) => output.endsWith('.js'));
+  for (const output of staged) {
+    const renamed = topLevelClasses(read(output)).filter((className) => !declared.has(className));
     if (renamed.length > 0) {
+      const file = join('dist', relative(staging, output));
       throw new Error(
-        `${manifest.name}: esbuild renamed the classes ${renamed.join(', ')} in ${output}: two modules declare the same top-level name; rename one of them`,
+        `${name}: esbuild renamed the classes ${renamed.join(', ')} in ${file}: two modules declare the same top-level name; rename one of them`,
       );
     }
   }
-  return written;
+  const dist = join(packageDir, 'dist');
+  const kept = new Set();
+  for (const output of outputs) {
+    const target = join(dist, relative(staging, output));
+    mkdirSync(dirname(target), { recursive: true });
+    renameSync(join(packageDir, output), target);
+    kept.add(target);
+  }
+  removeStaleJavaScript(dist, kept);
+  return staged.map((output) => join('dist', relative(staging, output)));
+}
+
+/**
+ * Removes from `folder` every JavaScript file and source map not in `kept`, then the folders left empty.
+ * @param {string} folder
+ * @param {Set<string>} kept
+ */
+function removeStaleJavaScript(folder, kept) {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      removeStaleJavaScript(path, kept);
+      if (readdirSync(path).length === 0) rmdirSync(path);
+    } else if (/\.js(\.map)?$/.test(entry.name) && !kept.has(path)) {
+      rmSync(path);
+    }
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
