@@ -29,15 +29,23 @@ export function journalContentOf(
   content: ToolResultContent,
   options: JournalContentOptions = {},
 ): JournaledResultContent {
-  if (typeof content === 'string' || !content.some(isMedia)) return content as JournaledResultContent;
+  if (typeof content === 'string' || !hasMedia(content)) return content as JournaledResultContent;
   return content.map((part) => (isMedia(part) ? journaledMedia(part, options.keepMediaBytes === true) : part));
 }
 
-/** The binary parts of a result in journal form (digests, never bytes), `undefined` when there are none. */
+/**
+ * The binary parts of a result in journal form (digests, never bytes), `undefined` when there are none:
+ * then without allocating anything, since every journaled call asks.
+ */
 export function journaledMediaOf(content: ToolResultContent): readonly JournaledMediaPart[] | undefined {
-  if (typeof content === 'string') return undefined;
-  const media = content.filter(isMedia).map((part) => journaledMedia(part, false));
-  return media.length === 0 ? undefined : media;
+  if (typeof content === 'string' || !hasMedia(content)) return undefined;
+  return content.filter(isMedia).map((part) => journaledMedia(part, false));
+}
+
+/** Whether a result's parts include a binary one (a loop: no callback per part on the path of every call). */
+function hasMedia(content: readonly ToolResultContentPart[]): boolean {
+  for (const part of content) if (isMedia(part)) return true;
+  return false;
 }
 
 function isMedia(part: ToolResultContentPart): part is MediaContentPart {

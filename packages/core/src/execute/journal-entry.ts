@@ -44,12 +44,9 @@ export function journalEntryOf(
   if (verdict.kind === 'executed') {
     // Binary parts are digested as their journal form (digest, type, size), never as their bytes: the digest
     // of a result without them is what it always was, and the entry lists them so an audit can match each.
-    const media = hasMedia(content) ? journaledMediaOf(content) : undefined;
-    if (media === undefined) entry.outputDigest = jsonDigest(content);
-    else {
-      entry.outputDigest = jsonDigest(journalContentOf(content));
-      entry.outputMedia = media;
-    }
+    const media = journaledMediaOf(content);
+    entry.outputDigest = jsonDigest(media === undefined ? content : journalContentOf(content));
+    if (media !== undefined) entry.outputMedia = media;
   }
   if (context.provenance !== undefined) entry.provenance = journalProvenanceOf(attempt);
   if (context.step !== undefined) entry.step = context.step;
@@ -58,10 +55,4 @@ export function journalEntryOf(
     if (repair !== undefined) entry.repair = repair;
   }
   return entry;
-}
-
-function hasMedia(content: ToolResultContent): boolean {
-  if (typeof content === 'string') return false;
-  for (const part of content) if (part.type === 'image' || part.type === 'file') return true;
-  return false;
 }
