@@ -102,9 +102,8 @@ function isJsonPrimitive(value: unknown): boolean {
 const INDEX_LIKE = /^[0-9]+$/;
 
 function plainCopy(value: unknown, depth: number, sorted: boolean): JsonValue | typeof NOT_PLAIN {
-  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
-  if (typeof value !== 'object' || depth >= COPY_DEPTH) return NOT_PLAIN;
+  if (typeof value !== 'object' || value === null) return isJsonPrimitive(value) ? (value as JsonValue) : NOT_PLAIN;
+  if (depth >= COPY_DEPTH) return NOT_PLAIN;
   if (Array.isArray(value)) {
     const copy: JsonValue[] = [];
     for (let index = 0; index < value.length; index += 1) {
