@@ -50,7 +50,7 @@ const CALLS_PER_SAMPLE = 400;
  * optimisation history carries over): per cell, toolcircuit's async paths (plain, journal, streamLoop, Zod)
  * with the async floor, and the synchronous `runLoop` with the synchronous floor (a separate process, so
  * neither kind of tool shapes the other's call sites); in the goal cell, also every option at once, and
- * the `ai` packages (6 and 7) against toolcircuit and the floor, all with the async tool.
+ * the `ai` packages (7 and 6), each in a process of its own with the async floor.
  */
 export function pathPlan(options: BenchOptions): PathConfiguration[] {
   const longest = Math.max(...options.steps);
@@ -84,21 +84,20 @@ export function pathPlan(options: BenchOptions): PathConfiguration[] {
     }
   }
   // The peers cost about a second per run here: three timed runs each, no settling run (their warm-up
-  // plays the cell's first ten steps), as in the timing phase.
+  // plays the cell's first ten steps), as in the timing phase. Each `ai` package gets a fresh process of
+  // its own with the floor beside it, as toolcircuit's paths do: a process that also ran `ai` 6 (two
+  // seconds and megabytes of garbage per run) measured toolcircuit at twice its own process's figure.
   const peer = (spec: SystemSpec): PathSystem => ({ spec, rounds: options.quick ? 1 : 3, settle: false, repeat: 1 });
-  configurations.push({
-    name: 'versus ai 7 and 6',
-    scenario: goal,
-    systems: [
-      entry(ASYNC_PATHS[0] as SystemSpec, goal),
-      entry(ASYNC_FLOOR, goal),
-      peer({ id: 'ai7', tool: 'async' }),
-      peer({ id: 'ai', tool: 'async' }),
-    ],
-  });
+  for (const id of ['ai7', 'ai'] as const) {
+    configurations.push({
+      name: id === 'ai7' ? 'versus ai 7' : 'versus ai 6',
+      scenario: goal,
+      systems: [peer({ id, tool: 'async' }), entry(ASYNC_FLOOR, goal)],
+    });
+  }
   const { cells } = options;
   if (cells === undefined) return configurations;
-  // `--cells=`: only the configurations of the cells asked for (the `ai` one with the goal cell).
+  // `--cells=`: only the configurations of the cells asked for (the `ai` ones with the goal cell).
   return configurations.filter(({ scenario }) =>
     cells.some(
       (cell) => cell.calls === scenario.calls && cell.steps === scenario.steps && cell.tools === scenario.tools,

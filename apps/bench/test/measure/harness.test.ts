@@ -10,6 +10,7 @@ import { loadGoalRows } from '../../src/report/goals/load-goal-rows.js';
 import { formatMatrix } from '../../src/report/print-report.js';
 import { createScript } from '../../src/scenario/scenario.js';
 import { aiSystem } from '../../src/systems/ai-system.js';
+import type { SystemSpec } from '../../src/systems/bench-system.js';
 import { handWrittenSystem } from '../../src/systems/hand-written-system.js';
 import { toolcircuitSystem } from '../../src/systems/toolcircuit-system.js';
 import { instantResponse, protocolOf } from '../../src/wire/instant-responses.js';
@@ -96,11 +97,15 @@ describe('the bench harness (structure only, no timing asserted)', () => {
       expect(systems.length).toBeGreaterThanOrEqual(5);
     }
     for (const { systems } of sync) expect(systems.map((entry) => entry.spec)).toEqual([SYNC_PATH, SYNC_FLOOR]);
-    const versus = plan.find((configuration) => configuration.systems.some((entry) => entry.spec.id === 'ai7'));
-    expect(versus?.systems.map((entry) => entry.spec.id)).toEqual(['toolcircuit', 'hand-written', 'ai7', 'ai']);
+    // Each `ai` package in a process of its own, with the floor: never beside toolcircuit or the other.
+    const versus = plan.filter((configuration) => configuration.name.startsWith('versus ai'));
+    expect(versus.map((configuration) => configuration.systems.map((entry) => entry.spec.id))).toEqual([
+      ['ai7', 'hand-written'],
+      ['ai', 'hand-written'],
+    ]);
   });
 
-  it('times only the cells --cells= names, the ai configuration with the goal cell', () => {
+  it('times only the cells --cells= names, the ai configurations with the goal cell', () => {
     const plan = pathPlan(parseBenchOptions(['--cells=1x10x1,8x100x1']));
     const labels = plan.map(({ name, scenario }) => `${name} ${scenario.calls}x${scenario.steps}x${scenario.tools}`);
     expect(labels).toEqual([
@@ -108,7 +113,8 @@ describe('the bench harness (structure only, no timing asserted)', () => {
       'sync tool 1x10x1',
       'async tool 8x100x1',
       'sync tool 8x100x1',
-      'versus ai 7 and 6 8x100x1',
+      'versus ai 7 8x100x1',
+      'versus ai 6 8x100x1',
     ]);
     expect(() => parseBenchOptions(['--cells=8x100'])).toThrow(/KxSxT/);
   });
@@ -133,6 +139,45 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     },
     SLOW,
   );
+
+  it('judges ai 7 against toolcircuit each timed in its own process, over their floors beside', async () => {
+    const metrics = (cpuPerCallUs: number) => ({
+      totalMs: 1,
+      perCallUs: cpuPerCallUs,
+      perStepUs: 1,
+      first10Us: 1,
+      last10Us: 1,
+      bestPerCallUs: cpuPerCallUs,
+      cpuPerCallUs,
+      bestCpuPerCallUs: cpuPerCallUs,
+    });
+    const scenario = { calls: 8, steps: 100, tools: 1 };
+    const result = (spec: SystemSpec, cpu: number) => ({
+      id: spec.id,
+      spec,
+      label: spec.id,
+      rounds: 3,
+      prepareMs: 0,
+      metrics: metrics(cpu),
+    });
+    const floor: SystemSpec = { id: 'hand-written', tool: 'async' };
+    const paths = [
+      { name: 'async tool', scenario, results: [result({ id: 'toolcircuit', tool: 'async' }, 10), result(floor, 8)] },
+      { name: 'versus ai 7', scenario, results: [result({ id: 'ai7', tool: 'async' }, 400), result(floor, 16)] },
+      { name: 'versus ai 6', scenario, results: [result({ id: 'ai', tool: 'async' }, 2000), result(floor, 8)] },
+    ];
+    const options = { ...parseBenchOptions([]), goalCell: scenario };
+    const row = (await loadGoalRows()).find((candidate) => candidate.order === 30);
+    const verdict = row?.judge(resultsOf({ options, paths }));
+    expect(verdict?.pass).toBe(true);
+    expect(verdict?.measured).toMatch(
+      /^40\.0× at K=8 S=100 T=1, each in its own process \(toolcircuit 10\.0 CPU µs\/call/,
+    );
+    // 400 / 16 over 10 / 8: the ai process drew twice the floor's cost, so 20× once that is cancelled.
+    expect(verdict?.measured).toMatch(/over each process's floor 20\.0×; 30× needs ≤ 13\.3 CPU µs\/call, /);
+    expect(verdict?.measured).toMatch(/the hand-written floor in ai 7's process takes 16\.0\)$/);
+    expect(verdict?.peer).toMatch(/^ai 7 400 CPU µs\/call; ai 6 2,000 \(200×\); floor in ai 7's process 16\.0$/);
+  });
 
   it('builds one script shared by every system, with unique call ids', () => {
     const script = createScript({ calls: 8, steps: 20, tools: 100 });

@@ -43,8 +43,8 @@ export function specIn(cell: PathCell | undefined, spec: SystemSpec): CellResult
 export function pathRatios(paths: readonly PathCell[], spec: SystemSpec): PathRatio[] {
   const ratios: PathRatio[] = [];
   const floorSpec: SystemSpec = { id: 'hand-written', tool: spec.tool ?? 'sync' };
-  // The peers' configuration times toolcircuit again in the goal cell: its own figures, not another cell.
-  for (const cell of paths.filter((candidate) => candidate.results.every((result) => result.id !== 'ai7'))) {
+  // The `ai` packages' processes time only their package and the floor: they have no toolcircuit figure.
+  for (const cell of paths) {
     const circuit = specIn(cell, spec)?.metrics;
     const floor = specIn(cell, floorSpec)?.metrics;
     if (circuit === undefined || floor === undefined) continue;
