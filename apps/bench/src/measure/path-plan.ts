@@ -22,6 +22,11 @@ export interface PathConfiguration {
 
 export const ASYNC_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 'async' });
 export const SYNC_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 'sync' });
+/**
+ * The async floor keeping the least journal an audit can check (canonical input, two SHA-256): timed beside
+ * the journaled `runLoop` to show which part of a journal's cost any implementation pays.
+ */
+export const JOURNAL_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 'async', journal: true });
 
 /** toolcircuit's paths with an async tool, each judged against {@link ASYNC_FLOOR}. */
 export const ASYNC_PATHS: readonly SystemSpec[] = Object.freeze([
@@ -73,7 +78,7 @@ export function pathPlan(options: BenchOptions): PathConfiguration[] {
         configurations.push({
           name: 'async tool',
           scenario,
-          systems: [...asyncSpecs, ASYNC_FLOOR].map((spec) => entry(spec, scenario)),
+          systems: [...asyncSpecs, ASYNC_FLOOR, JOURNAL_FLOOR].map((spec) => entry(spec, scenario)),
         });
         configurations.push({
           name: 'sync tool',

@@ -148,7 +148,10 @@ export function formatGoals(
 export function formatPaths(cells: readonly PathCell[]): string {
   const rows: string[][] = [];
   for (const cell of cells) {
-    const floor = resultOf(cell, 'hand-written')?.metrics;
+    // The plain floor, not the one keeping a journal.
+    const floor = cell.results.find(
+      (result) => result.id === 'hand-written' && result.spec.journal !== true && result.metrics !== undefined,
+    )?.metrics;
     for (const result of cell.results) {
       const metrics = result.metrics;
       rows.push([

@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { lookUpOrders, lookUpOrdersAsync, type OrderLookupInput, orderJsonSchema } from '../scenario/order-tool.js';
 import type { Script, ScriptedToolCall } from '../scenario/scenario.js';
 import { type BenchSystem, type PreparedRun, StepClock } from './bench-system.js';
+import { FloorJournal } from './floor-journal.js';
 import { type ToolMode, toolModeSuffix } from './tool-mode.js';
 
 interface FloorResult {
@@ -21,16 +22,19 @@ type FloorMessage =
 /**
  * The floor: the least a correct loop can do. Parse each call's arguments, validate them with an ajv
  * validator compiled once, run the tool, append one result per call, ask again. No rights, no journal,
- * no digests, no timeouts: whatever a harness spends above this is its own cost.
+ * no digests, no timeouts: whatever a harness spends above this is its own cost. With `journal`, it also
+ * keeps the least journal an audit can check (see {@link FloorJournal}), the peer of toolcircuit's; the
+ * plain floor's own code is left as it is (no flag tested per call).
  *
  * With an `async` tool it is the usual `await Promise.all(calls.map(async (call) => …))` loop: every call
  * of a turn runs at once, each awaiting its tool.
  */
-export function handWrittenSystem(tool: ToolMode = 'sync'): BenchSystem {
+export function handWrittenSystem(tool: ToolMode = 'sync', options: { readonly journal?: boolean } = {}): BenchSystem {
+  const journaled = options.journal === true;
   return {
     id: 'hand-written',
-    label: `hand-written loop${toolModeSuffix(tool)}`,
-    spec: { id: 'hand-written', tool },
+    label: `hand-written loop${journaled ? ' + journal' : ''}${toolModeSuffix(tool)}`,
+    spec: journaled ? { id: 'hand-written', tool, journal: true } : { id: 'hand-written', tool },
     validation: 'ajv validator compiled once per tool from the same JSON Schema, called on every input',
     async prepare(script: Script): Promise<PreparedRun> {
       const counter = { runs: 0 };
@@ -59,10 +63,29 @@ export function handWrittenSystem(tool: ToolMode = 'sync'): BenchSystem {
         const output = await lookUpOrdersAsync(input as OrderLookupInput);
         return { id: call.id, content: JSON.stringify(output), isError: false };
       };
+      // A fresh journal per run, as toolcircuit's system gives each run its own `InMemoryJournal`.
+      let journal = new FloorJournal();
+      const answerJournaled = async (call: ScriptedToolCall): Promise<FloorResult> => {
+        const started = performance.now();
+        const validate = validators.get(call.toolName);
+        if (validate === undefined) return { id: call.id, content: `Unknown tool ${call.toolName}`, isError: true };
+        const input: unknown = JSON.parse(call.arguments);
+        if (!validate(input)) {
+          journal.append(call, clock.stamps.length, input, started, undefined);
+          return { id: call.id, content: ajv.errorsText(validate.errors), isError: true };
+        }
+        counter.runs += 1;
+        const content = JSON.stringify(await lookUpOrdersAsync(input as OrderLookupInput));
+        journal.append(call, clock.stamps.length, input, started, content);
+        return { id: call.id, content, isError: false };
+      };
+      if (journaled && tool === 'sync') throw new Error('The journaling floor is timed with the async tool only.');
+      const answer = journaled ? answerJournaled : answerLater;
       return {
         async run() {
           clock.reset();
           counter.runs = 0;
+          journal = new FloorJournal();
           const started = performance.now();
           const messages: FloorMessage[] = [{ role: 'user', content: script.userText }];
           let text = '';
@@ -74,8 +97,7 @@ export function handWrittenSystem(tool: ToolMode = 'sync'): BenchSystem {
               text = turn.text ?? '';
               break;
             }
-            const results =
-              tool === 'sync' ? turn.calls.map(answerNow) : await Promise.all(turn.calls.map(answerLater));
+            const results = tool === 'sync' ? turn.calls.map(answerNow) : await Promise.all(turn.calls.map(answer));
             messages.push({ role: 'tool', results });
           }
           const totalMs = performance.now() - started;

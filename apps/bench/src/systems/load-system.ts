@@ -17,7 +17,7 @@ export async function loadSystem(spec: SystemId | SystemSpec): Promise<BenchSyst
     case 'toolcircuit':
       return (await import('./toolcircuit-system.js')).toolcircuitSystem({ tool, ...variant });
     case 'hand-written':
-      return (await import('./hand-written-system.js')).handWrittenSystem(tool);
+      return (await import('./hand-written-system.js')).handWrittenSystem(tool, variant);
     case 'ai':
       return (await import('./ai-system.js')).aiSystem(tool);
     case 'ai7':

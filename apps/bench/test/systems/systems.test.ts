@@ -17,6 +17,7 @@ const systems: BenchSystem[] = [
   toolcircuitSystem({ tool: 'async', schema: 'zod' }),
   handWrittenSystem(),
   handWrittenSystem('async'),
+  handWrittenSystem('async', { journal: true }),
   aiSystem(),
   aiSystem('async'),
   ai7System('async'),
