@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ScriptedToolCall } from '../scenario/scenario.js';
 
 /** One checkable entry: what the model asked, digested, and the digest of what it was answered. */
@@ -43,8 +43,9 @@ export class FloorJournal {
   }
 }
 
+/** The one-shot `hash`, as core uses: about 3× cheaper than a `Hash` object per call. */
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** A copy of plain JSON with every object's keys in sorted order: `JSON.stringify` of it is canonical. */
