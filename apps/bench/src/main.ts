@@ -27,7 +27,7 @@ import { warmUpSystems } from './measure/warm-up-systems.js';
 import type { BenchResults } from './report/bench-results.js';
 import { formatProfile } from './report/format-profile.js';
 import { formatWire } from './report/format-wire.js';
-import { ASYNC_FLOOR, JOURNALED_CIRCUIT, PLAIN_CIRCUIT } from './report/goals/journal-rss-goal.js';
+import { ASYNC_FLOOR, JOURNALED_CIRCUIT, JOURNALED_FLOOR, PLAIN_CIRCUIT } from './report/goals/journal-rss-goal.js';
 import { loadGoalRows } from './report/goals/load-goal-rows.js';
 import {
   formatGoals,
@@ -90,7 +90,7 @@ if (options.phases.has('rss')) {
   if (scenario !== undefined) {
     // The journal goal's ratio: three children each, interleaved, medians (one child can land on a busy moment).
     log(`peak RSS, ${scenarioLabel(scenario)}, journal against the async floor, 3 children each (${elapsed()})`);
-    const specs = [JOURNALED_CIRCUIT, ASYNC_FLOOR, PLAIN_CIRCUIT];
+    const specs = [JOURNALED_CIRCUIT, ASYNC_FLOOR, PLAIN_CIRCUIT, JOURNALED_FLOOR];
     const repeated = [0, 1, 2].flatMap(() => specs);
     rssGoal.push({ scenario, reports: await measurePeakRss(repeated, scenario, benchRoot) });
   }
