@@ -27,6 +27,8 @@ export const SYNC_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 
  * the journaled `runLoop` to show which part of a journal's cost any implementation pays.
  */
 export const JOURNAL_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 'async', journal: true });
+/** The async floor handing its reader each call and result through an async generator, beside `streamLoop`. */
+export const STREAM_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 'async', loop: 'stream' });
 
 /** toolcircuit's paths with an async tool, each judged against {@link ASYNC_FLOOR}. */
 export const ASYNC_PATHS: readonly SystemSpec[] = Object.freeze([
@@ -78,7 +80,7 @@ export function pathPlan(options: BenchOptions): PathConfiguration[] {
         configurations.push({
           name: 'async tool',
           scenario,
-          systems: [...asyncSpecs, ASYNC_FLOOR, JOURNAL_FLOOR].map((spec) => entry(spec, scenario)),
+          systems: [...asyncSpecs, ASYNC_FLOOR, JOURNAL_FLOOR, STREAM_FLOOR].map((spec) => entry(spec, scenario)),
         });
         configurations.push({
           name: 'sync tool',

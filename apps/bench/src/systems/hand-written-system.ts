@@ -11,6 +11,11 @@ interface FloorResult {
   readonly isError: boolean;
 }
 
+type FloorEvent =
+  | { readonly type: 'turn'; readonly calls: number }
+  | { readonly type: 'tool-call'; readonly call: ScriptedToolCall }
+  | { readonly type: 'tool-result'; readonly result: FloorResult };
+
 type FloorMessage =
   | { readonly role: 'user'; readonly content: string }
   | { readonly role: 'assistant'; readonly calls: readonly ScriptedToolCall[]; readonly text?: string }
@@ -29,12 +34,21 @@ type FloorMessage =
  * With an `async` tool it is the usual `await Promise.all(calls.map(async (call) => …))` loop: every call
  * of a turn runs at once, each awaiting its tool.
  */
-export function handWrittenSystem(tool: ToolMode = 'sync', options: { readonly journal?: boolean } = {}): BenchSystem {
+export function handWrittenSystem(
+  tool: ToolMode = 'sync',
+  options: { readonly journal?: boolean; readonly loop?: 'run' | 'stream' } = {},
+): BenchSystem {
   const journaled = options.journal === true;
+  const streaming = options.loop === 'stream';
   return {
     id: 'hand-written',
-    label: `hand-written loop${journaled ? ' + journal' : ''}${toolModeSuffix(tool)}`,
-    spec: journaled ? { id: 'hand-written', tool, journal: true } : { id: 'hand-written', tool },
+    label: `hand-written loop${journaled ? ' + journal' : ''}${streaming ? ' + stream' : ''}${toolModeSuffix(tool)}`,
+    spec: {
+      id: 'hand-written',
+      tool,
+      ...(journaled ? { journal: true } : {}),
+      ...(streaming ? { loop: 'stream' as const } : {}),
+    },
     validation: 'ajv validator compiled once per tool from the same JSON Schema, called on every input',
     async prepare(script: Script): Promise<PreparedRun> {
       const counter = { runs: 0 };
@@ -79,8 +93,41 @@ export function handWrittenSystem(tool: ToolMode = 'sync', options: { readonly j
         journal.append(call, clock.stamps.length, input, started, content);
         return { id: call.id, content, isError: false };
       };
-      if (journaled && tool === 'sync') throw new Error('The journaling floor is timed with the async tool only.');
+      if ((journaled || streaming) && tool === 'sync') {
+        throw new Error('The journaling and streaming floors are timed with the async tool only.');
+      }
       const answer = journaled ? answerJournaled : answerLater;
+      if (streaming) {
+        /**
+         * The least a streaming loop hands its reader: each turn, each call as the model asked for it and
+         * each result, one at a time through an async generator (which waits for the reader: back-pressure).
+         */
+        async function* streamed(): AsyncGenerator<FloorEvent, string> {
+          const messages: FloorMessage[] = [{ role: 'user', content: script.userText }];
+          for (;;) {
+            const turn = await Promise.resolve(model());
+            messages.push({ role: 'assistant', ...turn });
+            yield { type: 'turn', calls: turn.calls.length };
+            if (turn.calls.length === 0) return turn.text ?? '';
+            for (const call of turn.calls) yield { type: 'tool-call', call };
+            const results = await Promise.all(turn.calls.map(answer));
+            for (const result of results) yield { type: 'tool-result', result };
+            messages.push({ role: 'tool', results });
+          }
+        }
+        return {
+          async run() {
+            clock.reset();
+            counter.runs = 0;
+            const started = performance.now();
+            const stream = streamed();
+            let next = await stream.next();
+            while (next.done !== true) next = await stream.next();
+            const totalMs = performance.now() - started;
+            return { totalMs, stepStarts: [...clock.stamps], toolRuns: counter.runs, finalText: next.value };
+          },
+        };
+      }
       return {
         async run() {
           clock.reset();

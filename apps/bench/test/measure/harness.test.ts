@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../../src/bench-options.js';
 import { matrixPlan } from '../../src/measure/matrix-plan.js';
-import { ASYNC_FLOOR, JOURNAL_FLOOR, pathPlan, SYNC_FLOOR, SYNC_PATH } from '../../src/measure/path-plan.js';
+import { ASYNC_FLOOR, JOURNAL_FLOOR, pathPlan, STREAM_FLOOR, SYNC_FLOOR, SYNC_PATH } from '../../src/measure/path-plan.js';
 import { runMatrix } from '../../src/measure/run-matrix.js';
 import { intervals, median } from '../../src/measure/stats.js';
 import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
@@ -94,7 +94,7 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     for (const { systems } of async) {
       expect(systems.every((entry) => entry.spec.tool === 'async')).toBe(true);
       const floors = systems.filter((entry) => entry.spec.id === 'hand-written').map((entry) => entry.spec);
-      expect(floors).toEqual([ASYNC_FLOOR, JOURNAL_FLOOR]);
+      expect(floors).toEqual([ASYNC_FLOOR, JOURNAL_FLOOR, STREAM_FLOOR]);
       expect(systems.length).toBeGreaterThanOrEqual(5);
     }
     for (const { systems } of sync) expect(systems.map((entry) => entry.spec)).toEqual([SYNC_PATH, SYNC_FLOOR]);

@@ -18,6 +18,7 @@ const systems: BenchSystem[] = [
   handWrittenSystem(),
   handWrittenSystem('async'),
   handWrittenSystem('async', { journal: true }),
+  handWrittenSystem('async', { loop: 'stream' }),
   aiSystem(),
   aiSystem('async'),
   ai7System('async'),

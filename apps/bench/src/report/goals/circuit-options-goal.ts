@@ -1,4 +1,4 @@
-import { ALL_OPTIONS, JOURNAL_FLOOR } from '../../measure/path-plan.js';
+import { ALL_OPTIONS, JOURNAL_FLOOR, STREAM_FLOOR } from '../../measure/path-plan.js';
 import { type Scenario, scenarioLabel } from '../../scenario/scenario.js';
 import type { SystemSpec } from '../../systems/bench-system.js';
 import type { BenchResults } from '../bench-results.js';
@@ -9,9 +9,10 @@ import { describeAt, pathRatios, sameScenario, worstOf } from './path-ratios.js'
 export const OPTIONS_FLOOR_LIMIT = 2.5;
 
 const JOURNAL_SPEC: SystemSpec = { id: 'toolcircuit', tool: 'async', journal: true };
+const STREAM_SPEC: SystemSpec = { id: 'toolcircuit', tool: 'async', loop: 'stream' };
 const OPTIONS: readonly { readonly spec: SystemSpec; readonly name: string }[] = [
   { spec: JOURNAL_SPEC, name: 'journal' },
-  { spec: { id: 'toolcircuit', tool: 'async', loop: 'stream' }, name: 'streamLoop' },
+  { spec: STREAM_SPEC, name: 'streamLoop' },
   { spec: { id: 'toolcircuit', tool: 'async', schema: 'zod' }, name: 'Zod' },
 ];
 
@@ -42,8 +43,10 @@ export const circuitOptionsGoal: GoalRow = {
         profile = { scenario: worst.scenario, spec };
       }
     }
-    const journalFloor = journalFloorAt(paths, options.goalCell);
-    if (journalFloor !== undefined) parts.push(journalFloor);
+    for (const peer of PEER_FLOORS) {
+      const beside = overPeerFloor(paths, peer, options.goalCell);
+      if (beside !== undefined) parts.push(beside);
+    }
     const together = describeAt(pathRatios(paths, ALL_OPTIONS), options.goalCell);
     if (together !== undefined) parts.push(`all three at once: ${together}`);
     const floor = pathRatios(paths, OPTIONS[0]?.spec ?? ALL_OPTIONS).find((entry) =>
@@ -58,16 +61,22 @@ export const circuitOptionsGoal: GoalRow = {
   },
 };
 
+/** Hand-written floors doing what an option does in its least form, each beside that option. */
+const PEER_FLOORS: readonly { readonly option: SystemSpec; readonly floor: SystemSpec; readonly what: string }[] = [
+  { option: JOURNAL_SPEC, floor: JOURNAL_FLOOR, what: 'keeping a checkable journal' },
+  { option: STREAM_SPEC, floor: STREAM_FLOOR, what: 'streaming each call and result to its reader' },
+];
+
 /**
- * At the goal cell: the hand-written floor keeping a checkable journal, over the plain floor (the part of
- * the journal row's ratio no implementation avoids), and toolcircuit's journaled `runLoop` over it.
+ * At the goal cell: the hand-written floor doing the option's work over the plain floor (the part of the
+ * row's ratio no implementation avoids), and toolcircuit with the option over that floor.
  */
-function journalFloorAt(paths: BenchResults['paths'], cell: Scenario): string | undefined {
-  const journaled = pathRatios(paths, JOURNAL_SPEC).find((entry) => sameScenario(entry.scenario, cell));
-  const floorWithJournal = pathRatios(paths, JOURNAL_FLOOR).find((entry) => sameScenario(entry.scenario, cell));
-  if (journaled === undefined || floorWithJournal === undefined) return undefined;
+function overPeerFloor(paths: BenchResults['paths'], peer: (typeof PEER_FLOORS)[number], cell: Scenario) {
+  const option = pathRatios(paths, peer.option).find((entry) => sameScenario(entry.scenario, cell));
+  const floor = pathRatios(paths, peer.floor).find((entry) => sameScenario(entry.scenario, cell));
+  if (option === undefined || floor === undefined) return undefined;
   return (
-    `the hand-written floor keeping a checkable journal: ${formatRatio(floorWithJournal.ratio)} the floor at the goal cell ` +
-    `(${formatNumber(floorWithJournal.circuitUs)} CPU µs/call), toolcircuit's journal ${formatRatio(journaled.circuitUs / floorWithJournal.circuitUs)} that`
+    `the hand-written floor ${peer.what}: ${formatRatio(floor.ratio)} the floor at the goal cell ` +
+    `(${formatNumber(floor.circuitUs)} CPU µs/call), toolcircuit's ${formatRatio(option.circuitUs / floor.circuitUs)} that`
   );
 }
