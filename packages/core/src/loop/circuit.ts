@@ -23,7 +23,7 @@ import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { type PlannedStep, planStep } from './plan-step.js';
-import { readModelTurn } from './read-model-turn.js';
+import { generatedTurnRead, type ModelTurnRead, readModelTurn, reportModelError } from './read-model-turn.js';
 import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
 import { type SettledCall, settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
@@ -95,16 +95,35 @@ async function turns(
     if (emit !== undefined) await emit({ type: 'turn-start', runId, turn, ...(plan === undefined ? {} : { plan }) });
     const request = buildModelRequest(state, options, step);
     const source = step.model === options.model ? runSource : sourceOf(step.model);
-    let read: Awaited<ReturnType<typeof readModelTurn>>;
+    let read: ModelTurnRead | undefined;
     for (let attempt = 1; ; attempt += 1) {
       let delayMs: number | undefined;
+      const tag = { runId, turn };
+      const interrupted = (error: unknown) => {
+        delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
+        return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
+      };
+      let generated = false;
       try {
-        read = await readModelTurn(source, request, { runId, turn }, step.model.provider, emit, (error) => {
-          delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
-          return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
-        });
+        if (source.kind === 'generate') {
+          // The model's own promise, awaited here rather than through a `then` of the reader: one promise
+          // and one hop fewer per step.
+          const modelTurn = await source.generate(request);
+          generated = true;
+          read = generatedTurnRead(modelTurn, request);
+        } else {
+          read = await readModelTurn(source, request, tag, step.model.provider, emit, interrupted);
+        }
         break;
       } catch (error) {
+        // A model that failed (not a malformed turn it returned): reported as the stream reader does.
+        if (source.kind === 'generate' && !generated) {
+          if (isAborted(request.signal)) {
+            read = undefined;
+            break;
+          }
+          await reportModelError(error, tag, emit, interrupted);
+        }
         if (delayMs === undefined) throw error;
         const failure = error instanceof Error ? error : new Error(String(error));
         if (emit !== undefined) await emit({ type: 'retry', runId, turn, attempt, delayMs, error: failure });
