@@ -123,7 +123,8 @@ async function readStreamedTurn(
  * step than a `then` here) and reports its failure with {@link reportModelError}, as a stream's is.
  */
 export function generatedTurnRead(modelTurn: ModelTurn, request: ModelRequest): ModelTurnRead | undefined {
-  if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;
+  // The signal first: the turn's parts are scanned only in the rare case it fired.
+  if (isAborted(request.signal) && replaysAnEvent(modelTurn)) return undefined;
   // Every replayed call is ended and the replay reports none incomplete: only max_tokens cuts calls here.
   if (modelTurn.stopReason.unified !== 'max_tokens') return { modelTurn, incomplete: NONE_INCOMPLETE };
   return { modelTurn, incomplete: incompleteCalls(modelTurn, [], new Set()) };
