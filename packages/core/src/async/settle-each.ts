@@ -149,6 +149,14 @@ function settleUndelivered<T>(
   bound: number,
   record: ((index: number, value: T) => void) | undefined,
 ): Promise<void> {
+  // The last task, and nothing else running (every earlier one answered at once): its own promise, one
+  // `then`, is all there is to wait for; no pool, no promise of our own. A loop with one call per turn
+  // takes this path every turn.
+  if (first === tasks.length - 1) {
+    return Promise.resolve(firstValue).then((value) => {
+      record?.(first, value);
+    });
+  }
   return new Promise<void>((resolve, reject) => {
     const pool: TaskPool<T> = new TaskPool(tasks, first + 1, bound, record ?? (() => {}), () => {
       if (pool.running > 0) return;

@@ -24,7 +24,10 @@ export function isPlainJson(value: unknown): boolean {
 
 const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
 
-/** The copy, or NOT_PLAIN; with `dry`, only the verdict (the value itself stands for its copy). */
+/**
+ * The copy, or NOT_PLAIN; with `dry`, only the verdict (the value itself stands for its copy). Kept apart
+ * from json/json-copy.ts's walkers on purpose: see the note at the top of that file.
+ */
 function copyPlain(value: unknown, depth: number, dry: boolean): unknown {
   switch (typeof value) {
     case 'string':

@@ -1,5 +1,15 @@
 import type { JsonValue } from './json.js';
 
+/*
+ * Why core has three plain-JSON walkers (this file's spread copy and key-by-key copy, and the catalogue's
+ * `frozenJsonCopy`) rather than one with options. They differ where it matters: the spread copy clones each
+ * object's layout (about twice as fast as building it key by key) but cannot sort keys; the sorted copy
+ * (canonical JSON, the journal's digests) must insert keys in order; the catalogue's copy freezes, turns
+ * `-0` into `0` as JSON does, allows deeper nesting and has a dry mode that copies nothing. And each one's
+ * speed rests on V8's inline caches seeing few object layouts: one walker would have the catalogue's walk
+ * over hundreds of vendors' schemas leave the per-call copies' caches megamorphic, as one spread shared by
+ * inputs and outputs did (measured: both copies slower). Shared here: the JSON primitive check.
+ */
 const NOT_PLAIN: unique symbol = Symbol('not plain');
 /** Nesting copied recursively; deeper values take the stringify path, which reports what it cannot carry. */
 const COPY_DEPTH = 64;
@@ -7,12 +17,16 @@ const COPY_DEPTH = 64;
 /**
  * A copy of a value as JSON would carry it, keeping key order (what the model will read); `undefined` when
  * the value is not JSON. Plain data (what tools return almost always) is copied directly, several times
- * cheaper than `JSON.parse(JSON.stringify(…))`; anything JSON would transform (`toJSON`, `undefined`
- * members, class instances, non-finite numbers, `-0`, `__proto__` keys, holes, deep nesting) takes that
- * round trip, so the result is always exactly what it would give.
+ * cheaper than `JSON.parse(JSON.stringify(…))`, object by object with a spread as {@link plainInputCopy}
+ * does (with the same one difference: own enumerable symbol-keyed members, which JSON never reads, are
+ * kept as they are); anything JSON would transform (`toJSON`, `undefined` members, class instances,
+ * non-finite numbers, `-0`, `__proto__` keys, holes, deep nesting) takes that round trip, so what JSON
+ * reads of the result is always exactly what the round trip would give.
  */
 export function jsonCopy(value: unknown): JsonValue | undefined {
-  const plain = plainCopy(value, 0, false);
+  // A tool's output, once per call: its own spread (see `spreadOutput`).
+  const plain =
+    typeof value === 'object' && value !== null ? spreadCopy(value, 0, spreadOutput) : plainCopy(value, 0, false);
   if (plain !== NOT_PLAIN) return plain;
   try {
     const text = JSON.stringify(value);
@@ -51,20 +65,32 @@ export function sortedPlainJsonCopy(value: unknown): JsonValue | undefined {
  * the copy is what JSON reads of the value, and no object JSON reads is shared with it.
  *
  * The gain holds while the spread meets few object layouts (V8 caches up to four per spread): inputs of a
- * few tools. Tool outputs keep {@link jsonCopy}: sharing this spread with them made it slower for both.
+ * few tools. Tool outputs ({@link jsonCopy}) are spread elsewhere (see `spreadOutput`).
  */
 export function plainInputCopy(value: unknown): JsonValue | undefined {
-  const plain = typeof value === 'object' && value !== null ? spreadCopy(value, 0) : plainCopy(value, 0, false);
+  const plain =
+    typeof value === 'object' && value !== null ? spreadCopy(value, 0, spreadInput) : plainCopy(value, 0, false);
   return plain === NOT_PLAIN ? undefined : plain;
 }
 
-function spreadCopy(value: object, depth: number): JsonValue | typeof NOT_PLAIN {
+type Spread = (value: object) => Record<string, unknown>;
+
+/**
+ * One spread for tools' inputs, another for their outputs: V8 caches up to four object layouts per spread
+ * expression, and inputs and outputs together overflowed one (sharing it made both copies slower, and
+ * outputs were then copied key by key). Two functions, not two expressions in one, so no bundler or
+ * minifier can fold them into one.
+ */
+const spreadInput: Spread = (value) => ({ ...value });
+const spreadOutput: Spread = (value) => ({ ...value });
+
+function spreadCopy(value: object, depth: number, spread: Spread): JsonValue | typeof NOT_PLAIN {
   if (depth >= COPY_DEPTH) return NOT_PLAIN;
   if (Array.isArray(value)) {
     // Element by element (a spread or `slice` of an array subclass would run its species constructor).
     const copy: JsonValue[] = [];
     for (let index = 0; index < value.length; index += 1) {
-      const copied = memberCopy(value[index], depth);
+      const copied = memberCopy(value[index], depth, spread);
       if (copied === NOT_PLAIN) return NOT_PLAIN;
       copy.push(copied);
     }
@@ -73,7 +99,7 @@ function spreadCopy(value: object, depth: number): JsonValue | typeof NOT_PLAIN 
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
   if ('toJSON' in value) return NOT_PLAIN;
-  const copy: Record<string, unknown> = { ...value };
+  const copy = spread(value);
   for (const key in copy) {
     // The copy's prototype is Object.prototype, whose members are not enumerable: these are its own keys.
     if (key === '__proto__') return NOT_PLAIN;
@@ -82,15 +108,15 @@ function spreadCopy(value: object, depth: number): JsonValue | typeof NOT_PLAIN 
       if (!isJsonPrimitive(member)) return NOT_PLAIN;
       continue;
     }
-    const copied = spreadCopy(member, depth + 1);
+    const copied = spreadCopy(member, depth + 1, spread);
     if (copied === NOT_PLAIN) return NOT_PLAIN;
     copy[key] = copied;
   }
   return copy as JsonValue;
 }
 
-function memberCopy(member: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
-  if (typeof member === 'object' && member !== null) return spreadCopy(member, depth + 1);
+function memberCopy(member: unknown, depth: number, spread: Spread): JsonValue | typeof NOT_PLAIN {
+  if (typeof member === 'object' && member !== null) return spreadCopy(member, depth + 1, spread);
   return isJsonPrimitive(member) ? (member as JsonValue) : NOT_PLAIN;
 }
 

@@ -1,4 +1,4 @@
-import { andThen, type Eventually } from '../async/eventually.js';
+import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import type { ToolMessage, ToolResultPart } from '../messages/messages.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopState } from './loop-state.js';
@@ -13,5 +13,6 @@ export function appendReply(
   const message: ToolMessage = { role: 'tool', content: outcomes.map((outcome) => outcome.result) };
   state.messages.push(message);
   const observed = options.hooks?.onResult?.({ runId: state.runId, turn, message });
-  return andThen(observed, () => message);
+  // No callback made for the usual case of no hook (or one that answers at once).
+  return isPromiseLike(observed) ? Promise.resolve(observed).then(() => message) : message;
 }

@@ -24,17 +24,21 @@ export function callTasks(
   context: ExecutionContext,
 ): CallTask[] {
   // The provider's ids of this turn's earlier calls: the loop made every id unique, so a repeat shows in
-  // `originalId` (see `withUniqueCallIds`).
-  const seen = new Set<string>();
+  // `originalId` (see `withUniqueCallIds`). Made only when a later call is to be checked against it: a turn
+  // of one call (the usual case) needs no set.
+  let seen: Set<string> | undefined;
   return calls.map((call, index) => {
     if (incomplete.has(call.id)) {
       const text = cutByTokenLimit ? tokenLimitText(call.name) : brokenStreamText(call.name);
       return { index, call, run: () => refuseCall(call, 'incomplete_call', text, context) };
     }
-    if (seen.has(call.id) || repeatsAnEarlierId(call, seen)) {
+    if (seen !== undefined && (seen.has(call.id) || repeatsAnEarlierId(call, seen))) {
       return { index, call, run: () => refuseCall(call, 'duplicate_call_id', duplicateText(call), context) };
     }
-    seen.add(call.originalId ?? call.id);
+    if (index < calls.length - 1) {
+      seen ??= new Set();
+      seen.add(call.originalId ?? call.id);
+    }
     return { index, call, run: () => answerCall(call, context) };
   });
 }

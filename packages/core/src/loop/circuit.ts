@@ -22,8 +22,8 @@ import type { EmitLoopEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
-import { planStep } from './plan-step.js';
-import { readModelTurn } from './read-model-turn.js';
+import { type PlannedStep, planStep } from './plan-step.js';
+import { generatedTurnRead, type ModelTurnRead, readModelTurn, reportModelError } from './read-model-turn.js';
 import { retryDelayMs, waitUnlessAborted } from './retry-policy.js';
 import { type SettledCall, settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
@@ -71,6 +71,11 @@ async function turns(
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const { runId } = state;
   const runSource = sourceOf(options.model);
+  // A run that plans nothing per step (no `prepareStep`, no `activeTools`, no deferred tools to load) makes
+  // the same step every turn: it is planned once, not rebuilt per turn.
+  const sameStepEachTurn =
+    options.prepareStep === undefined && options.activeTools === undefined && state.loadedTools === undefined;
+  let fixedStep: PlannedStep | undefined;
   for (;;) {
     // Between two steps (also right after a resume): a stop condition ends the run before the next call.
     if (options.stopWhen !== undefined) {
@@ -80,22 +85,45 @@ async function turns(
     if (state.turns.length >= maxTurns) break;
     if (isAborted(options.signal)) return endLoop(state, 'aborted', emit);
     const turn = state.turns.length + 1;
-    const planned = planStep(state, options, turn);
-    const step = isPromiseLike(planned) ? await planned : planned;
+    let step = fixedStep;
+    if (step === undefined) {
+      const planned = planStep(state, options, turn);
+      step = isPromiseLike(planned) ? await planned : planned;
+      if (sameStepEachTurn) fixedStep = step;
+    }
     const { plan } = step;
     if (emit !== undefined) await emit({ type: 'turn-start', runId, turn, ...(plan === undefined ? {} : { plan }) });
     const request = buildModelRequest(state, options, step);
     const source = step.model === options.model ? runSource : sourceOf(step.model);
-    let read: Awaited<ReturnType<typeof readModelTurn>>;
+    let read: ModelTurnRead | undefined;
     for (let attempt = 1; ; attempt += 1) {
       let delayMs: number | undefined;
+      const tag = { runId, turn };
+      const interrupted = (error: unknown) => {
+        delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
+        return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
+      };
+      let generated = false;
       try {
-        read = await readModelTurn(source, request, { runId, turn }, step.model.provider, emit, (error) => {
-          delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
-          return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
-        });
+        if (source.kind === 'generate') {
+          // The model's own promise, awaited here rather than through a `then` of the reader: one promise
+          // and one hop fewer per step.
+          const modelTurn = await source.generate(request);
+          generated = true;
+          read = generatedTurnRead(modelTurn, request);
+        } else {
+          read = await readModelTurn(source, request, tag, step.model.provider, emit, interrupted);
+        }
         break;
       } catch (error) {
+        // A model that failed (not a malformed turn it returned): reported as the stream reader does.
+        if (source.kind === 'generate' && !generated) {
+          if (isAborted(request.signal)) {
+            read = undefined;
+            break;
+          }
+          await reportModelError(error, tag, emit, interrupted);
+        }
         if (delayMs === undefined) throw error;
         const failure = error instanceof Error ? error : new Error(String(error));
         if (emit !== undefined) await emit({ type: 'retry', runId, turn, attempt, delayMs, error: failure });
@@ -171,7 +199,7 @@ function withRepairedCalls(
   calls: readonly ToolCallPart[],
   outcomes: readonly ExecutionOutcome[],
 ): readonly ToolCallPart[] {
-  if (!outcomes.some((outcome) => outcome.repairedCall !== undefined)) return calls;
+  if (!anyRepaired(outcomes)) return calls;
   const byId = new Map<string, ToolCallPart>();
   for (const outcome of outcomes)
     if (outcome.repairedCall !== undefined) byId.set(outcome.repairedCall.id, outcome.repairedCall);
@@ -182,6 +210,12 @@ function withRepairedCalls(
     state.messages[index] = { ...message, content };
   }
   return calls.map((call) => byId.get(call.id) ?? call);
+}
+
+/** A loop rather than `some`: asked every turn, and no callback to allocate for the usual "none". */
+function anyRepaired(outcomes: readonly ExecutionOutcome[]): boolean {
+  for (const outcome of outcomes) if (outcome.repairedCall !== undefined) return true;
+  return false;
 }
 
 async function endLoop(
@@ -197,9 +231,8 @@ async function endLoop(
 }
 
 function assistantMessageOf(turn: ModelTurn): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: turn.content,
-    ...(turn.providerMetadata === undefined ? {} : { providerMetadata: turn.providerMetadata }),
-  };
+  // Two literals rather than a spread of `{}` or `{ providerMetadata }`: no throw-away object per turn.
+  const { providerMetadata } = turn;
+  if (providerMetadata === undefined) return { role: 'assistant', content: turn.content };
+  return { role: 'assistant', content: turn.content, providerMetadata };
 }

@@ -10,7 +10,9 @@ import type { PausedRun, PendingCall } from './paused-run.js';
 /** The calls of a turn held back for the human's confirmation, with their position in the turn. */
 export function pendingCallsOf(calls: readonly ToolCallPart[], outcomes: readonly ExecutionOutcome[]): PendingCall[] {
   const pending: PendingCall[] = [];
-  for (const [index, call] of calls.entries()) {
+  // Asked every turn: an index loop, not `entries()` (an iterator and a pair per call).
+  for (let index = 0; index < calls.length; index += 1) {
+    const call = calls[index] as ToolCallPart;
     const verdict = outcomes[index]?.verdict;
     if (verdict?.kind !== 'awaiting_confirmation') continue;
     pending.push({

@@ -17,20 +17,19 @@ export interface ModelTurnRead {
 }
 
 /**
- * Reads one model turn from its source, emitting the model's events (tagged) as they come: one at a time,
- * each only once the previous one was taken, so the stream is never read ahead. Returns the turn, or
- * `undefined` when the signal fired. A model error (an `error` event or a throw) is emitted as an `error`
- * event and then thrown, unless the signal fired, which is an abort.
+ * Reads one streamed model turn, emitting the model's events (tagged) as they come: one at a time, each
+ * only once the previous one was taken, so the stream is never read ahead. Returns the turn, or `undefined`
+ * when the signal fired. A model error (an `error` event or a throw) is emitted as an `error` event and then
+ * thrown, unless the signal fired, which is an abort. (A `generate` turn: see {@link generatedTurnRead}.)
  */
 export function readModelTurn(
-  source: TurnSource,
+  source: Exclude<TurnSource, { readonly kind: 'generate' }>,
   request: ModelRequest,
   tag: LoopEventTag,
   provider: string,
   emit: EmitLoopEvent | undefined,
   interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
-  if (source.kind === 'generate') return readGeneratedTurn(source.generate, request, tag, emit, interrupted);
   if (source.kind === 'replay') return readStreamedTurn(source.events, request, tag, provider, emit, interrupted);
   return readStreamedTurn(source.stream, request, tag, provider, emit, interrupted);
 }
@@ -39,7 +38,7 @@ export function readModelTurn(
  * The model failed this turn: the run's state goes on the error (`error.interrupted`) and on the `error`
  * event, so the run can be continued (`continueLoop`) without re-running anything.
  */
-async function emitError(
+export async function reportModelError(
   error: unknown,
   tag: LoopEventTag,
   emit: EmitLoopEvent | undefined,
@@ -103,7 +102,7 @@ async function readStreamedTurn(
     // The reader stopped: the `for await` above has closed the model's stream; nothing to report.
     if (error instanceof LoopStreamStopped) throw error;
     if (isAborted(request.signal)) return undefined;
-    await emitError(error, tag, emit, interrupted);
+    await reportModelError(error, tag, emit, interrupted);
     throw error;
   }
   if (isAborted(request.signal)) return undefined;
@@ -113,41 +112,19 @@ async function readStreamedTurn(
     message: `the stream of turn ${tag.turn} ended without a turn-end or error event; nothing of this turn was run`,
     retryable: false,
   });
-  await emitError(error, tag, emit, interrupted);
+  await reportModelError(error, tag, emit, interrupted);
   throw error;
 }
 
 /**
- * A turn from `generate`, read as `streamedTurns` would replay it, without making the events: a model error
- * or an abort means the same, and a turn that would have replayed any event before `turn-end` is dropped
- * when the signal fired meanwhile (the stream path checks the signal after each event).
+ * A turn from `generate`, read as `streamedTurns` would replay it, without making the events: a turn that
+ * would have replayed any event before `turn-end` is dropped when the signal fired meanwhile (the stream
+ * path checks the signal after each event). The loop awaits `generate` itself (one promise hop fewer per
+ * step than a `then` here) and reports its failure with {@link reportModelError}, as a stream's is.
  */
-function readGeneratedTurn(
-  generate: (request: ModelRequest) => Promise<ModelTurn>,
-  request: ModelRequest,
-  tag: LoopEventTag,
-  emit: EmitLoopEvent | undefined,
-  interrupted: (error: unknown) => InterruptedRun | undefined,
-): Promise<ModelTurnRead | undefined> {
-  // One `then` rather than an async function awaiting another: two promise hops fewer per step.
-  let pending: Promise<ModelTurn>;
-  try {
-    pending = generate(request);
-  } catch (error) {
-    pending = Promise.reject(error);
-  }
-  return Promise.resolve(pending).then(
-    (modelTurn) => generatedTurnRead(modelTurn, request),
-    async (error: unknown) => {
-      if (isAborted(request.signal)) return undefined;
-      await emitError(error, tag, emit, interrupted);
-      throw error;
-    },
-  );
-}
-
-function generatedTurnRead(modelTurn: ModelTurn, request: ModelRequest): ModelTurnRead | undefined {
-  if (replaysAnEvent(modelTurn) && isAborted(request.signal)) return undefined;
+export function generatedTurnRead(modelTurn: ModelTurn, request: ModelRequest): ModelTurnRead | undefined {
+  // The signal first: the turn's parts are scanned only in the rare case it fired.
+  if (isAborted(request.signal) && replaysAnEvent(modelTurn)) return undefined;
   // Every replayed call is ended and the replay reports none incomplete: only max_tokens cuts calls here.
   if (modelTurn.stopReason.unified !== 'max_tokens') return { modelTurn, incomplete: NONE_INCOMPLETE };
   return { modelTurn, incomplete: incompleteCalls(modelTurn, [], new Set()) };

@@ -33,8 +33,11 @@ export function settleCalls(
   const runs = tasks.map((task) => task.run);
   return settleEach(runs, options.concurrency ?? DEFAULT_CONCURRENCY, {
     abandon,
-    // Recorded under the call's position in its turn.
-    record: record === undefined ? undefined : (index, outcome) => record(tasks[index]?.index ?? index, outcome),
+    // Recorded under the call's position in its turn (the task's place in the list, for a whole turn's).
+    record:
+      record === undefined || inPlace(tasks)
+        ? record
+        : (index, outcome) => record(tasks[index]?.index ?? index, outcome),
     // Nobody to tell: no event is made, and nothing is queued for delivery.
     deliver:
       onCall === undefined && deliver === undefined
@@ -49,4 +52,10 @@ export function settleCalls(
             return andThen(onCall(event), () => deliver?.({ outcome, event }));
           },
   });
+}
+
+/** Whether each task sits at its call's position (a whole turn's tasks do): no index to translate. */
+function inPlace(tasks: readonly CallTask[]): boolean {
+  for (let index = 0; index < tasks.length; index += 1) if (tasks[index]?.index !== index) return false;
+  return true;
 }

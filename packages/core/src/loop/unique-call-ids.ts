@@ -64,20 +64,22 @@ export function growingCallIdsOf(messages: readonly Message[]): Set<string> {
  * `used` holds the conversation's ids so far and receives this turn's.
  */
 export function withUniqueCallIds(turn: ModelTurn, turnNumber: number, used: Set<string>): ModelTurn {
-  let content: ModelTurn['content'] | undefined;
-  turn.content.forEach((part, index) => {
-    if (part.type !== 'tool_call') return;
+  let content: ModelTurn['content'][number][] | undefined;
+  // A plain loop: asked every turn, and no callback to allocate.
+  for (let index = 0; index < turn.content.length; index += 1) {
+    const part = turn.content[index] as ModelTurn['content'][number];
+    if (part.type !== 'tool_call') continue;
     const id: unknown = part.id;
     if (typeof id === 'string' && id !== '' && !used.has(id)) {
       used.add(id);
-      return;
+      continue;
     }
     const original = typeof id === 'string' && id !== '' ? id : null;
     const replacement = freshId(original, turnNumber, index, used);
     used.add(replacement);
     content ??= [...turn.content];
-    (content as ModelTurn['content'][number][])[index] = { ...part, id: replacement, originalId: original };
-  });
+    content[index] = { ...part, id: replacement, originalId: original };
+  }
   return content === undefined ? turn : { ...turn, content };
 }
 

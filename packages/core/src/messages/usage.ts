@@ -14,15 +14,22 @@ export const emptyUsage: Usage = Object.freeze({
 
 /** Sums two usages field by field; a field stays `undefined` only while no turn has reported it. */
 export function addUsage(total: Usage, turn: Usage): Usage {
-  const sum = (a: number | undefined, b: number | undefined): number | undefined =>
-    a === undefined ? b : b === undefined ? a : a + b;
-  const cached = sum(total.cachedInputTokens, turn.cachedInputTokens);
-  const reasoning = sum(total.reasoningTokens, turn.reasoningTokens);
-  return {
-    inputTokens: sum(total.inputTokens, turn.inputTokens),
-    outputTokens: sum(total.outputTokens, turn.outputTokens),
-    totalTokens: sum(total.totalTokens, turn.totalTokens),
-    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
-    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+  // Added once per turn: the optional fields are assigned, not spread from `{}` or `{ key }` (no throw-away
+  // objects), and the same key order as before.
+  const sum: Writable<Usage> = {
+    inputTokens: sumOf(total.inputTokens, turn.inputTokens),
+    outputTokens: sumOf(total.outputTokens, turn.outputTokens),
+    totalTokens: sumOf(total.totalTokens, turn.totalTokens),
   };
+  const cached = sumOf(total.cachedInputTokens, turn.cachedInputTokens);
+  if (cached !== undefined) sum.cachedInputTokens = cached;
+  const reasoning = sumOf(total.reasoningTokens, turn.reasoningTokens);
+  if (reasoning !== undefined) sum.reasoningTokens = reasoning;
+  return sum;
 }
+
+function sumOf(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : a + b;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -90,6 +90,35 @@ describe('settleEach', () => {
     ]);
   });
 
+  it('without a delivery, when only the last task waits: records it once it settles, and rejects with its error', async () => {
+    const gate = deferred<string>();
+    const recorded: Settled<string>[] = [];
+    const record = (index: number, value: string) => recorded.push({ index, value });
+    const done = settleEach([() => 'a', () => 'b', () => gate.promise], 4, { deliver: undefined, record });
+    expect(isPromiseLike(done)).toBe(true);
+    let finished = false;
+    const watched = Promise.resolve(done).then(() => {
+      finished = true;
+    });
+    await settle();
+    // The earlier tasks answered at once and are recorded; the run is held open by the last one only.
+    expect(recorded).toEqual([
+      { index: 0, value: 'a' },
+      { index: 1, value: 'b' },
+    ]);
+    expect(finished).toBe(false);
+    gate.resolve('c');
+    await watched;
+    expect(recorded.at(-1)).toEqual({ index: 2, value: 'c' });
+
+    const failing = settleEach([() => Promise.reject(new Error('tool store down'))], 4, {
+      deliver: undefined,
+      record,
+    });
+    await expect(failing).rejects.toThrow('tool store down');
+    expect(recorded).toHaveLength(3);
+  });
+
   it.each([
     ['with a delivery', () => {}],
     ['without one', undefined],

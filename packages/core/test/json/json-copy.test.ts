@@ -23,6 +23,20 @@ describe('jsonCopy', () => {
     );
   });
 
+  it('shares no object with the value: a tool cannot change its result later (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.json().map((text) => JSON.parse(text) as unknown),
+        (value) => {
+          const copy = jsonCopy(value);
+          expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+          const originals = jsonObjectsOf(value);
+          for (const copied of jsonObjectsOf(copy)) expect(originals.has(copied)).toBe(false);
+        },
+      ),
+    );
+  });
+
   it('copies: changing the original afterwards does not change the copy', () => {
     const original = { list: [{ n: 1 }], nested: { s: 'x' } };
     const copy = jsonCopy(original) as { list: { n: number }[]; nested: { s: string } };

@@ -5,6 +5,8 @@ import {
   InvalidLoopOptionsError,
   type LoopStreamEvent,
   type Message,
+  type Model,
+  type ModelTurn,
   ProviderError,
   type RetryEvent,
   retryDelayMs,
@@ -86,6 +88,27 @@ describe('retries in the loop', () => {
       code: 'invalid_request',
     });
     expect(bad.requests).toHaveLength(1);
+  });
+
+  it('a model that throws before returning a promise is retried and reported as one that rejects', async () => {
+    let calls = 0;
+    const throwing: Model = {
+      provider: 'test',
+      modelId: 'sync-throw',
+      // Not async: the throw happens inside the loop's call, not in a promise.
+      generate(): Promise<ModelTurn> {
+        calls += 1;
+        if (calls === 1) throw failure('overloaded');
+        if (calls === 2) return Promise.resolve(textTurn('ok'));
+        throw failure('invalid_request');
+      },
+    };
+    const options = { model: throwing, catalogue, session, messages: user };
+    const retried = await runLoop({ ...options, retry: { attempts: 2, baseDelayMs: 0 } });
+    expect([retried.status, retried.text, calls]).toEqual(['completed', 'ok', 2]);
+    const error = await runLoop(options).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'invalid_request', interrupted: { turn: 1 } });
+    expect(calls).toBe(3);
   });
 
   it('waits at least retryAfterMs, and not at all past maxDelayMs', () => {

@@ -112,6 +112,14 @@ describe('provenance: fresh, informed confirmation', () => {
     // The stale confirmation is still there, unused.
     expect(stale.outstanding()).toHaveLength(1);
     expect(result.untrustedSources?.map((source) => source.callId)).toEqual(['c1']);
+    // An own enumerable property: a spread or JSON of the result keeps it.
+    expect({ ...result }.untrustedSources).toEqual(result.untrustedSources);
+    expect(JSON.parse(JSON.stringify(result)).untrustedSources).toHaveLength(1);
+    // Each result lists its own run's sources.
+    const other = options([callsTurn([call('m1', 'read_mail', {}), call('m2', 'read_mail', {})]), textTurn('ok')]);
+    const second = await runLoop(other.loop);
+    expect(second.untrustedSources?.map((source) => source.callId)).toEqual(['m1', 'm2']);
+    expect(result.untrustedSources?.map((source) => source.callId)).toEqual(['c1']);
   });
 
   it('runs the call with a confirmation informed of the current taint, once', async () => {
