@@ -51,9 +51,10 @@ async function waitForReady(child: ChildProcess, ready: string, stderr: () => st
   throw new Error(`the child never reached its stopping point: ${stderr()}`);
 }
 
+/** The pay call's records, and those of no call (the lookup has its own start and call records). */
 function lines(records: readonly JournalRecord[]): string[] {
   return records
-    .filter((record) => record.kind !== 'call' || record.callId === 'pay')
+    .filter((record) => !('callId' in record) || record.callId === 'pay')
     .map((record) => (record.kind === 'call' ? `call ${record.verdict}` : record.kind));
 }
 
@@ -138,7 +139,13 @@ function payResult(messages: readonly Message[]) {
 describe('a worker killed mid-resume, then recovered by another process', () => {
   it('killed after the decision was journaled, before the call started: recovery runs it, exactly once', async () => {
     const outcome = await killDuring('before-start');
-    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'intended' }] });
+    expect(outcome.afterKill).toMatchObject({
+      status: 'resuming',
+      calls: [
+        { callId: 'lookup', state: 'done' },
+        { callId: 'pay', state: 'intended' },
+      ],
+    });
     expect(outcome.effectsAtKill).toEqual([]);
     expect(outcome.effects).toEqual([{ pid: process.pid, input: { amount: 10, to: 'bob' } }]);
     expect(outcome.recovered.status).toBe('completed');
@@ -153,13 +160,22 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       'start',
       'call executed',
     ]);
-    expect(outcome.final?.calls).toMatchObject([{ callId: 'pay', state: 'done' }]);
+    expect(outcome.final?.calls).toMatchObject([
+      { callId: 'lookup', state: 'done' },
+      { callId: 'pay', state: 'done' },
+    ]);
     expect(outcome.verification.ok).toBe(true);
   });
 
   it('killed inside the tool after its side effect: recovery does not run it again and reports the outcome unknown', async () => {
     const outcome = await killDuring('during-tool');
-    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'started' }] });
+    expect(outcome.afterKill).toMatchObject({
+      status: 'resuming',
+      calls: [
+        { callId: 'lookup', state: 'done' },
+        { callId: 'pay', state: 'started' },
+      ],
+    });
     expect(outcome.effects).toEqual([{ pid: outcome.childPid, input: { amount: 10, to: 'bob' } }]);
     expect(outcome.recovered.status).toBe('completed');
     expect(outcome.recovered.unknownOutcomes).toEqual(['pay']);
@@ -173,13 +189,22 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       'recovery',
       'outcome_unknown',
     ]);
-    expect(outcome.final?.calls).toMatchObject([{ callId: 'pay', state: 'unknown' }]);
+    expect(outcome.final?.calls).toMatchObject([
+      { callId: 'lookup', state: 'done' },
+      { callId: 'pay', state: 'unknown' },
+    ]);
     expect(outcome.verification.ok).toBe(true);
   });
 
   it('killed after the result was journaled: recovery reuses the recorded result and never runs the call again', async () => {
     const outcome = await killDuring('after-outcome');
-    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'done' }] });
+    expect(outcome.afterKill).toMatchObject({
+      status: 'resuming',
+      calls: [
+        { callId: 'lookup', state: 'done' },
+        { callId: 'pay', state: 'done' },
+      ],
+    });
     expect(outcome.effects).toEqual([{ pid: outcome.childPid, input: { amount: 10, to: 'bob' } }]);
     expect(outcome.recovered.status).toBe('completed');
     expect(outcome.recovered.unknownOutcomes).toEqual([]);
@@ -202,13 +227,16 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
     // One commit marked every approved call of the turn started before any of them ran; each then took
     // its side effect in the child, and none had an outcome recorded when it died.
     expect(outcome.afterKill?.status).toBe('resuming');
-    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual(
-      pays.map((id) => [id, 'started']),
-    );
+    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual([
+      ['lookup', 'done'],
+      ...pays.map((id) => [id, 'started']),
+    ]);
     expect(outcome.effectsAtKill).toHaveLength(3);
     expect(outcome.effectsAtKill.every((effect) => effect.pid === outcome.childPid)).toBe(true);
-    const starts = outcome.journal.filter((record) => record.kind === 'start');
-    expect(starts.map((record) => record.callId)).toEqual(pays);
+    const starts = outcome.journal.flatMap((record) =>
+      record.kind === 'start' && record.callId !== 'lookup' ? [record.callId] : [],
+    );
+    expect(starts).toEqual(pays);
 
     // Recovery reports every call of the turn as unknown and runs none of them again.
     expect(outcome.effects).toHaveLength(3);
@@ -220,14 +248,16 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       expect(part.isError).toBe(true);
       expect(toolResultText(part.content)).toMatch(/unknown.*not run again/s);
     }
-    const kinds = outcome.journal.filter((record) => record.kind !== 'call').map((record) => record.kind);
+    const kinds = outcome.journal
+      .filter((record) => record.kind !== 'call' && !('callId' in record && record.callId === 'lookup'))
+      .map((record) => record.kind);
     expect(kinds).toEqual([
       ...pays.map(() => 'decision'),
       ...pays.map(() => 'start'),
       'recovery',
       ...pays.map(() => 'outcome_unknown'),
     ]);
-    expect(outcome.final?.calls.map((call) => call.state)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(outcome.final?.calls.map((call) => call.state)).toEqual(['done', 'unknown', 'unknown', 'unknown']);
     expect(outcome.verification.ok).toBe(true);
   });
 });

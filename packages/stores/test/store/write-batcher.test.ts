@@ -122,12 +122,15 @@ describe('group commit', () => {
     ]);
     const started = await w.runner(store, [turn]).start({ session: marie(), messages: user, runId: 'run-1' });
     expect(started.status).toBe('paused');
-    // The lookup's entry (it ran), then the run stored as paused together with the three waiting entries.
-    expect(counts.writes).toBe(2);
+    // The run created and claimed; the turn stored with the lookup's start marker; the lookup's entry (it
+    // ran); then the run stored as paused together with the three waiting entries.
+    expect(counts.writes).toBe(4);
     const rows = await store.readJournal({ runId: 'run-1' });
-    expect(rows.map((row) => (row.record.kind === 'call' ? `${row.record.callId} ${row.record.verdict}` : ''))).toEqual(
-      ['lookup executed', ...payees.map((to) => `pay-${to} awaiting_confirmation`)],
-    );
+    expect(
+      rows.map((row) =>
+        row.record.kind === 'call' ? `${row.record.callId} ${row.record.verdict}` : `${row.record.kind}`,
+      ),
+    ).toEqual(['start', 'lookup executed', ...payees.map((to) => `pay-${to} awaiting_confirmation`)]);
     expect((await store.getRun('run-1'))?.status).toBe('paused');
     expect((await store.verifyJournal()).ok).toBe(true);
   });
