@@ -1,5 +1,6 @@
 import {
   addUsage,
+  canonicalJson,
   type Message,
   type ModelTurn,
   type ResultEvent,
@@ -8,6 +9,7 @@ import {
   toolCallsOf,
   type Usage,
 } from '@toolcircuit/core';
+import { rememberCanonical } from '../store/canonical-text.js';
 import type { StartedTurn } from '../store/durable-store.js';
 
 /** A usage no turn has reported yet (core's `emptyUsage`, which it does not export). */
@@ -29,6 +31,9 @@ export class TurnMirror {
   #positions = new Map<string, number>();
   /** The turn whose state the store holds: its first start carries it otherwise. */
   #storedTurn: number;
+  /** Canonical JSON of the first messages and turns, each written once (the state's text is made of them). */
+  readonly #messageTexts: string[] = [];
+  readonly #turnTexts: string[] = [];
 
   constructor(base: Omit<StartedTurn, 'version'>, storedTurn: number) {
     this.#runId = base.runId;
@@ -80,9 +85,13 @@ export class TurnMirror {
     return { index, started: this.state() };
   }
 
-  /** The state as it stands: the conversation up to the current turn's assistant message. */
+  /**
+   * The state as it stands: the conversation up to the current turn's assistant message. Its canonical
+   * text is recorded with it, written from each message's and turn's text, serialised once per run (the
+   * same text as `canonicalJson` of the whole: keys in UTF-16 order, arrays joined by commas).
+   */
   state(): StartedTurn {
-    return {
+    const state: StartedTurn = {
       version: 1,
       runId: this.#runId,
       turn: this.#turn,
@@ -91,6 +100,18 @@ export class TurnMirror {
       usage: this.#usage,
       ...(this.#step === undefined ? {} : { step: this.#step }),
     };
+    for (let index = this.#messageTexts.length; index < this.#messages.length; index += 1) {
+      this.#messageTexts.push(canonicalJson(this.#messages[index]));
+    }
+    for (let index = this.#turnTexts.length; index < this.#turns.length; index += 1) {
+      this.#turnTexts.push(canonicalJson(this.#turns[index]));
+    }
+    const text =
+      `{"messages":[${this.#messageTexts.join(',')}],"runId":${JSON.stringify(this.#runId)},` +
+      `${state.step === undefined ? '' : `"step":${canonicalJson(state.step)},`}"turn":${state.turn},` +
+      `"turns":[${this.#turnTexts.join(',')}],"usage":${canonicalJson(state.usage)},"version":1}`;
+    rememberCanonical(state, text);
+    return state;
   }
 
   #index(content: Message['content']): void {

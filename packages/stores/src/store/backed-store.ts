@@ -18,6 +18,7 @@ import { checkedJournalKey } from '../journal/journal-key.js';
 import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
 import type { JournalHead, JournalRecord, JournalRow } from '../journal/journal-record.js';
 import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from '../journal/verify-journal.js';
+import { canonicalTextOf } from './canonical-text.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 import type {
   AnchorJournalOptions,
@@ -504,7 +505,8 @@ function outcomeColumns(
 
 /** The state column of a run whose turn has started: `{ started }`, digested like the other states. */
 function startedColumns(started: StartedTurn): Pick<RunRow, 'turn' | 'pausedJson' | 'pausedDigest'> {
-  const pausedJson = canonicalJson({ started });
+  // `canonicalJson({ started })`, from the state's own text when the runner wrote it already.
+  const pausedJson = `{"started":${canonicalTextOf(started)}}`;
   return { turn: started.turn, pausedJson, pausedDigest: digestOfCanonical(pausedJson) };
 }
 
