@@ -247,17 +247,7 @@ class Runner implements DurableRunner {
       recorded.map((call) => ({ callId: call.callId, approved: call.approved, inputDigest: call.inputDigest })),
       context.session,
     );
-    const claim = this.#newClaim();
-    const claimed = await this.#store.claimRun({
-      runId,
-      expectedRevision: record.revision,
-      claim,
-      turn: paused.turn,
-      recovery: {
-        reason,
-        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
-      },
-    });
+    const { claim, claimed } = await this.#claimForRecovery(record, paused.turn, reason);
     return this.#continue(claimed, paused, claim, context);
   }
 
@@ -318,17 +308,7 @@ class Runner implements DurableRunner {
    */
   async #recoverStarted(record: RunRecord, reason: string, context: RecoverContext): Promise<DurableRunResult> {
     const started = this.#checkedStarted(record, context);
-    const claim = this.#newClaim();
-    const claimed = await this.#store.claimRun({
-      runId: record.runId,
-      expectedRevision: record.revision,
-      claim,
-      turn: started.turn,
-      recovery: {
-        reason,
-        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
-      },
-    });
+    const { claim, claimed } = await this.#claimForRecovery(record, started.turn, reason);
     const { runId } = claimed;
     const token = claim.token;
     const held = this.#holdingJournal();
@@ -469,6 +449,26 @@ class Runner implements DurableRunner {
     return { result, unknown: jsonDigest(result) === jsonDigest(unknownResult) };
   }
 
+  /** Claims a run to recover it at `turn` (its stored turn), with a `recovery` record naming the reason. */
+  async #claimForRecovery(
+    record: RunRecord,
+    turn: number,
+    reason: string,
+  ): Promise<{ claim: RunClaim; claimed: RunRecord }> {
+    const claim = this.#newClaim();
+    const claimed = await this.#store.claimRun({
+      runId: record.runId,
+      expectedRevision: record.revision,
+      claim,
+      turn,
+      recovery: {
+        reason,
+        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
+      },
+    });
+    return { claim, claimed };
+  }
+
   /** The application's hooks, plus a `retry` journal record (committed first) for each loop-level retry. */
   #journaledRetries(hooks: LoopHooks | undefined): LoopHooks {
     return {
@@ -496,17 +496,7 @@ class Runner implements DurableRunner {
   /** Asks the model again for the turn it failed, from the stored state; nothing already answered runs. */
   async #continueInterrupted(record: RunRecord, reason: string, context: ResumeContext): Promise<DurableRunResult> {
     const interrupted = this.#checkedInterrupted(record, context);
-    const claim = this.#newClaim();
-    const claimed = await this.#store.claimRun({
-      runId: record.runId,
-      expectedRevision: record.revision,
-      claim,
-      turn: interrupted.turn,
-      recovery: {
-        reason,
-        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
-      },
-    });
+    const { claim, claimed } = await this.#claimForRecovery(record, interrupted.turn, reason);
     const held = this.#holdingJournal();
     // The stored state is the interrupted one: the first start of the turn asked again stores that turn.
     const mirror = new TurnMirror({ ...interrupted, turn: interrupted.turn - 1 }, -1);

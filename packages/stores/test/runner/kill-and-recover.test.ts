@@ -1,8 +1,8 @@
 // A worker process is SIGKILLed in the middle of resuming a paused run, then another process recovers the
 // run. Whatever the point of death, the approved irreversible call has taken effect at most once, and
 // exactly once whenever it can be known, and every call of the turn still gets its one result.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { createScriptedModel, type ScriptedStep, toolCallsTurn } from '@toolcirc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type DurableStore, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
-import { buildForChildren, effectsIn } from '../support/child-builds.js';
+import { buildForChildren, effectsIn, waitForReady } from '../support/child-builds.js';
 import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -40,15 +40,6 @@ function effectTransfer(effects: string) {
       return `sent ${input.amount} to ${input.to}`;
     },
   });
-}
-
-async function waitForReady(child: ChildProcess, ready: string, stderr: () => string): Promise<string> {
-  for (let attempt = 0; attempt < 3000; attempt += 1) {
-    if (existsSync(ready)) return readFileSync(ready, 'utf8').trim();
-    if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) early: ${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`the child never reached its stopping point: ${stderr()}`);
 }
 
 /** The pay call's records, and those of no call (the lookup has its own start and call records). */

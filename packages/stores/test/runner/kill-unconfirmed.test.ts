@@ -2,8 +2,8 @@
 // irreversible), inside `start`, then another process recovers the run from the SQLite file. Every call
 // started under a start record of a stored turn: a call that started is never run again (its recorded
 // result is reused, or it is answered "outcome unknown"), and a call that never started runs once.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { createScriptedModel, type ScriptedStep, textTurn, toolCallsTurn } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
-import { buildForChildren, effectsIn } from '../support/child-builds.js';
+import { buildForChildren, effectsIn, waitForReady } from '../support/child-builds.js';
 import { toolReplies } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -51,15 +51,6 @@ const notesTurn: ScriptedStep = toolCallsTurn(
   })),
 );
 const answer = textTurn('The team knows.');
-
-async function waitForReady(child: ChildProcess, ready: string, stderr: () => string): Promise<string> {
-  for (let attempt = 0; attempt < 3000; attempt += 1) {
-    if (existsSync(ready)) return readFileSync(ready, 'utf8').trim();
-    if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) early: ${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`the child never reached its stopping point: ${stderr()}`);
-}
 
 function lines(records: readonly JournalRecord[]): string[] {
   return records.map((record) => ('callId' in record ? `${record.kind} ${record.callId}` : record.kind));

@@ -1,5 +1,5 @@
 // Helpers of the tests that run a second process against the same store (a child on the built packages).
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,4 +29,14 @@ export function effectsIn<T = { pid: number }>(file: string): T[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as T);
+}
+
+/** Waits (up to a minute) for a child to write its `ready` file, and returns what it wrote there. */
+export async function waitForReady(child: ChildProcess, ready: string, stderr: () => string): Promise<string> {
+  for (let attempt = 0; attempt < 3000; attempt += 1) {
+    if (existsSync(ready)) return readFileSync(ready, 'utf8').trim();
+    if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) early: ${stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the child never reached its stopping point: ${stderr()}`);
 }
