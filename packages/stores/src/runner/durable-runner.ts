@@ -680,49 +680,41 @@ class Runner implements DurableRunner {
 
   /** The stored interrupted state, if it is still what was written, for this session and catalogue. */
   #checkedInterrupted(record: RunRecord, context: ResumeContext): InterruptedRun {
-    const { interrupted } = record;
-    if (
-      interrupted === undefined ||
-      record.pausedDigest === undefined ||
-      (!storedAsDigested(interrupted) && record.pausedDigest !== jsonDigest({ interrupted }))
-    ) {
-      throw new InvalidResumeError(
-        `the interrupted state of run "${record.runId}" does not match the digest it was stored with: it was ` +
-          'altered in the store. Inspect the run and the journal; nothing was run.',
-      );
-    }
-    if (interrupted.runId !== record.runId) {
-      throw new InvalidResumeError(
-        `the interrupted state stored under run "${record.runId}" belongs to "${interrupted.runId}".`,
-      );
-    }
-    if (context.session.id !== record.sessionId || context.session.humanId !== record.humanId) {
-      throw new InvalidResumeError(
-        `run "${record.runId}" belongs to another session or human. Continue it with the session that started it.`,
-      );
-    }
-    const changes = catalogueChanges(record.catalogue, this.#fingerprint);
-    if (changes.length > 0) throw new CatalogueChangedError(record.runId, changes);
-    return interrupted;
+    return this.#checkedWrapped(record, context, 'interrupted', record.interrupted, 'interrupted state');
   }
 
   /** The stored started turn, if it is still what was written, for this session and catalogue. */
   #checkedStarted(record: RunRecord, context: ResumeContext): StartedTurn {
-    const { started } = record;
+    const started = this.#checkedWrapped(record, context, 'started', record.started, 'started turn');
+    if (started.version !== 1) {
+      throw new InvalidResumeError(`unknown started-turn version ${String(started.version)} in run "${record.runId}".`);
+    }
+    return started;
+  }
+
+  /**
+   * A state the store keeps as `{ [key]: state }`: it must hash to the stored digest (unless the store
+   * checked its text already), belong to this run, session and human, and the catalogue must be the same.
+   */
+  #checkedWrapped<T extends { readonly runId: string }>(
+    record: RunRecord,
+    context: ResumeContext,
+    key: 'interrupted' | 'started',
+    state: T | undefined,
+    label: string,
+  ): T {
     if (
-      started === undefined ||
+      state === undefined ||
       record.pausedDigest === undefined ||
-      (!storedAsDigested(started) && record.pausedDigest !== jsonDigest({ started }))
+      (!storedAsDigested(state) && record.pausedDigest !== jsonDigest({ [key]: state }))
     ) {
       throw new InvalidResumeError(
-        `the started turn of run "${record.runId}" does not match the digest it was stored with: it was ` +
+        `the ${label} of run "${record.runId}" does not match the digest it was stored with: it was ` +
           'altered in the store. Inspect the run and the journal; nothing was run.',
       );
     }
-    if (started.version !== 1 || started.runId !== record.runId) {
-      throw new InvalidResumeError(
-        `the started turn stored under run "${record.runId}" is not one of its states (version ${String(started.version)}, run "${started.runId}").`,
-      );
+    if (state.runId !== record.runId) {
+      throw new InvalidResumeError(`the ${label} stored under run "${record.runId}" belongs to "${state.runId}".`);
     }
     if (context.session.id !== record.sessionId || context.session.humanId !== record.humanId) {
       throw new InvalidResumeError(
@@ -731,7 +723,7 @@ class Runner implements DurableRunner {
     }
     const changes = catalogueChanges(record.catalogue, this.#fingerprint);
     if (changes.length > 0) throw new CatalogueChangedError(record.runId, changes);
-    return started;
+    return state;
   }
 
   #recoveryReason(record: RunRecord, force: boolean): string {

@@ -1,7 +1,6 @@
 // A worker process is SIGKILLed in the middle of resuming a paused run, then another process recovers the
 // run. Whatever the point of death, the approved irreversible call has taken effect at most once, and
 // exactly once whenever it can be known, and every call of the turn still gets its one result.
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { createScriptedModel, type ScriptedStep, toolCallsTurn } from '@toolcirc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type DurableStore, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
-import { buildForChildren, effectsIn, waitForReady } from '../support/child-builds.js';
+import { buildForChildren, childAtReady, effectsIn } from '../support/child-builds.js';
 import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -74,30 +73,17 @@ async function killDuring(phase: Phase) {
   });
   if (started.paused === undefined) throw new Error('expected a paused run');
 
-  const child = spawn(
-    process.execPath,
-    [
-      join(here, 'fixtures', 'resume-child.mjs'),
-      JSON.stringify({
-        file,
-        runId: 'run-k',
-        decisions: approveAll(started.paused),
-        phase,
-        effects,
-        ready,
-        calls: started.paused.pending.length,
-      }),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+  const child = await childAtReady(join(here, 'fixtures', 'resume-child.mjs'), {
+    file,
+    runId: 'run-k',
+    decisions: approveAll(started.paused),
+    phase,
+    effects,
+    ready,
+    calls: started.paused.pending.length,
   });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  expect(await waitForReady(child, ready, () => stderr)).toBe(phase);
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  expect(child.said).toBe(phase);
+  expect(await child.kill()).toBe('SIGKILL');
 
   const afterKill = await store.getRun('run-k');
   const effectsAtKill = effectsIn(effects);

@@ -2,7 +2,6 @@
 // irreversible), inside `start`, then another process recovers the run from the SQLite file. Every call
 // started under a start record of a stored turn: a call that started is never run again (its recorded
 // result is reused, or it is answered "outcome unknown"), and a call that never started runs once.
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { createScriptedModel, type ScriptedStep, textTurn, toolCallsTurn } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
-import { buildForChildren, effectsIn, waitForReady } from '../support/child-builds.js';
+import { buildForChildren, childAtReady, effectsIn } from '../support/child-builds.js';
 import { toolReplies } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -61,19 +60,15 @@ async function killDuring(phase: Phase, recoveryTurns: readonly ScriptedStep[]) 
   const file = join(dir, 'toolcircuit.sqlite');
   const effects = join(dir, 'effects.log');
   const ready = join(dir, 'ready');
-  const child = spawn(
-    process.execPath,
-    [join(here, 'fixtures', 'start-child.mjs'), JSON.stringify({ file, runId: 'run-u', phase, effects, ready })],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+  const child = await childAtReady(join(here, 'fixtures', 'start-child.mjs'), {
+    file,
+    runId: 'run-u',
+    phase,
+    effects,
+    ready,
   });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  expect(await waitForReady(child, ready, () => stderr)).toBe(phase);
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  expect(child.said).toBe(phase);
+  expect(await child.kill()).toBe('SIGKILL');
 
   // A new process's view: the store opened afresh on the file the dead worker left.
   const store = await openSqliteStore({ file });
