@@ -57,6 +57,7 @@ export type {
   DurableStore,
   FinishedRunStatus,
   HeldCallEntry,
+  NewClaimedRun,
   NewRun,
   ReadJournalOptions,
   RetryRequest,
@@ -65,6 +66,7 @@ export type {
   RunOutcome,
   RunRecord,
   RunStatus,
+  StartedTurn,
   UnknownOutcomeRequest,
 } from './store/durable-store.js';
 export type { ReadonlyJournal } from './store/readonly-journal.js';

@@ -10,7 +10,7 @@ import {
   type ToolCallPart,
 } from '@toolcircuit/core';
 
-/** K irreversible calls per turn, S turns, then a text answer. */
+/** K transfer calls per turn, S turns, then a text answer. */
 export interface DurableScenario {
   readonly calls: number;
   readonly turns: number;
@@ -41,14 +41,19 @@ export async function sendTransfer(input: { amount: number; to: string }): Promi
   return `sent ${input.amount} to ${input.to}`;
 }
 
-export function durableCatalogue(): Catalogue {
+/**
+ * `irreversible`: every call waits for a human's confirmation (the companion scenario). Without it the
+ * same tool runs at once (the goal's scenario): the durable runner still starts each call under a start
+ * record of a stored turn and commits its outcome, as the floor does.
+ */
+export function durableCatalogue(options: { readonly irreversible: boolean }): Catalogue {
   return createCatalogue([
     defineTool({
       name: 'transfer',
-      description: 'Transfer money to a supplier. Irreversible.',
+      description: 'Transfer money to a supplier.',
       inputSchema: transferSchema,
       right: TRANSFER_RIGHT,
-      irreversible: true,
+      irreversible: options.irreversible,
       run: (input) => sendTransfer(input),
     }),
   ]);

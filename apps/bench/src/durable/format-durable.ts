@@ -8,20 +8,27 @@ function verdict(pass: boolean | undefined): string {
 export function formatDurable(report: DurableReport): string {
   const { scenario } = report;
   const lines = [
-    `## Durable runner against its commits (K=${scenario.calls} irreversible async calls a turn, S=${scenario.turns} turns a run, ` +
-      `${report.rounds} rounds × ${report.runsPerRound} runs, alternating)`,
+    `## Durable runner against its commits (K=${scenario.calls} async calls a turn, S=${scenario.turns} turns a run, ` +
+      `${report.rounds} rounds × ${report.runsPerRound} runs, alternating; the goal's runner without confirmation, ` +
+      'the companion confirming every turn)',
     '',
     '| path | goal | measured | verdict |',
     '|---|---|---|---|',
     ...report.rows.map((row) => `| ${row.path} | ${row.goal} | ${row.measured} | ${verdict(row.pass)} |`),
     '',
-    '| database | µs per turn, wall: runner / floor / floor with confirmation | µs per turn, CPU of this process: runner / floor / floor with confirmation |',
+    '| database | µs per turn, wall: runner / floor / runner confirming / floor with confirmation | µs per turn, CPU of this process: the same four |',
     '|---|---|---|',
-    ...report.figures.map(
-      (figures) =>
-        `| ${figures.backend} | ${[figures.runnerUsPerTurn, figures.floorUsPerTurn, figures.confirmedFloorUsPerTurn].map(Math.round).join(' / ')} | ` +
-        `${[figures.cpuUsPerTurn.runner, figures.cpuUsPerTurn.floor, figures.cpuUsPerTurn.confirmed].map(Math.round).join(' / ')} |`,
-    ),
+    ...report.figures.map((figures) => {
+      const { cpuUsPerTurn: cpu } = figures;
+      const wall = [
+        figures.runnerUsPerTurn,
+        figures.floorUsPerTurn,
+        figures.confirmedRunnerUsPerTurn,
+        figures.confirmedFloorUsPerTurn,
+      ];
+      const cpuFigures = [cpu.runner, cpu.floor, cpu.confirmedRunner, cpu.confirmed];
+      return `| ${figures.backend} | ${wall.map(Math.round).join(' / ')} | ${cpuFigures.map(Math.round).join(' / ')} |`;
+    }),
   ];
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
-// The durable phase's two sides do the same work: the floor commits one "started" row and one outcome per
-// call, a turn at a time; the runner runs every call once, under a start record and a recorded result.
+// The durable phase's sides do the same work: the floor commits one "started" row and one outcome per
+// call, a turn at a time; the runner runs every call once, under a start record and a recorded result,
+// whether it needs no confirmation (the goal's scenario) or every turn is confirmed (the companion).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,17 +36,23 @@ describe('durable phase', () => {
     db.close();
   });
 
-  it('the runner runs every call once, each under a start record and a recorded result', async () => {
+  it('the runner runs every call once, each under a start record and a recorded result, with or without confirmation', async () => {
     const store = await openSqliteStore({ dataDir: dir });
-    await durableRunnerRun(scenario, store)('run-1');
-    const record = await store.getRun('run-1');
-    expect(record?.status).toBe('completed');
-    expect(record?.calls.map((call) => call.state)).toEqual(Array(6).fill('done'));
-    const kinds = (await store.readJournal({ runId: 'run-1' })).map((row) =>
-      row.record.kind === 'call' ? row.record.verdict : row.record.kind,
-    );
-    expect(kinds.filter((kind) => kind === 'start')).toHaveLength(6);
-    expect(kinds.filter((kind) => kind === 'executed')).toHaveLength(6);
+    await durableRunnerRun(scenario, store, { confirmed: false })('run-1');
+    await durableRunnerRun(scenario, store, { confirmed: true })('run-2');
+    for (const runId of ['run-1', 'run-2']) {
+      const record = await store.getRun(runId);
+      expect(record?.status).toBe('completed');
+      expect(record?.calls.map((call) => call.state)).toEqual(Array(6).fill('done'));
+      const kinds = (await store.readJournal({ runId })).map((row) =>
+        row.record.kind === 'call' ? row.record.verdict : row.record.kind,
+      );
+      expect(kinds.filter((kind) => kind === 'start')).toHaveLength(6);
+      expect(kinds.filter((kind) => kind === 'executed')).toHaveLength(6);
+      // Only the companion scenario asks a human: one decision per call, and calls that waited for it.
+      expect(kinds.filter((kind) => kind === 'decision')).toHaveLength(runId === 'run-2' ? 6 : 0);
+      expect(kinds.filter((kind) => kind === 'awaiting_confirmation')).toHaveLength(runId === 'run-2' ? 6 : 0);
+    }
     expect((await store.verifyJournal()).ok).toBe(true);
     await store.close();
   });

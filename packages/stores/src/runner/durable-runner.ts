@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   type ConfirmationDecision,
+  canonicalJson,
   checkResume,
   continueLoop,
   type InterruptedRun,
   InvalidResumeError,
   interruptedRunOfError,
   type Journal,
+  type JsonValue,
   jsonDigest,
   type LoopHooks,
   type LoopOptions,
@@ -18,15 +20,25 @@ import {
   resumeLoop,
   runLoop,
   type Session,
+  type ToolCallPart,
   type ToolResultPart,
+  toolCallsOf,
 } from '@toolcircuit/core';
 import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
-import type { DurableStore, HeldCallEntry, RunClaim, RunOutcome, RunRecord } from '../store/durable-store.js';
+import type {
+  DurableStore,
+  HeldCallEntry,
+  RunClaim,
+  RunOutcome,
+  RunRecord,
+  StartedTurn,
+} from '../store/durable-store.js';
 import { storedAsDigested } from '../store/stored-state.js';
+import { NO_USAGE, TurnMirror } from './turn-mirror.js';
 
 interface HoldingJournal {
   readonly journal: Journal;
@@ -72,14 +84,18 @@ export interface RecoverContext extends ResumeContext {
 
 export interface DurableRunResult extends LoopResult {
   /**
-   * Approved calls of the resumed turn that had started when their worker stopped, with no recorded result.
-   * They were answered "outcome unknown" and not run again; someone must check whether they took effect.
+   * Calls of the recovered turn that had started when their worker stopped, with no recorded result. They
+   * were answered "outcome unknown" and not run again; someone must check whether they took effect.
    */
   readonly unknownOutcomes: readonly string[];
 }
 
 export interface DurableRunner {
-  /** Runs the loop with confirmation "pause" and stores where it ended (paused, or finished). */
+  /**
+   * Creates the run, claimed by this worker, then runs the loop with confirmation "pause": each turn is
+   * stored with the start record of its first call, every call starts under a start record, and where the
+   * loop ended (paused, finished, or interrupted) is stored at the end.
+   */
   start(input: StartInput): Promise<DurableRunResult>;
   /**
    * Continues a paused run, in any process that shares the store. Every pending call needs a decision,
@@ -95,25 +111,27 @@ export interface DurableRunner {
    * A run the model interrupted (a `ProviderError`, a cut stream: `start`, `resume` or `recover` threw it
    * and stored the loop's interrupted state) is continued from that state: the model is asked again for
    * the failed turn and no call already answered runs again, in this process or any other.
-   * Calls with a recorded result are not run again; approved calls that never started run now; calls that
-   * had started without a recorded result are never re-run: they get an "outcome unknown" error result,
-   * an `outcome_unknown` journal record, the call state `unknown`, and are listed in `unknownOutcomes`.
+   * Any other run goes on from its last started turn (or its paused turn, resumed): calls with a recorded
+   * result are not run again; calls that never started run now (an irreversible one never confirmed is
+   * answered "not run, ask again" instead); calls that had started without a recorded result are never
+   * re-run: they get an "outcome unknown" error result, an `outcome_unknown` journal record, the call state
+   * `unknown`, and are listed in `unknownOutcomes`.
    */
   recover(runId: string, context: RecoverContext): Promise<DurableRunResult>;
   get(runId: string): Promise<RunRecord | undefined>;
 }
 
 /**
- * Durable runs over a {@link DurableStore}: paused runs survive the process, decisions are recorded with
- * the claim that acts on them, and each approved irreversible call leaves a "start" record, committed
- * before the tool is invoked, and a result, committed with its journal entry.
+ * Durable runs over a {@link DurableStore}: a run is stored, claimed by its worker, before its first call;
+ * paused runs survive the process; decisions are recorded with the claim that acts on them; each turn is
+ * stored before its calls run, and every call leaves a "start" record, committed before the tool is
+ * invoked, and a result, committed with its journal entry.
  *
- * What "exactly once" means here: an approved call is invoked at most once, whatever crashes or races
- * happen; after a crash it is invoked again only if its start was never recorded (so it cannot have run).
- * A call that started but whose result was lost is reported, never silently repeated, because the store
- * cannot know whether the side effect happened. Later turns of a recovered run are replayed from the
- * paused turn: their reversible calls and the model calls may run again, which is why only calls the human
- * approved through `resume` get this protection (an irreversible call can only run with a confirmation).
+ * What "exactly once" means here: a call is invoked at most once, whatever crashes or races happen; after
+ * a crash it is invoked again only if its start was never recorded (so it cannot have run). A call that
+ * started but whose result was lost is reported, never silently repeated, because the store cannot know
+ * whether the side effect happened. A recovered run goes on from its last started turn: only the model may
+ * be asked again for a turn whose calls had not started.
  */
 export function createDurableRunner(options: DurableRunnerOptions): DurableRunner {
   return new Runner(options);
@@ -144,43 +162,34 @@ class Runner implements DurableRunner {
   async start(input: StartInput): Promise<DurableRunResult> {
     const runId = input.runId ?? randomUUID();
     if ((await this.#store.getRun(runId)) !== undefined) throw new RunAlreadyExistsError(runId);
-    const run = {
+    const claim = this.#newClaim();
+    const base = { runId, turn: 0, messages: input.messages, turns: [], usage: NO_USAGE };
+    // Created, claimed by this worker, before the model is asked anything: from here on every call starts
+    // under a start record of a stored turn, and a crash leaves a run that `recover` can go on from.
+    await this.#store.createClaimedRun({
       runId,
       sessionId: input.session.id,
       humanId: input.session.humanId,
       catalogue: this.#fingerprint,
-    };
+      at: this.#now(),
+      claim,
+      started: { version: 1, ...base },
+    });
+    const mirror = new TurnMirror(base, 0);
     const held = this.#holdingJournal();
-    let result: LoopResult;
-    try {
-      result = await runLoop({
+    return this.#settle(runId, claim.token, held, async () => {
+      const result = await runLoop({
         ...this.#loop,
         session: input.session,
         messages: input.messages,
         runId,
         journal: held.journal,
         confirmation: 'pause',
-        hooks: this.#journaledRetries(this.#loop.hooks),
+        hooks: this.#durableHooks(runId, claim.token, mirror),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
       });
-    } catch (error) {
-      // The model failed: what was played is stored, so `recover` (here or in another process) goes on
-      // from it instead of starting over and running every call again.
-      const interrupted = interruptedRunOfError(error);
-      if (interrupted !== undefined) {
-        await this.#store.createRun({
-          ...run,
-          at: this.#now(),
-          outcome: { status: 'interrupted', interrupted, error: describeError(error) },
-          journal: held.entries,
-        });
-      } else {
-        await held.appendNow();
-      }
-      throw error;
-    }
-    await this.#store.createRun({ ...run, at: this.#now(), outcome: outcomeOf(result), journal: held.entries });
-    return { ...result, unknownOutcomes: [] };
+      return { ...result, unknownOutcomes: [] };
+    });
   }
 
   async resume(
@@ -228,26 +237,236 @@ class Runner implements DurableRunner {
     const record = await this.#load(runId);
     const reason = this.#recoveryReason(record, context.force === true);
     if (record.interrupted !== undefined) return this.#continueInterrupted(record, reason, context);
+    if (record.started !== undefined) return this.#recoverStarted(record, reason, context);
     const paused = this.#checkedState(record);
     // The decisions recorded with the first claim, checked again against this session.
-    const recorded = record.calls.filter((call) => call.turn === paused.turn);
+    const pendingIds = new Set(paused.pending.map((call) => call.callId));
+    const recorded = record.calls.filter((call) => call.turn === paused.turn && pendingIds.has(call.callId));
     checkResume(
       paused,
       recorded.map((call) => ({ callId: call.callId, approved: call.approved, inputDigest: call.inputDigest })),
       context.session,
     );
+    const { claim, claimed } = await this.#claimForRecovery(record, paused.turn, reason);
+    return this.#continue(claimed, paused, claim, context);
+  }
+
+  /**
+   * The loop's hooks for a claimed stretch: the application's, the `retry` records, the conversation
+   * followed turn by turn, and a start marker committed before each call runs. The first start of a turn
+   * stores the turn with it (one commit for the turn's calls that start together). Approved calls of the
+   * resumed turn (`decided`) start their decided row; every other call gets a row of its own.
+   */
+  #durableHooks(
+    runId: string,
+    token: string,
+    mirror: TurnMirror,
+    decided?: { readonly turn: number; readonly toStart: Set<string> },
+  ): LoopHooks {
+    const appHooks = this.#loop.hooks;
+    const onTurn = appHooks?.onTurn;
+    const onResult = appHooks?.onResult;
+    return {
+      ...this.#journaledRetries(appHooks),
+      // Synchronous unless the application's hook is not: the loop awaits only what returns a promise.
+      onTurn: (event) => {
+        if (event.runId === runId) mirror.onTurn(event);
+        return onTurn?.(event);
+      },
+      onResult: (event) => {
+        if (event.runId === runId) mirror.onResult(event);
+        return onResult?.(event);
+      },
+      beforeToolRun: async (event) => {
+        if (event.runId === runId) {
+          const { call, turn } = event;
+          // Committed before the tool is invoked; if it cannot be, the tool does not run.
+          if (decided !== undefined && turn === decided.turn && decided.toStart.delete(call.id)) {
+            await this.#store.markCallStarted({ runId, token, turn, callId: call.id, at: this.#now() });
+          } else {
+            const { index, started } = mirror.starting(turn, call.id);
+            await this.#store.markCallStarted({
+              runId,
+              token,
+              turn,
+              callId: call.id,
+              at: this.#now(),
+              undecided: { index, toolName: call.name, inputDigest: event.inputDigest ?? jsonDigest(call.input) },
+              ...(started === undefined ? {} : { started }),
+            });
+          }
+        }
+        await appHooks?.beforeToolRun?.(event);
+      },
+    };
+  }
+
+  /**
+   * Goes on from the last turn whose calls started: results already recorded are reused, calls that had
+   * started without one are answered "outcome unknown" (never run again), and calls that never started
+   * run now, through the four checks, as they would have.
+   */
+  async #recoverStarted(record: RunRecord, reason: string, context: RecoverContext): Promise<DurableRunResult> {
+    const started = this.#checkedStarted(record, context);
+    const { claim, claimed } = await this.#claimForRecovery(record, started.turn, reason);
+    const { runId } = claimed;
+    const token = claim.token;
+    const held = this.#holdingJournal();
+    const loop = (mirror: TurnMirror) => ({
+      ...this.#loop,
+      session: context.session,
+      journal: held.journal,
+      confirmation: 'pause' as const,
+      hooks: this.#durableHooks(runId, token, mirror),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
+    return this.#settle(runId, token, held, async () => {
+      if (started.turn === 0) {
+        // No turn had started: nothing ran, the run starts over from its input.
+        const result = await runLoop({ ...loop(new TurnMirror(started, 0)), messages: started.messages, runId });
+        return { ...result, unknownOutcomes: [] };
+      }
+      const { results, pending, unknownOutcomes } = await this.#startedTurnWork(claimed, started, token);
+      if (pending.length === 0) {
+        // Every call of the turn is answered: the reply is complete and the model is asked for the next turn.
+        const reply: Message = { role: 'tool', content: results as ToolResultPart[] };
+        const messages = [...started.messages, reply];
+        const interrupted: InterruptedRun = {
+          version: 1,
+          runId,
+          turn: started.turn + 1,
+          messages,
+          turns: started.turns,
+          usage: started.usage,
+          answeredCallIds: [],
+          error: { name: 'WorkerStopped', message: reason },
+        };
+        const result = await continueLoop(interrupted, loop(new TurnMirror({ ...started, messages }, started.turn)));
+        return { ...result, unknownOutcomes };
+      }
+      // The calls that never started run now: resumeLoop runs exactly the "pending" ones and completes the
+      // reply. None of them needs a human (irreversible ones were answered in #startedTurnWork), so each is
+      // "approved" only to be run; a gated call still needs an informed confirmation nobody granted, and
+      // is refused with the reason, not run.
+      const state: PausedRun = {
+        version: 1,
+        runId,
+        sessionId: record.sessionId,
+        humanId: record.humanId,
+        turn: started.turn,
+        messages: started.messages,
+        turns: started.turns,
+        usage: started.usage,
+        pending,
+        results,
+        ...(started.step === undefined ? {} : { step: started.step }),
+      };
+      const decisions = pending.map((call) => ({ callId: call.callId, approved: true, inputDigest: call.inputDigest }));
+      const result = await resumeLoop(state, decisions, loop(new TurnMirror(started, started.turn)));
+      return { ...result, unknownOutcomes };
+    });
+  }
+
+  /** The started turn as it stands after this claim: a result per answered call, the rest left to run. */
+  async #startedTurnWork(
+    claimed: RunRecord,
+    started: StartedTurn,
+    token: string,
+  ): Promise<{ results: (ToolResultPart | null)[]; pending: PendingCall[]; unknownOutcomes: string[] }> {
+    const last = started.messages.at(-1);
+    if (last?.role !== 'assistant' || typeof last.content === 'string') {
+      throw new InvalidResumeError(`the started turn of run "${claimed.runId}" does not end with the model's calls.`);
+    }
+    const rows = new Map(claimed.calls.filter((call) => call.turn === started.turn).map((call) => [call.callId, call]));
+    const results: (ToolResultPart | null)[] = [];
+    const pending: PendingCall[] = [];
+    const unknownOutcomes: string[] = [];
+    for (const [index, call] of toolCallsOf(last.content).entries()) {
+      const row = rows.get(call.id);
+      if (row === undefined) {
+        const neverRun = this.#neverStarted(claimed.runId, index, call);
+        results.push('pending' in neverRun ? null : neverRun.result);
+        if ('pending' in neverRun) pending.push(neverRun.pending);
+        continue;
+      }
+      if (row.state === 'started') {
+        const { result, unknown } = await this.#unknownOutcome(claimed.runId, token, started.turn, call);
+        if (unknown) unknownOutcomes.push(call.id);
+        results.push(result);
+        continue;
+      }
+      if (row.result === undefined)
+        throw new InvalidResumeError(`call "${call.id}" is ${row.state} but has no result.`);
+      if (row.state === 'unknown') unknownOutcomes.push(call.id);
+      results.push(row.result);
+    }
+    return { results, pending, unknownOutcomes };
+  }
+
+  /**
+   * A call of the started turn that never started: left to run, unless it needs a human. An irreversible
+   * call is then answered "not run" rather than approved without one (the model may ask for it again, and
+   * that call pauses for confirmation as usual).
+   */
+  #neverStarted(
+    runId: string,
+    index: number,
+    call: ToolCallPart,
+  ): { readonly pending: PendingCall } | { readonly result: ToolResultPart } {
+    const entry = this.#loop.catalogue.get(call.name);
+    let digest: string | undefined;
+    try {
+      digest = jsonDigest(call.input);
+    } catch {
+      digest = undefined;
+    }
+    if (entry?.definition.irreversible === true || digest === undefined) {
+      return { result: notRunResult(runId, call) };
+    }
+    const input = JSON.parse(canonicalJson(call.input)) as JsonValue;
+    return { pending: { index, callId: call.id, toolName: call.name, input, inputDigest: digest } };
+  }
+
+  /** A started call without a recorded result: "outcome unknown", unless its result landed meanwhile. */
+  async #unknownOutcome(
+    runId: string,
+    token: string,
+    turn: number,
+    call: { readonly callId: string; readonly toolName: string } | ToolCallPart,
+  ): Promise<{ result: ToolResultPart; unknown: boolean }> {
+    const named = 'callId' in call ? call : { callId: call.id, toolName: call.name };
+    const unknownResult = unknownOutcomeResult(runId, named);
+    // The store returns the recorded result instead when the old worker's entry landed after our claim.
+    const result = await this.#store.recordUnknownOutcome({
+      runId,
+      token,
+      turn,
+      callId: named.callId,
+      at: this.#now(),
+      result: unknownResult,
+      detail: 'the worker stopped after the call started and before its result was recorded; not run again',
+    });
+    return { result, unknown: jsonDigest(result) === jsonDigest(unknownResult) };
+  }
+
+  /** Claims a run to recover it at `turn` (its stored turn), with a `recovery` record naming the reason. */
+  async #claimForRecovery(
+    record: RunRecord,
+    turn: number,
+    reason: string,
+  ): Promise<{ claim: RunClaim; claimed: RunRecord }> {
     const claim = this.#newClaim();
     const claimed = await this.#store.claimRun({
-      runId,
+      runId: record.runId,
       expectedRevision: record.revision,
       claim,
-      turn: paused.turn,
+      turn,
       recovery: {
         reason,
         ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
       },
     });
-    return this.#continue(claimed, paused, claim, context);
+    return { claim, claimed };
   }
 
   /** The application's hooks, plus a `retry` journal record (committed first) for each loop-level retry. */
@@ -277,25 +496,17 @@ class Runner implements DurableRunner {
   /** Asks the model again for the turn it failed, from the stored state; nothing already answered runs. */
   async #continueInterrupted(record: RunRecord, reason: string, context: ResumeContext): Promise<DurableRunResult> {
     const interrupted = this.#checkedInterrupted(record, context);
-    const claim = this.#newClaim();
-    const claimed = await this.#store.claimRun({
-      runId: record.runId,
-      expectedRevision: record.revision,
-      claim,
-      turn: interrupted.turn,
-      recovery: {
-        reason,
-        ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
-      },
-    });
+    const { claim, claimed } = await this.#claimForRecovery(record, interrupted.turn, reason);
     const held = this.#holdingJournal();
+    // The stored state is the interrupted one: the first start of the turn asked again stores that turn.
+    const mirror = new TurnMirror({ ...interrupted, turn: interrupted.turn - 1 }, -1);
     return this.#settle(claimed.runId, claim.token, held, async () => {
       const result = await continueLoop(interrupted, {
         ...this.#loop,
         session: context.session,
         journal: held.journal,
         confirmation: 'pause',
-        hooks: this.#journaledRetries(this.#loop.hooks),
+        hooks: this.#durableHooks(claimed.runId, claim.token, mirror),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
       return { ...result, unknownOutcomes: [] };
@@ -358,23 +569,8 @@ class Runner implements DurableRunner {
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
       // not used (refused on its re-check) never confirms a later call, and none is left in a durable store.
       const session = context.session;
-      const appHooks = this.#loop.hooks;
-      const hooks: LoopHooks = {
-        ...this.#journaledRetries(appHooks),
-        beforeToolRun: async (event) => {
-          if (event.runId === runId && event.turn === paused.turn && toStart.delete(event.call.id)) {
-            // Committed before the tool is invoked; if it cannot be, the tool does not run.
-            await this.#store.markCallStarted({
-              runId,
-              token,
-              turn: paused.turn,
-              callId: event.call.id,
-              at: this.#now(),
-            });
-          }
-          await appHooks?.beforeToolRun?.(event);
-        },
-      };
+      const mirror = new TurnMirror(paused, paused.turn);
+      const hooks = this.#durableHooks(runId, token, mirror, { turn: paused.turn, toStart });
       const result = await resumeLoop(state, decisions, {
         ...this.#loop,
         session,
@@ -421,18 +617,7 @@ class Runner implements DurableRunner {
       let result = decided.result;
       let unknown = decided.state === 'unknown';
       if (decided.state === 'started') {
-        const unknownResult = unknownOutcomeResult(claimed.runId, call);
-        // The store returns the recorded result instead when the old worker's entry landed after our claim.
-        result = await this.#store.recordUnknownOutcome({
-          runId: claimed.runId,
-          token,
-          turn: paused.turn,
-          callId: call.callId,
-          at: this.#now(),
-          result: unknownResult,
-          detail: 'the worker stopped after the call started and before its result was recorded; not run again',
-        });
-        unknown = jsonDigest(result) === jsonDigest(unknownResult);
+        ({ result, unknown } = await this.#unknownOutcome(claimed.runId, token, paused.turn, call));
       }
       if (result === undefined)
         throw new InvalidResumeError(`call "${call.callId}" is ${decided.state} but has no result.`);
@@ -495,21 +680,41 @@ class Runner implements DurableRunner {
 
   /** The stored interrupted state, if it is still what was written, for this session and catalogue. */
   #checkedInterrupted(record: RunRecord, context: ResumeContext): InterruptedRun {
-    const { interrupted } = record;
+    return this.#checkedWrapped(record, context, 'interrupted', record.interrupted, 'interrupted state');
+  }
+
+  /** The stored started turn, if it is still what was written, for this session and catalogue. */
+  #checkedStarted(record: RunRecord, context: ResumeContext): StartedTurn {
+    const started = this.#checkedWrapped(record, context, 'started', record.started, 'started turn');
+    if (started.version !== 1) {
+      throw new InvalidResumeError(`unknown started-turn version ${String(started.version)} in run "${record.runId}".`);
+    }
+    return started;
+  }
+
+  /**
+   * A state the store keeps as `{ [key]: state }`: it must hash to the stored digest (unless the store
+   * checked its text already), belong to this run, session and human, and the catalogue must be the same.
+   */
+  #checkedWrapped<T extends { readonly runId: string }>(
+    record: RunRecord,
+    context: ResumeContext,
+    key: 'interrupted' | 'started',
+    state: T | undefined,
+    label: string,
+  ): T {
     if (
-      interrupted === undefined ||
+      state === undefined ||
       record.pausedDigest === undefined ||
-      (!storedAsDigested(interrupted) && record.pausedDigest !== jsonDigest({ interrupted }))
+      (!storedAsDigested(state) && record.pausedDigest !== jsonDigest({ [key]: state }))
     ) {
       throw new InvalidResumeError(
-        `the interrupted state of run "${record.runId}" does not match the digest it was stored with: it was ` +
+        `the ${label} of run "${record.runId}" does not match the digest it was stored with: it was ` +
           'altered in the store. Inspect the run and the journal; nothing was run.',
       );
     }
-    if (interrupted.runId !== record.runId) {
-      throw new InvalidResumeError(
-        `the interrupted state stored under run "${record.runId}" belongs to "${interrupted.runId}".`,
-      );
+    if (state.runId !== record.runId) {
+      throw new InvalidResumeError(`the ${label} stored under run "${record.runId}" belongs to "${state.runId}".`);
     }
     if (context.session.id !== record.sessionId || context.session.humanId !== record.humanId) {
       throw new InvalidResumeError(
@@ -518,7 +723,7 @@ class Runner implements DurableRunner {
     }
     const changes = catalogueChanges(record.catalogue, this.#fingerprint);
     if (changes.length > 0) throw new CatalogueChangedError(record.runId, changes);
-    return interrupted;
+    return state;
   }
 
   #recoveryReason(record: RunRecord, force: boolean): string {
@@ -587,7 +792,10 @@ function notPausedText(record: RunRecord): string {
   }
 }
 
-function unknownOutcomeResult(runId: string, call: PendingCall): ToolResultPart {
+function unknownOutcomeResult(
+  runId: string,
+  call: { readonly callId: string; readonly toolName: string },
+): ToolResultPart {
   return {
     type: 'tool_result',
     callId: call.callId,
@@ -597,6 +805,19 @@ function unknownOutcomeResult(runId: string, call: PendingCall): ToolResultPart 
       `The outcome of this call to "${call.toolName}" is unknown: the worker running it stopped after it started and ` +
       'before its result was recorded, so it may or may not have taken effect. It was not run again, so that it ' +
       `cannot happen twice. Do not call it again; tell the user it must be checked (run ${runId}, call ${call.callId}).`,
+  };
+}
+
+function notRunResult(runId: string, call: ToolCallPart): ToolResultPart {
+  return {
+    type: 'tool_result',
+    callId: call.id,
+    name: call.name,
+    isError: true,
+    content:
+      `This call to "${call.name}" was not run: the worker running this turn stopped before it started, and it ` +
+      "needs the user's confirmation, which was never asked. If it is still needed, call it again; the user will " +
+      `be asked to confirm it (run ${runId}).`,
   };
 }
 

@@ -18,6 +18,7 @@ import { checkedJournalKey } from '../journal/journal-key.js';
 import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
 import type { JournalHead, JournalRecord, JournalRow } from '../journal/journal-record.js';
 import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from '../journal/verify-journal.js';
+import { canonicalTextOf } from './canonical-text.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 import type {
   AnchorJournalOptions,
@@ -25,12 +26,14 @@ import type {
   ClaimRequest,
   DurableStore,
   HeldCallEntry,
+  NewClaimedRun,
   NewRun,
   ReadJournalOptions,
   RetryRequest,
   RunCall,
   RunOutcome,
   RunRecord,
+  StartedTurn,
   UnknownOutcomeRequest,
 } from './durable-store.js';
 import type {
@@ -156,6 +159,30 @@ export class BackedStore implements DurableStore {
     });
   }
 
+  async createClaimedRun(run: NewClaimedRun): Promise<void> {
+    const columns = startedColumns(run.started);
+    await this.#backend.write(async (tx) => {
+      if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
+      await tx.insertRun({
+        runId: run.runId,
+        sessionId: run.sessionId,
+        humanId: run.humanId,
+        status: 'resuming',
+        revision: 1,
+        catalogueJson: canonicalJson(run.catalogue),
+        claimToken: run.claim.token,
+        claimWorker: run.claim.workerId,
+        claimedAt: run.claim.claimedAt,
+        leaseExpiresAt: run.claim.leaseExpiresAt,
+        createdAt: run.at,
+        updatedAt: run.at,
+        resultJson: null,
+        error: null,
+        ...columns,
+      });
+    });
+  }
+
   async getRun(runId: string): Promise<RunRecord | undefined> {
     if (this.#backend.readRun !== undefined) {
       const read = await this.#backend.readRun(runId);
@@ -216,13 +243,58 @@ export class BackedStore implements DurableStore {
   async markCallStarted(request: CallStartRequest): Promise<void> {
     // The calls of a turn start together: their markers share one transaction (each is checked on its own,
     // and each resolves only once committed, before its tool may run).
+    // The turn's state is serialised before it joins a batch (the write lock is not held meanwhile).
+    const columns = request.started === undefined ? undefined : startedColumns(request.started);
+    if (request.started !== undefined && request.started.turn !== request.turn) {
+      throw new Error(`the state stored with a start of turn ${request.turn} is of turn ${request.started.turn}`);
+    }
     await this.#batcher.write(async (tx) => {
-      const { run, call } = await this.#heldCall(tx, request);
-      if (call.state !== 'intended')
-        throw new ClaimLostError(run.runId, `call "${call.callId}" is already ${call.state}`);
-      if (!call.approved) throw new ClaimLostError(run.runId, `call "${call.callId}" was declined`);
-      await tx.updateCall({ ...call, state: 'started', updatedAt: now() });
-      await this.#append(tx, startRecord(run, call, request.at));
+      let run = await this.#heldRun(tx, request.runId, request.token);
+      if (columns !== undefined) {
+        // The first start of a turn: the turn (the model's reply, appended to the conversation) is stored
+        // in this transaction, before its marker and before any of the turn's calls can run.
+        run = { ...run, ...columns, revision: run.revision + 1, updatedAt: request.at };
+        await tx.updateRun(run);
+      }
+      // A call starts only in the turn the run has stored: after a crash, `recover` knows its turn.
+      if (run.turn !== request.turn) {
+        throw new ClaimLostError(
+          run.runId,
+          `turn ${request.turn} is not the run's stored turn (${run.turn ?? 'none'})`,
+        );
+      }
+      const existing = await tx.getCall(request.runId, request.turn, request.callId);
+      const { undecided } = request;
+      if (undecided !== undefined) {
+        if (existing !== undefined) {
+          throw new ClaimLostError(run.runId, `call "${request.callId}" is already ${existing.state}`);
+        }
+        const call: CallRow = {
+          runId: run.runId,
+          turn: request.turn,
+          callId: request.callId,
+          position: undecided.index,
+          toolName: undecided.toolName,
+          inputDigest: undecided.inputDigest,
+          approved: true,
+          note: null,
+          state: 'started',
+          resultJson: null,
+          journalSeq: null,
+          updatedAt: request.at,
+        };
+        await tx.insertCall(call);
+        await this.#append(tx, startRecord(run, call, request.at));
+        return;
+      }
+      if (existing === undefined) {
+        throw new ClaimLostError(request.runId, `call "${request.callId}" of turn ${request.turn} was not decided`);
+      }
+      if (existing.state !== 'intended')
+        throw new ClaimLostError(run.runId, `call "${existing.callId}" is already ${existing.state}`);
+      if (!existing.approved) throw new ClaimLostError(run.runId, `call "${existing.callId}" was declined`);
+      await tx.updateCall({ ...existing, state: 'started', updatedAt: now() });
+      await this.#append(tx, startRecord(run, existing, request.at));
     });
   }
 
@@ -431,6 +503,13 @@ function outcomeColumns(
   };
 }
 
+/** The state column of a run whose turn has started: `{ started }`, digested like the other states. */
+function startedColumns(started: StartedTurn): Pick<RunRow, 'turn' | 'pausedJson' | 'pausedDigest'> {
+  // `canonicalJson({ started })`, from the state's own text when the runner wrote it already.
+  const pausedJson = `{"started":${canonicalTextOf(started)}}`;
+  return { turn: started.turn, pausedJson, pausedDigest: digestOfCanonical(pausedJson) };
+}
+
 function recordOf(row: RunRow, calls: readonly CallRow[], options: { lazyState?: boolean } = {}): RunRecord {
   const record: RunRecord = {
     runId: row.runId,
@@ -470,11 +549,13 @@ function withLazyState(record: RunRecord, row: RunRow): RunRecord {
   if (json === null) return record;
   const key = json.startsWith('{"interrupted":')
     ? 'interrupted'
-    : json.startsWith('{"') && !json.startsWith('{"interrupted"')
-      ? 'paused'
-      : undefined;
+    : json.startsWith('{"started":')
+      ? 'started'
+      : json.startsWith('{"') && !json.startsWith('{"interrupted"') && !json.startsWith('{"started"')
+        ? 'paused'
+        : undefined;
   if (key === undefined) return { ...record, ...stateOf(json, row.pausedDigest) };
-  let state: { paused?: PausedRun; interrupted?: InterruptedRun } | undefined;
+  let state: StateColumn | undefined;
   return Object.defineProperty({ ...record }, key, {
     enumerable: true,
     configurable: true,
@@ -486,18 +567,28 @@ function withLazyState(record: RunRecord, row: RunRow): RunRecord {
 }
 
 /**
- * The state column: a paused run, or `{ interrupted }` for a run the model interrupted. When the text
+ * The state column: a paused run, `{ interrupted }` for a run the model interrupted, or `{ started }` for a
+ * run whose last started turn is stored. When the text
  * hashes to the stored digest, the parsed state is marked as such: the runner then knows it is what was
  * written without serialising it again (see `stored-state.ts`).
  */
-function stateOf(json: string | null, digest: string | null): { paused?: PausedRun; interrupted?: InterruptedRun } {
+function stateOf(json: string | null, digest: string | null): StateColumn {
   if (json === null) return {};
-  const state = JSON.parse(json) as PausedRun | { interrupted: InterruptedRun };
-  const inner = 'interrupted' in state ? state.interrupted : state;
+  const state = JSON.parse(json) as PausedRun | { interrupted: InterruptedRun } | { started: StartedTurn };
+  const inner = 'interrupted' in state ? state.interrupted : 'started' in state ? state.started : state;
   if (digest !== null && typeof inner === 'object' && inner !== null && digestOfCanonical(json) === digest) {
     markStoredAsDigested(inner);
   }
-  return 'interrupted' in state ? { interrupted: state.interrupted } : { paused: state };
+  if ('interrupted' in state) return { interrupted: state.interrupted };
+  if ('started' in state) return { started: state.started };
+  return { paused: state };
+}
+
+/** What the state column holds: one of the three, by its only key (a paused run has several). */
+interface StateColumn {
+  paused?: PausedRun;
+  interrupted?: InterruptedRun;
+  started?: StartedTurn;
 }
 
 function callOf(row: CallRow): RunCall {

@@ -4,8 +4,12 @@ import type {
   JournalAppendDetail,
   JournalEntry,
   LoopResult,
+  Message,
+  ModelTurn,
   PausedRun,
+  StepPlan,
   ToolResultPart,
+  Usage,
 } from '@toolcircuit/core';
 import type { JournalAnchor, JournalAnchorSink } from '../journal/journal-anchor.js';
 import type { JournalKey } from '../journal/journal-key.js';
@@ -15,7 +19,8 @@ import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 
 /**
  * - `paused`: irreversible calls await the human; `resume` may claim it.
- * - `resuming`: a worker claimed it and is running it (see `claim`).
+ * - `resuming`: a worker claimed it and is running it (see `claim`): `start` creates the run in this state,
+ *   claimed by its worker, before the first call; `resume` and `recover` claim it.
  * - `interrupted`: the worker's run failed (provider down, store error); `recover` may continue it. When the
  *   model failed, the run's `interrupted` state is stored and `recover` asks the model again from it.
  * - `completed` / `max_turns` / `aborted`: finished, with `result`.
@@ -26,7 +31,7 @@ export type RunStatus = 'paused' | 'resuming' | 'interrupted' | 'completed' | 'm
 export type FinishedRunStatus = 'completed' | 'max_turns' | 'aborted';
 
 /**
- * Where a decided call of a claimed turn is:
+ * Where a call of a claimed turn is (a call that needs no decision gets its row when it starts):
  * - `intended`: decided and recorded; the tool has not been started (safe to run after a crash).
  * - `started`: the tool was about to run; without a result it may or may not have run.
  * - `done`: its result is recorded.
@@ -41,6 +46,7 @@ export interface RunCall {
   readonly index: number;
   readonly toolName: string;
   readonly inputDigest: string;
+  /** The human's decision; `true` for a call that needed none (it is recorded when it starts). */
   readonly approved: boolean;
   readonly note?: string;
   readonly state: CallState;
@@ -58,6 +64,25 @@ export interface RunClaim {
   readonly claimedAt: string;
   /** Until then, `recover` leaves the run to its worker (unless forced). */
   readonly leaseExpiresAt: string;
+}
+
+/**
+ * The last turn whose calls started, stored (with the start markers of its first calls, in their
+ * transaction) before any of them runs: `recover` goes on from it. Turn 0 is the run as `start` created
+ * it, before the model's first turn. Plain JSON, like core's `PausedRun`.
+ */
+export interface StartedTurn {
+  readonly version: 1;
+  readonly runId: string;
+  /** The turn whose calls started (0: none yet). */
+  readonly turn: number;
+  /** The conversation up to and including the assistant turn that made the calls (the input at turn 0). */
+  readonly messages: readonly Message[];
+  /** The model turns played, this one included. */
+  readonly turns: readonly ModelTurn[];
+  readonly usage: Usage;
+  /** The plan of the turn (present for planned runs): its calls are checked against what it offered. */
+  readonly step?: StepPlan;
 }
 
 export interface RunRecord {
@@ -78,13 +103,19 @@ export interface RunRecord {
    * `interrupted` run instead of `paused`; `recover` continues from it without re-running any call.
    */
   readonly interrupted?: InterruptedRun;
+  /**
+   * The last turn whose calls started, while a worker runs it (`resuming`) or after it stopped
+   * (`interrupted`, or `resuming` past its lease): set instead of `paused` once a turn after the paused
+   * one has started, or from the start of a run `start` created.
+   */
+  readonly started?: StartedTurn;
   /** The final loop result, once finished. */
   readonly result?: LoopResult;
   readonly catalogue: CatalogueFingerprint;
   readonly claim?: RunClaim;
   /** Why the run was interrupted. */
   readonly error?: string;
-  /** Every decided call, of every turn that was claimed, in turn and call order. */
+  /** Every call decided by a human or started, in turn and call order. */
   readonly calls: readonly RunCall[];
 }
 
@@ -106,6 +137,17 @@ export interface NewRun {
    * the human's decision (the runner holds them back so that the pause and its entries commit together).
    */
   readonly journal?: readonly HeldCallEntry[];
+}
+
+/** A run `start` creates before its first call: claimed by its worker, `resuming`, at turn 0. */
+export interface NewClaimedRun {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  readonly catalogue: CatalogueFingerprint;
+  readonly at: string;
+  readonly claim: RunClaim;
+  readonly started: StartedTurn;
 }
 
 /** How a run stands after a stretch of the loop: paused again, finished, or stopped by the model failing. */
@@ -143,6 +185,16 @@ export interface CallStartRequest {
   readonly turn: number;
   readonly callId: string;
   readonly at: string;
+  /**
+   * A call that needs no decision (its tool is not irreversible, or it was confirmed without a pause):
+   * its row is created here, `started`. Absent: the call must have a decided, approved row (`intended`).
+   */
+  readonly undecided?: { readonly index: number; readonly toolName: string; readonly inputDigest: string };
+  /**
+   * The turn as it starts, stored as the run's state in the same transaction, before the marker: the
+   * first start of a turn carries it. A start of a turn that is not the run's stored turn is refused.
+   */
+  readonly started?: StartedTurn;
 }
 
 export interface UnknownOutcomeRequest extends CallStartRequest {
@@ -190,6 +242,8 @@ export interface DurableStore {
 
   /** Throws `RunAlreadyExistsError` if the id is taken. */
   createRun(run: NewRun): Promise<void>;
+  /** Creates a run claimed by its worker (`resuming`), before its first call. Throws `RunAlreadyExistsError`. */
+  createClaimedRun(run: NewClaimedRun): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /**
    * Moves the run to `resuming` under a new claim if its revision is still `expectedRevision`; records the
@@ -197,7 +251,10 @@ export interface DurableStore {
    * run changed (another worker claimed it first), `RunNotFoundError` if there is none.
    */
   claimRun(request: ClaimRequest): Promise<RunRecord>;
-  /** `intended` → `started`, with a `start` record; throws `ClaimLostError` otherwise. */
+  /**
+   * `intended` → `started` (or a new `started` row for an `undecided` call), with a `start` record, after
+   * storing the turn's state when the request carries it; throws `ClaimLostError` otherwise.
+   */
   markCallStarted(request: CallStartRequest): Promise<void>;
   /**
    * `started` → `unknown` with its "outcome unknown" result and record, and returns that result. When the

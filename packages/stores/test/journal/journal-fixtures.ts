@@ -24,7 +24,7 @@ export interface JournalUnderTest {
 
 export interface Dialect {
   readonly name: 'SQLite' | 'PostgreSQL';
-  /** A fresh store holding the 7-entry journal of the tampering cases; `write` may add more. */
+  /** A fresh store holding the 9-entry journal of the tampering cases; `write` may add more. */
   journal(
     policy: JournalPolicy,
     write?: (store: DurableStore) => Promise<void>,
@@ -39,8 +39,11 @@ export function keyOnDisk(dir: string, id: string): { key: JournalKey; file: str
   return { key: { id, secret }, file };
 }
 
-/** run-1 paused (2 call entries), decided (1), started (1), executed (1); run-2 paused (2). */
-export async function writeSevenEntries(store: DurableStore): Promise<void> {
+/**
+ * run-1 paused (the lookup's start and 2 call entries), decided (1), started (1), executed (1); run-2 paused
+ * (3).
+ */
+export async function writeNineEntries(store: DurableStore): Promise<void> {
   const w = world();
   const paused = await startPaused(w, store);
   await w.runner(store, [done]).resume('run-1', approveAll(paused), { session: marie() });
@@ -51,7 +54,7 @@ export function sqliteDialect(root: string): Dialect {
   let count = 0;
   return {
     name: 'SQLite',
-    async journal(policy, write = writeSevenEntries) {
+    async journal(policy, write = writeNineEntries) {
       count += 1;
       const file = join(root, `journal-${count}.sqlite`);
       const store = await openSqliteStore({ file, journal: policy });
@@ -118,7 +121,7 @@ export function postgresDialect(url: string): Dialect {
   const schemas: string[] = [];
   return {
     name: 'PostgreSQL',
-    async journal(policy, write = writeSevenEntries) {
+    async journal(policy, write = writeNineEntries) {
       count += 1;
       const schema = `tc_tamper_${process.pid}_${count}`;
       schemas.push(schema);

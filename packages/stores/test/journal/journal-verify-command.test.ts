@@ -51,12 +51,12 @@ describe('toolcircuit journal verify', () => {
     const result = await cli(['--sqlite', 'intact.sqlite']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^journal intact: 5 entries, head 5:[0-9a-f]{64}\nnote: 5 entries are on the unkeyed chain/,
+      /^journal intact: 6 entries, head 6:[0-9a-f]{64}\nnote: 6 entries are on the unkeyed chain/,
     );
     const anchor = /head (\d+:[0-9a-f]{64})/.exec(result.stdout)?.[1] ?? '';
     expect((await cli(['--sqlite', 'intact.sqlite', '--anchor', anchor])).code).toBe(0);
     const json = await cli(['--sqlite', 'intact.sqlite', '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, entries: 5 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, entries: 6 });
   });
 
   it('exits 1 and names the entry when the journal was edited in the database', async () => {
@@ -64,12 +64,12 @@ describe('toolcircuit journal verify', () => {
     const db = new Database(file);
     db.exec('DROP TRIGGER journal_no_update');
     db.prepare(
-      'UPDATE journal SET record_json = replace(record_json, \'"approved":true\', \'"approved":false\') WHERE seq = 3',
+      'UPDATE journal SET record_json = replace(record_json, \'"approved":true\', \'"approved":false\') WHERE seq = 4',
     ).run();
     db.close();
     const result = await cli(['--sqlite', file]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/journal TAMPERED: entry 3 edited: entry 3 does not match its hash/);
+    expect(result.stdout).toMatch(/journal TAMPERED: entry 4 edited: entry 4 does not match its hash/);
   });
 
   it('exits 1 when an entry was deleted, naming the missing one', async () => {
@@ -122,7 +122,7 @@ describe('toolcircuit journal verify', () => {
             TOOLCIRCUIT_POSTGRES_URL: url as string,
           });
           expect(result.code).toBe(0);
-          expect(result.stdout).toMatch(/journal intact: 2 entries/);
+          expect(result.stdout).toMatch(/journal intact: 3 entries/);
           expect((await cli(['--postgres', url as string, '--schema', 'no_such_schema'])).code).toBe(2);
         } finally {
           await store.close();

@@ -41,11 +41,11 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
       reopened = await reopen(d, under.cliArgs, { key: k2.key });
       await startPaused(world(), reopened, 'run-3');
       const rows = await reopened.readJournal();
-      expect(rows.map((row) => row.keyId)).toEqual([...Array(7).fill('k1'), 'k2', 'k2']);
+      expect(rows.map((row) => row.keyId)).toEqual([...Array(9).fill('k1'), 'k2', 'k2', 'k2']);
       // The store's own key is always used; retired ones are passed.
       expect(await reopened.verifyJournal({ keys: [k1.key] })).toMatchObject({
         ok: true,
-        entries: 9,
+        entries: 12,
         unkeyedEntries: 0,
       });
       expect(await reopened.verifyJournal()).toMatchObject({ ok: false, seq: 1, problem: 'unverifiable', entries: 0 });
@@ -68,7 +68,7 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
         ['journal', 'verify', ...under.cliArgs, '--key', `k2=${k2.file}`, '--key', `k1=${k1.file}`],
         root,
       );
-      expect(both).toMatchObject({ code: 0, stdout: expect.stringMatching(/^journal intact: 9 entries, head 9:/) });
+      expect(both).toMatchObject({ code: 0, stdout: expect.stringMatching(/^journal intact: 12 entries, head 12:/) });
       expect(both.stdout).not.toMatch(/unkeyed chain/);
       const onlyNew = await toolcircuit(['journal', 'verify', ...under.cliArgs, '--key', `k2=${k2.file}`], root);
       expect(onlyNew).toMatchObject({
@@ -89,24 +89,24 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
     try {
       await startPaused(world(), keyed, 'run-3');
       expect(await keyed.verifyJournal()).toMatchObject({ ok: false, seq: 1, problem: 'unkeyed', entries: 0 });
-      expect(await keyed.verifyJournal({ acceptUnkeyedUpTo: 7 })).toMatchObject({
+      expect(await keyed.verifyJournal({ acceptUnkeyedUpTo: 9 })).toMatchObject({
         ok: true,
-        entries: 9,
-        unkeyedEntries: 7,
+        entries: 12,
+        unkeyedEntries: 9,
       });
       // An unkeyed entry after the accepted ones is what a forger without the key would write.
-      expect(await keyed.verifyJournal({ acceptUnkeyedUpTo: 6 })).toMatchObject({
+      expect(await keyed.verifyJournal({ acceptUnkeyedUpTo: 8 })).toMatchObject({
         ok: false,
-        seq: 7,
+        seq: 9,
         problem: 'unkeyed',
       });
       const cli = await toolcircuit(
-        ['journal', 'verify', ...under.cliArgs, '--key', `k1=${k1.file}`, '--accept-unkeyed-up-to', '7'],
+        ['journal', 'verify', ...under.cliArgs, '--key', `k1=${k1.file}`, '--accept-unkeyed-up-to', '9'],
         root,
       );
       expect(cli).toMatchObject({
         code: 0,
-        stdout: expect.stringMatching(/9 entries[\s\S]*note: 7 entries are on the unkeyed chain/),
+        stdout: expect.stringMatching(/12 entries[\s\S]*note: 9 entries are on the unkeyed chain/),
       });
     } finally {
       await keyed.close();
@@ -127,7 +127,7 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
     try {
       const journal = await under.open();
       try {
-        expect(await journal.verifyJournal({ keys: [k1.key], anchor })).toMatchObject({ ok: true, anchor: { seq: 7 } });
+        expect(await journal.verifyJournal({ keys: [k1.key], anchor })).toMatchObject({ ok: true, anchor: { seq: 9 } });
         const rewound: JournalAnchor = { ...anchor, seq: 5 };
         await expect(journal.verifyJournal({ keys: [k1.key], anchor: rewound })).rejects.toThrow(
           /MAC does not match under key "k1"/,
@@ -177,7 +177,7 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
       expect(first.code).toBe(0);
       const anchor = JSON.parse(first.stdout) as JournalAnchor;
       expect(anchor).toMatchObject({
-        seq: 7,
+        seq: 9,
         keyId: 'k1',
         at: expect.any(String),
         mac: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -221,8 +221,8 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
           .split('\n')
           .map((line) => JSON.parse(line)),
       ).toEqual([anchor, later]);
-      expect(later.seq).toBe(9);
-      expect(await store.verifyJournal({ anchor })).toMatchObject({ ok: true, entries: 9 });
+      expect(later.seq).toBe(12);
+      expect(await store.verifyJournal({ anchor })).toMatchObject({ ok: true, entries: 12 });
     } finally {
       await store.close();
       await under.close();
@@ -240,21 +240,21 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
       const old = await under.open();
       try {
         expect(await old.schemaVersion()).toBe(1);
-        expect(await old.verifyJournal()).toMatchObject({ ok: true, entries: 7, unkeyedEntries: 7 });
+        expect(await old.verifyJournal()).toMatchObject({ ok: true, entries: 9, unkeyedEntries: 9 });
         expect(await old.verifyJournal({ keys: [k1.key] })).toMatchObject({ ok: false, seq: 1, problem: 'unkeyed' });
       } finally {
         await old.close();
       }
       const cli = await toolcircuit(['journal', 'verify', ...under.cliArgs], root);
-      expect(cli).toMatchObject({ code: 0, stdout: expect.stringMatching(/^journal intact: 7 entries/) });
+      expect(cli).toMatchObject({ code: 0, stdout: expect.stringMatching(/^journal intact: 9 entries/) });
       const migrated = await reopen(d, under.cliArgs, { key: k1.key });
       try {
         expect(await migrated.schemaVersion()).toBe(2);
         await startPaused(world(), migrated, 'run-3');
-        expect(await migrated.verifyJournal({ acceptUnkeyedUpTo: 7 })).toMatchObject({
+        expect(await migrated.verifyJournal({ acceptUnkeyedUpTo: 9 })).toMatchObject({
           ok: true,
-          entries: 9,
-          unkeyedEntries: 7,
+          entries: 12,
+          unkeyedEntries: 9,
         });
       } finally {
         await migrated.close();

@@ -34,8 +34,8 @@ export interface TamperingCase {
   /** The row label in the README. */
   readonly name: string;
   /**
-   * The journal is 7 entries: run-1 paused (1-2: its two calls), decided (3), started (4), executed (5);
-   * run-2 paused (6-7). The anchor, when there is one, was taken of that head, before the tampering.
+   * The journal is 9 entries: run-1 paused (1: the lookup's start, 2-3: its two calls), decided (4),
+   * started (5), executed (6); run-2 paused (7-9). The anchor, when there is one, was taken of that head, before the tampering.
    */
   tamper(db: RawJournalDb): Promise<void>;
   readonly verdicts: Readonly<Record<Protection, Verdict>>;
@@ -81,9 +81,9 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
     name: 'edit an entry',
     tamper: (db) =>
       db.sql(
-        `UPDATE {journal} SET record_json = replace(record_json, '"approved":true', '"approved":false') WHERE seq = 3`,
+        `UPDATE {journal} SET record_json = replace(record_json, '"approved":true', '"approved":false') WHERE seq = 4`,
       ),
-    verdicts: everywhere(detected('edited', 3)),
+    verdicts: everywhere(detected('edited', 4)),
   },
   {
     name: 'edit an entry and re-hash it in place',
@@ -91,7 +91,7 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const rows = await db.rows();
       await db.replace(
         rows.map((row) => {
-          if (row.seq !== 3) return row;
+          if (row.seq !== 4) return row;
           const edited = withRecord(row, (record) => {
             record.approved = false;
           });
@@ -99,8 +99,8 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
         }),
       );
     },
-    // Unkeyed, entry 4 no longer links to entry 3, and entry 3 is not vouched for; keyed, entry 3's MAC fails.
-    verdicts: everywhere(detected('edited', 3)),
+    // Unkeyed, entry 5 no longer links to entry 4, and entry 4 is not vouched for; keyed, entry 4's MAC fails.
+    verdicts: everywhere(detected('edited', 4)),
   },
   {
     name: 'delete an entry in the middle',
@@ -167,7 +167,7 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const row = { ...forged, hash: chainHash(last.hash, JSON.parse(forged.recordJson)) };
       await db.replace([...rows, row], headOf([...rows, row]));
     },
-    verdicts: { unkeyed: 'intact', keyed: detected('edited', 8), 'keyed + anchor': detected('edited', 8) },
+    verdicts: { unkeyed: 'intact', keyed: detected('edited', 10), 'keyed + anchor': detected('edited', 10) },
   },
   {
     name: 'edit an entry and re-hash the whole journal',
@@ -187,13 +187,13 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
   },
   {
     name: "change an entry's kind column",
-    tamper: (db) => db.sql(`UPDATE {journal} SET kind = 'call' WHERE seq = 3`),
-    verdicts: everywhere(detected('edited', 3)),
+    tamper: (db) => db.sql(`UPDATE {journal} SET kind = 'call' WHERE seq = 4`),
+    verdicts: everywhere(detected('edited', 4)),
   },
   {
     name: 'delete the head row',
     tamper: (db) => db.sql('DELETE FROM {head}'),
-    verdicts: everywhere(detected('head_missing', 8)),
+    verdicts: everywhere(detected('head_missing', 10)),
   },
 ];
 

@@ -55,9 +55,9 @@ describe('journal keys', () => {
     const key = { id: 'k1', secret: new Uint8Array(32).fill(7) };
     const store = createMemoryStore({ journal: { key } });
     await startPaused(world(), store);
-    expect(await store.verifyJournal()).toMatchObject({ ok: true, entries: 2, unkeyedEntries: 0 });
+    expect(await store.verifyJournal()).toMatchObject({ ok: true, entries: 3, unkeyedEntries: 0 });
     const copy = createMemoryStore({ snapshot: store.exportJournal() });
     expect(await copy.verifyJournal()).toMatchObject({ ok: false, seq: 1, problem: 'unverifiable', entries: 0 });
-    expect(await copy.verifyJournal({ keys: [key] })).toMatchObject({ ok: true, entries: 2 });
+    expect(await copy.verifyJournal({ keys: [key] })).toMatchObject({ ok: true, entries: 3 });
   });
 });

@@ -27,9 +27,11 @@ import {
   done,
   lookupTool,
   marie,
+  pausingTurn,
   startPaused,
   toolReplies,
   transferTool,
+  user,
   world,
 } from '../support/world.js';
 
@@ -81,13 +83,49 @@ describe('durable runner', () => {
         hooks: {
           beforeToolRun: async ({ call }) => {
             const record = await store.getRun('run-1');
-            seen.push(`${call.id}:${record?.calls[0]?.state ?? 'none'}`);
+            seen.push(`${call.id}:${record?.calls.find((row) => row.callId === call.id)?.state ?? 'none'}`);
           },
           onResult: ({ turn }) => void seen.push(`result ${turn}`),
         },
       })
       .resume('run-1', approveAll(paused), { session: marie() });
     expect(seen).toEqual(['pay:started', 'result 1']);
+  });
+
+  it('a worker that stopped mid-turn before its pause: no irreversible call runs without a human', async () => {
+    const store = createMemoryStore();
+    const w = world();
+    // The worker stops just after the lookup's start marker is committed (the tool never returns a result),
+    // before the turn's pause on the transfer is stored.
+    const stopping = w.runner(store, [pausingTurn()], {
+      hooks: {
+        beforeToolRun: () => {
+          throw new Error('worker stopped');
+        },
+      },
+    });
+    await expect(stopping.start({ session: marie(), messages: user, runId: 'run-m' })).rejects.toThrow(
+      /worker stopped/,
+    );
+    const stopped = await store.getRun('run-m');
+    expect(stopped).toMatchObject({ status: 'interrupted', started: { turn: 1 } });
+    expect(stopped?.calls.map((call) => [call.callId, call.state])).toEqual([['lookup', 'started']]);
+
+    const recovered = await w.runner(store, [done]).recover('run-m', { session: marie() });
+    expect(recovered.status).toBe('completed');
+    expect(recovered.unknownOutcomes).toEqual(['lookup']);
+    expect(w.executions).toEqual([]);
+    const [reply] = toolReplies(recovered.messages);
+    expect(reply?.content.map((part) => [part.callId, part.isError])).toEqual([
+      ['lookup', true],
+      ['pay', true],
+    ]);
+    expect(toolResultText(reply?.content[1]?.content ?? '')).toMatch(/not run.*confirmation/s);
+    const kinds = (await store.readJournal({ runId: 'run-m' })).map(({ record }) =>
+      'callId' in record ? `${record.kind} ${record.callId}` : record.kind,
+    );
+    // The transfer's entry (it awaited confirmation, nothing ran) is kept from the stopped worker.
+    expect(kinds).toEqual(['start lookup', 'call pay', 'recovery', 'outcome_unknown lookup']);
   });
 });
 

@@ -1,8 +1,7 @@
 // A worker process is SIGKILLed in the middle of resuming a paused run, then another process recovers the
 // run. Whatever the point of death, the approved irreversible call has taken effect at most once, and
 // exactly once whenever it can be known, and every call of the turn still gets its one result.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,7 @@ import { createScriptedModel, type ScriptedStep, toolCallsTurn } from '@toolcirc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableRunner, type DurableStore, type JournalRecord } from '../../src/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
-import { buildForChildren, effectsIn } from '../support/child-builds.js';
+import { buildForChildren, childAtReady, effectsIn } from '../support/child-builds.js';
 import { approveAll, done, lookupTool, marie, pausingTurn, toolReplies, user } from '../support/world.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -42,18 +41,10 @@ function effectTransfer(effects: string) {
   });
 }
 
-async function waitForReady(child: ChildProcess, ready: string, stderr: () => string): Promise<string> {
-  for (let attempt = 0; attempt < 3000; attempt += 1) {
-    if (existsSync(ready)) return readFileSync(ready, 'utf8').trim();
-    if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) early: ${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`the child never reached its stopping point: ${stderr()}`);
-}
-
+/** The pay call's records, and those of no call (the lookup has its own start and call records). */
 function lines(records: readonly JournalRecord[]): string[] {
   return records
-    .filter((record) => record.kind !== 'call' || record.callId === 'pay')
+    .filter((record) => !('callId' in record) || record.callId === 'pay')
     .map((record) => (record.kind === 'call' ? `call ${record.verdict}` : record.kind));
 }
 
@@ -82,30 +73,17 @@ async function killDuring(phase: Phase) {
   });
   if (started.paused === undefined) throw new Error('expected a paused run');
 
-  const child = spawn(
-    process.execPath,
-    [
-      join(here, 'fixtures', 'resume-child.mjs'),
-      JSON.stringify({
-        file,
-        runId: 'run-k',
-        decisions: approveAll(started.paused),
-        phase,
-        effects,
-        ready,
-        calls: started.paused.pending.length,
-      }),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+  const child = await childAtReady(join(here, 'fixtures', 'resume-child.mjs'), {
+    file,
+    runId: 'run-k',
+    decisions: approveAll(started.paused),
+    phase,
+    effects,
+    ready,
+    calls: started.paused.pending.length,
   });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  expect(await waitForReady(child, ready, () => stderr)).toBe(phase);
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  expect(child.said).toBe(phase);
+  expect(await child.kill()).toBe('SIGKILL');
 
   const afterKill = await store.getRun('run-k');
   const effectsAtKill = effectsIn(effects);
@@ -138,7 +116,13 @@ function payResult(messages: readonly Message[]) {
 describe('a worker killed mid-resume, then recovered by another process', () => {
   it('killed after the decision was journaled, before the call started: recovery runs it, exactly once', async () => {
     const outcome = await killDuring('before-start');
-    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'intended' }] });
+    expect(outcome.afterKill).toMatchObject({
+      status: 'resuming',
+      calls: [
+        { callId: 'lookup', state: 'done' },
+        { callId: 'pay', state: 'intended' },
+      ],
+    });
     expect(outcome.effectsAtKill).toEqual([]);
     expect(outcome.effects).toEqual([{ pid: process.pid, input: { amount: 10, to: 'bob' } }]);
     expect(outcome.recovered.status).toBe('completed');
@@ -153,13 +137,22 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       'start',
       'call executed',
     ]);
-    expect(outcome.final?.calls).toMatchObject([{ callId: 'pay', state: 'done' }]);
+    expect(outcome.final?.calls).toMatchObject([
+      { callId: 'lookup', state: 'done' },
+      { callId: 'pay', state: 'done' },
+    ]);
     expect(outcome.verification.ok).toBe(true);
   });
 
   it('killed inside the tool after its side effect: recovery does not run it again and reports the outcome unknown', async () => {
     const outcome = await killDuring('during-tool');
-    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'started' }] });
+    expect(outcome.afterKill).toMatchObject({
+      status: 'resuming',
+      calls: [
+        { callId: 'lookup', state: 'done' },
+        { callId: 'pay', state: 'started' },
+      ],
+    });
     expect(outcome.effects).toEqual([{ pid: outcome.childPid, input: { amount: 10, to: 'bob' } }]);
     expect(outcome.recovered.status).toBe('completed');
     expect(outcome.recovered.unknownOutcomes).toEqual(['pay']);
@@ -173,13 +166,22 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       'recovery',
       'outcome_unknown',
     ]);
-    expect(outcome.final?.calls).toMatchObject([{ callId: 'pay', state: 'unknown' }]);
+    expect(outcome.final?.calls).toMatchObject([
+      { callId: 'lookup', state: 'done' },
+      { callId: 'pay', state: 'unknown' },
+    ]);
     expect(outcome.verification.ok).toBe(true);
   });
 
   it('killed after the result was journaled: recovery reuses the recorded result and never runs the call again', async () => {
     const outcome = await killDuring('after-outcome');
-    expect(outcome.afterKill).toMatchObject({ status: 'resuming', calls: [{ callId: 'pay', state: 'done' }] });
+    expect(outcome.afterKill).toMatchObject({
+      status: 'resuming',
+      calls: [
+        { callId: 'lookup', state: 'done' },
+        { callId: 'pay', state: 'done' },
+      ],
+    });
     expect(outcome.effects).toEqual([{ pid: outcome.childPid, input: { amount: 10, to: 'bob' } }]);
     expect(outcome.recovered.status).toBe('completed');
     expect(outcome.recovered.unknownOutcomes).toEqual([]);
@@ -202,13 +204,16 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
     // One commit marked every approved call of the turn started before any of them ran; each then took
     // its side effect in the child, and none had an outcome recorded when it died.
     expect(outcome.afterKill?.status).toBe('resuming');
-    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual(
-      pays.map((id) => [id, 'started']),
-    );
+    expect(outcome.afterKill?.calls.map((call) => [call.callId, call.state])).toEqual([
+      ['lookup', 'done'],
+      ...pays.map((id) => [id, 'started']),
+    ]);
     expect(outcome.effectsAtKill).toHaveLength(3);
     expect(outcome.effectsAtKill.every((effect) => effect.pid === outcome.childPid)).toBe(true);
-    const starts = outcome.journal.filter((record) => record.kind === 'start');
-    expect(starts.map((record) => record.callId)).toEqual(pays);
+    const starts = outcome.journal.flatMap((record) =>
+      record.kind === 'start' && record.callId !== 'lookup' ? [record.callId] : [],
+    );
+    expect(starts).toEqual(pays);
 
     // Recovery reports every call of the turn as unknown and runs none of them again.
     expect(outcome.effects).toHaveLength(3);
@@ -220,14 +225,16 @@ describe('a worker killed mid-resume, then recovered by another process', () => 
       expect(part.isError).toBe(true);
       expect(toolResultText(part.content)).toMatch(/unknown.*not run again/s);
     }
-    const kinds = outcome.journal.filter((record) => record.kind !== 'call').map((record) => record.kind);
+    const kinds = outcome.journal
+      .filter((record) => record.kind !== 'call' && !('callId' in record && record.callId === 'lookup'))
+      .map((record) => record.kind);
     expect(kinds).toEqual([
       ...pays.map(() => 'decision'),
       ...pays.map(() => 'start'),
       'recovery',
       ...pays.map(() => 'outcome_unknown'),
     ]);
-    expect(outcome.final?.calls.map((call) => call.state)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(outcome.final?.calls.map((call) => call.state)).toEqual(['done', 'unknown', 'unknown', 'unknown']);
     expect(outcome.verification.ok).toBe(true);
   });
 });

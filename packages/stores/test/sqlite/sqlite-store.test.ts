@@ -157,7 +157,8 @@ describe('SQLite store', () => {
     await store.close();
     const db = new Database(file, { readonly: true });
     expect(db.prepare('SELECT status FROM runs').all()).toEqual([{ status: 'paused' }]);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM run_calls').get()).toEqual({ n: 0 });
+    // Only the lookup's row, made when it started: no decision row of the failed claim.
+    expect(db.prepare('SELECT call_id FROM run_calls').all()).toEqual([{ call_id: 'lookup' }]);
     expect(db.prepare("SELECT COUNT(*) AS n FROM journal WHERE kind = 'decision'").get()).toEqual({ n: 0 });
     db.close();
     const reopened = await openSqliteStore({ file });

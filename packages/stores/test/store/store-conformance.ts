@@ -87,12 +87,15 @@ function approval(paused: PausedRun) {
 
 /**
  * The journal as short lines. The calls of the first turn run concurrently, so the order of their
- * records is not fixed: that leading group is sorted; everything after it is in journal order.
+ * records (start markers and call entries) is not fixed: that leading group is sorted; everything after it
+ * is in journal order.
  */
 async function kinds(store: DurableStore, runId?: string): Promise<string[]> {
   const rows = await store.readJournal(runId === undefined ? {} : { runId });
   const lines = rows.map(({ record }) => describeRecord(record));
-  const firstOther = rows.findIndex(({ record }) => record.kind !== 'call' || record.turn !== 1);
+  const firstOther = rows.findIndex(
+    ({ record }) => (record.kind !== 'call' && record.kind !== 'start') || record.turn !== 1,
+  );
   const cut = firstOther === -1 ? lines.length : firstOther;
   return [...lines.slice(0, cut).sort(), ...lines.slice(cut)];
 }
@@ -146,7 +149,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(record?.paused?.results[0]).toMatchObject({ callId: 'lookup', isError: false });
         expect(Object.keys(record?.catalogue.tools ?? {}).sort()).toEqual(['lookup_case', 'transfer']);
         expect(w.executions).toEqual([]);
-        expect(await kinds(store)).toEqual(['call lookup executed', 'call pay awaiting_confirmation']);
+        expect(await kinds(store)).toEqual(['call lookup executed', 'call pay awaiting_confirmation', 'start lookup']);
       });
 
       it('resumes through another handle: the approved call runs once, the reply holds every result in call order', async () => {
@@ -166,11 +169,16 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(record?.status).toBe('completed');
         expect(record?.result?.text).toBe(result.text);
         expect(record?.claim).toBeUndefined();
-        expect(record?.calls).toMatchObject([{ callId: 'pay', approved: true, state: 'done', turn: 1 }]);
-        expect(record?.calls[0]?.result).toEqual(reply?.content[1]);
+        // The lookup needed no decision: its row was made when it started, and holds its result too.
+        expect(record?.calls).toMatchObject([
+          { callId: 'lookup', approved: true, state: 'done', turn: 1 },
+          { callId: 'pay', approved: true, state: 'done', turn: 1 },
+        ]);
+        expect(record?.calls.find((call) => call.callId === 'pay')?.result).toEqual(reply?.content[1]);
         expect(await kinds(store)).toEqual([
           'call lookup executed',
           'call pay awaiting_confirmation',
+          'start lookup',
           'decision pay approved',
           'start pay',
           'call pay executed',
@@ -192,6 +200,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(await kinds(store, 'run-1')).toEqual([
           'call lookup executed',
           'call pay awaiting_confirmation',
+          'start lookup',
           'decision pay denied',
           'call pay refused',
         ]);
@@ -339,6 +348,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           { amount: 5, to: 'carol' },
         ]);
         expect((await store.getRun('run-1'))?.calls.map((call) => [call.turn, call.callId, call.state])).toEqual([
+          [1, 'lookup', 'done'],
           [1, 'pay', 'done'],
           [2, 'pay2', 'done'],
         ]);
@@ -397,7 +407,13 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         await expect(failing).rejects.toThrow(/store unreachable/);
         expect(w.executions).toEqual([]);
         const interrupted = await store.getRun('run-1');
-        expect(interrupted).toMatchObject({ status: 'interrupted', calls: [{ callId: 'pay', state: 'intended' }] });
+        expect(interrupted).toMatchObject({
+          status: 'interrupted',
+          calls: [
+            { callId: 'lookup', state: 'done' },
+            { callId: 'pay', state: 'intended' },
+          ],
+        });
         expect(interrupted?.error).toMatch(/store unreachable/);
         await expect(w.runner(store, [done]).resume('run-1', approval(paused), { session: marie() })).rejects.toThrow(
           /Call recover\(\)/,
@@ -409,6 +425,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(await kinds(store, 'run-1')).toEqual([
           'call lookup executed',
           'call pay awaiting_confirmation',
+          'start lookup',
           'decision pay approved',
           'recovery',
           'start pay',
@@ -430,7 +447,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           },
         });
         await expect(crashing.resume('run-1', approval(paused), { session: marie() })).rejects.toThrow(/worker lost/);
-        expect((await store.getRun('run-1'))?.calls[0]?.state).toBe('started');
+        expect((await store.getRun('run-1'))?.calls.find((call) => call.callId === 'pay')?.state).toBe('started');
 
         const recovered = await w.runner(second, [done]).recover('run-1', { session: marie() });
         expect(recovered.status).toBe('completed');
@@ -440,10 +457,11 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(reply?.content[1]?.isError).toBe(true);
         expect(toolResultText(reply?.content[1]?.content ?? '')).toMatch(/outcome of this call .* is unknown/);
         const record = await store.getRun('run-1');
-        expect(record?.calls[0]).toMatchObject({ callId: 'pay', state: 'unknown' });
+        expect(record?.calls.find((call) => call.callId === 'pay')).toMatchObject({ callId: 'pay', state: 'unknown' });
         expect(await kinds(store, 'run-1')).toEqual([
           'call lookup executed',
           'call pay awaiting_confirmation',
+          'start lookup',
           'decision pay approved',
           'start pay',
           'recovery',
@@ -462,7 +480,9 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           workerId: 'hung-worker',
         });
         void hung.resume('run-1', approval(paused), { session: marie() }).catch(() => undefined);
-        await until(async () => (await store.getRun('run-1'))?.calls[0]?.state === 'started');
+        await until(
+          async () => (await store.getRun('run-1'))?.calls.find((call) => call.callId === 'pay')?.state === 'started',
+        );
         const live = w.runner(store, [done]).recover('run-1', { session: marie() });
         await expect(live).rejects.toBeInstanceOf(RunNotResumableError);
         await expect(live).rejects.toThrow(/held by worker "hung-worker"/);
@@ -486,14 +506,18 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           () => undefined,
           (error: unknown) => error,
         );
-        await until(async () => (await store.getRun('run-1'))?.calls[0]?.state === 'started');
+        await until(
+          async () => (await store.getRun('run-1'))?.calls.find((call) => call.callId === 'pay')?.state === 'started',
+        );
         // The operator forces recovery; just after its claim, the live worker's tool finishes and its
         // journal entry (with the result) lands before the recovery can mark the call "outcome unknown".
         const racing: DurableStore = {
           ...bind(store),
           recordUnknownOutcome: async (request) => {
             release();
-            await until(async () => (await store.getRun('run-1'))?.calls[0]?.state === 'done');
+            await until(
+              async () => (await store.getRun('run-1'))?.calls.find((call) => call.callId === 'pay')?.state === 'done',
+            );
             return store.recordUnknownOutcome(request);
           },
         };
@@ -512,7 +536,10 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         ]);
         expect(await liveRun).toBeInstanceOf(ClaimLostError);
         expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
-        expect(await store.getRun('run-1')).toMatchObject({ status: 'completed', calls: [{ state: 'done' }] });
+        expect(await store.getRun('run-1')).toMatchObject({
+          status: 'completed',
+          calls: [{ state: 'done' }, { state: 'done' }],
+        });
         expect((await store.verifyJournal()).ok).toBe(true);
       });
 
@@ -566,7 +593,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         await expect(
           store.finishRun({ runId: 'run-1', token: claim.token, at: iso(3), outcome: { status: 'paused', paused } }),
         ).rejects.toBeInstanceOf(ClaimLostError);
-        expect((await store.getRun('run-1'))?.calls[0]?.state).toBe('intended');
+        expect((await store.getRun('run-1'))?.calls.find((call) => call.callId === 'pay')?.state).toBe('intended');
       });
     });
 
@@ -628,17 +655,17 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         const paused = await startPaused(w, store);
         await w.runner(store, [done]).resume('run-1', approval(paused), { session: marie() });
         const rows = await store.readJournal();
-        expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5]);
+        expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6]);
         for (const [index, row] of rows.entries()) {
           expect(row.prevHash).toBe(index === 0 ? '0'.repeat(64) : rows[index - 1]?.hash);
           expect(row.hash).toBe(chainHash(row.prevHash, row.record));
         }
-        expect(await store.journalHead()).toEqual({ seq: 5, hash: rows[4]?.hash });
+        expect(await store.journalHead()).toEqual({ seq: 6, hash: rows[5]?.hash });
         expect(await store.verifyJournal()).toEqual({
           ok: true,
-          entries: 5,
-          head: { seq: 5, hash: rows[4]?.hash },
-          unkeyedEntries: 5,
+          entries: 6,
+          head: { seq: 6, hash: rows[5]?.hash },
+          unkeyedEntries: 6,
         });
         expect(await store.readJournal({ afterSeq: 3, limit: 1 })).toEqual([rows[3]]);
       });
@@ -659,13 +686,13 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         it('an edited entry is named', async () => {
           const { tamper, rows, head } = await journalOf();
           const edited = rows.map((row) =>
-            row.seq === 3 ? { ...row, recordJson: row.recordJson.replace('"approved":true', '"approved":false') } : row,
+            row.seq === 4 ? { ...row, recordJson: row.recordJson.replace('"approved":true', '"approved":false') } : row,
           );
-          expect(edited[2]?.recordJson).not.toBe(rows[2]?.recordJson);
+          expect(edited[3]?.recordJson).not.toBe(rows[3]?.recordJson);
           const store = await tamper.replaceJournal(edited, head);
-          // Entry 2 is not vouched for: only entry 3's link (which no longer checks out) confirmed it.
-          expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 3, problem: 'edited', entries: 1 });
-          expect(await verification(store)).toMatch(/entry 3 does not match its hash/);
+          // Entry 3 is not vouched for: only entry 4's link (which no longer checks out) confirmed it.
+          expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 4, problem: 'edited', entries: 2 });
+          expect(await verification(store)).toMatch(/entry 4 does not match its hash/);
         });
 
         it('a deleted entry is named', async () => {
@@ -768,7 +795,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(text).not.toContain('hunter2');
         expect(text).not.toContain('abcdefghijklmnopqrstuv');
         expect(text).not.toContain('"0000"');
-        const [call] = await store.readJournal({ runId: 'run-s' });
+        const [start, call] = await store.readJournal({ runId: 'run-s' });
+        expect(start?.record).toMatchObject({ kind: 'start', callId: 'c1' });
         expect(call?.record).toMatchObject({
           kind: 'call',
           verdict: 'failed',
@@ -800,6 +828,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(result.status).toBe('completed');
         expect(await kinds(store, 'run-r')).toEqual([
           'call lookup executed',
+          'start lookup',
           'retry turn 2 attempt 1',
           'retry turn 2 attempt 2',
         ]);
@@ -836,7 +865,9 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           ]),
         });
         await runner.start({ session: marie(), messages: user, runId: 'run-o' });
-        const [small, large] = (await store.readJournal({ runId: 'run-o' })).map((row) => row.record);
+        const [small, large] = (await store.readJournal({ runId: 'run-o' }))
+          .map((row) => row.record)
+          .filter((record) => record.kind === 'call');
         expect(small).toMatchObject({ callId: 'small', output: { content: [{ type: 'json' }] } });
         expect(large).toMatchObject({ callId: 'large', output: { bytes: 5002 }, outputDigest: expect.any(String) });
         expect(large?.kind === 'call' && large.output?.content).toBeUndefined();
@@ -850,6 +881,7 @@ function bind(store: DurableStore): DurableStore {
   return {
     journal: store.journal,
     createRun: (run) => store.createRun(run),
+    createClaimedRun: (run) => store.createClaimedRun(run),
     getRun: (runId) => store.getRun(runId),
     claimRun: (request) => store.claimRun(request),
     markCallStarted: (request) => store.markCallStarted(request),

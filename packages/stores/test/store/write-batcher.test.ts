@@ -8,7 +8,7 @@ import { MemoryBackend } from '../../src/memory/memory-backend.js';
 import { BackedStore } from '../../src/store/backed-store.js';
 import type { StoreBackend } from '../../src/store/store-backend.js';
 import { entry } from '../support/journal-entry.js';
-import { approveAll, marie, user, world } from '../support/world.js';
+import { approveAll, done, marie, user, world } from '../support/world.js';
 
 /** A memory backend that counts its write transactions and can be told to fail the next one. */
 function countingBackend() {
@@ -122,13 +122,37 @@ describe('group commit', () => {
     ]);
     const started = await w.runner(store, [turn]).start({ session: marie(), messages: user, runId: 'run-1' });
     expect(started.status).toBe('paused');
-    // The lookup's entry (it ran), then the run stored as paused together with the three waiting entries.
-    expect(counts.writes).toBe(2);
+    // The run created and claimed; the turn stored with the lookup's start marker; the lookup's entry (it
+    // ran); then the run stored as paused together with the three waiting entries.
+    expect(counts.writes).toBe(4);
     const rows = await store.readJournal({ runId: 'run-1' });
-    expect(rows.map((row) => (row.record.kind === 'call' ? `${row.record.callId} ${row.record.verdict}` : ''))).toEqual(
-      ['lookup executed', ...payees.map((to) => `pay-${to} awaiting_confirmation`)],
-    );
+    expect(
+      rows.map((row) =>
+        row.record.kind === 'call' ? `${row.record.callId} ${row.record.verdict}` : `${row.record.kind}`,
+      ),
+    ).toEqual(['start', 'lookup executed', ...payees.map((to) => `pay-${to} awaiting_confirmation`)]);
     expect((await store.getRun('run-1'))?.status).toBe('paused');
+    expect((await store.verifyJournal()).ok).toBe(true);
+  });
+
+  it('calls that need no confirmation: the run, then per turn the turn with its starts and the outcomes, then the end', async () => {
+    const { backend, counts } = countingBackend();
+    const store = new BackedStore(backend);
+    const w = world();
+    const lookups = (turn: number) =>
+      toolCallsTurn(
+        ['a', 'b', 'c'].map((id) => ({ id: `${id}${turn}`, name: 'lookup_case', input: { number: `A-${turn}` } })),
+      );
+    const result = await w
+      .runner(store, [lookups(1), lookups(2), lookups(3), done])
+      .start({ session: marie(), messages: user, runId: 'run-1' });
+    expect(result.status).toBe('completed');
+    // 1 (created, claimed) + 3 turns × 2 (the turn stored with its three start markers; three outcomes) + 1.
+    expect(counts.writes).toBe(8);
+    const record = await store.getRun('run-1');
+    expect(record?.calls.map((call) => `${call.turn} ${call.callId} ${call.state}`)).toEqual(
+      [1, 2, 3].flatMap((turn) => ['a', 'b', 'c'].map((id) => `${turn} ${id}${turn} done`)),
+    );
     expect((await store.verifyJournal()).ok).toBe(true);
   });
 });
