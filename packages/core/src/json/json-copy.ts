@@ -87,12 +87,13 @@ const spreadOutput: Spread = (value) => ({ ...value });
 function spreadCopy(value: object, depth: number, spread: Spread): JsonValue | typeof NOT_PLAIN {
   if (depth >= COPY_DEPTH) return NOT_PLAIN;
   if (Array.isArray(value)) {
-    // Element by element (a spread or `slice` of an array subclass would run its species constructor).
-    const copy: JsonValue[] = [];
+    // Element by element (a spread or `slice` of an array subclass would run its species constructor),
+    // into an array of the right length: see `sizedArray`.
+    const copy = sizedArray(value.length);
     for (let index = 0; index < value.length; index += 1) {
       const copied = memberCopy(value[index], depth, spread);
       if (copied === NOT_PLAIN) return NOT_PLAIN;
-      copy.push(copied);
+      copy[index] = copied;
     }
     return copy;
   }
@@ -115,6 +116,19 @@ function spreadCopy(value: object, depth: number, spread: Spread): JsonValue | t
   return copy as JsonValue;
 }
 
+/**
+ * An array for `length` members, filled in order by the caller (`copy[index] = …`). Pushing onto `[]`
+ * gives V8 a backing store of 17 slots at the first push: a copied array of two members kept 15 empty
+ * ones for as long as the copy lives (tool results stay in the conversation, journal inputs in the
+ * journal). Past a few thousand members `new Array(length)` would make a slow dictionary-mode array, so a
+ * long one grows as it is filled instead.
+ */
+function sizedArray(length: number): JsonValue[] {
+  return length <= PRESIZED_ARRAY_LIMIT ? new Array<JsonValue>(length) : [];
+}
+
+const PRESIZED_ARRAY_LIMIT = 4096;
+
 function memberCopy(member: unknown, depth: number, spread: Spread): JsonValue | typeof NOT_PLAIN {
   if (typeof member === 'object' && member !== null) return spreadCopy(member, depth + 1, spread);
   return isJsonPrimitive(member) ? (member as JsonValue) : NOT_PLAIN;
@@ -131,13 +145,13 @@ function plainCopy(value: unknown, depth: number, sorted: boolean): JsonValue | 
   if (typeof value !== 'object' || value === null) return isJsonPrimitive(value) ? (value as JsonValue) : NOT_PLAIN;
   if (depth >= COPY_DEPTH) return NOT_PLAIN;
   if (Array.isArray(value)) {
-    const copy: JsonValue[] = [];
+    const copy = sizedArray(value.length);
     for (let index = 0; index < value.length; index += 1) {
       const element: unknown = value[index];
       if (element === undefined) return NOT_PLAIN;
       const copied = plainCopy(element, depth + 1, sorted);
       if (copied === NOT_PLAIN) return NOT_PLAIN;
-      copy.push(copied);
+      copy[index] = copied;
     }
     return copy;
   }

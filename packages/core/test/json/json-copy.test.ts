@@ -122,3 +122,31 @@ describe('plainInputCopy', () => {
     expect(original).toStrictEqual({ list: [{ n: 1 }], nested: { s: 'x' } });
   });
 });
+
+describe('copied arrays', () => {
+  it('are whole: every index present, the same length, short or long, through each copy', () => {
+    const short = { items: [{ sku: 'A' }, { sku: 'B' }], tags: [] };
+    const long = { rows: Array.from({ length: 5000 }, (_, index) => index) };
+    for (const copy of [jsonCopy, plainJsonCopy, plainInputCopy]) {
+      for (const value of [short, long]) {
+        const copied = copy(value) as Record<string, unknown[]>;
+        expect(copied).toEqual(value);
+        for (const [key, array] of Object.entries(copied)) {
+          expect(array).toHaveLength((value as Record<string, unknown[]>)[key]?.length ?? -1);
+          // No hole: a hole would read as `undefined` here and be left out by `Object.keys`.
+          expect(Object.keys(array)).toHaveLength(array.length);
+        }
+        // Still an ordinary array a caller may grow.
+        copied.tags?.push('x');
+        expect(copied.tags ?? ['x']).toEqual(['x']);
+      }
+    }
+  });
+
+  it('stop at the first member JSON would change, however far in (plain copies refuse, jsonCopy round-trips)', () => {
+    const value = { rows: [1, 2, undefined, 4] };
+    expect(plainJsonCopy(value)).toBeUndefined();
+    expect(plainInputCopy(value)).toBeUndefined();
+    expect(jsonCopy(value)).toEqual({ rows: [1, 2, null, 4] });
+  });
+});
