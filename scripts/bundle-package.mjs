@@ -11,8 +11,26 @@
 // chunks under dist/chunks/ (never one copy per entry: an error class copied twice would fail `instanceof`).
 // A `require` made with `createRequire(import.meta.url)` (ajv, the archived Gemini SDK) is left as it is:
 // it resolves bare names from dist/ exactly as before, and stays lazy.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+//
+// `--lazy=src/x.ts` (repeatable) makes one module of the package load on first use instead of on import: a
+// cold import's cost is mostly parsing and compiling the code it reads, so a large module that only some
+// calls need (schema's translator) should not be read by every import. The module is bundled as its own
+// file, dist/chunks/x.js (sharing chunks with the entries, so a class stays one class); every import of it
+// from the entries' code gets a stand-in that exports a function of the same name per export, which loads
+// the module with `require` (Node ≥ 20.19 loads an ES module synchronously that way, into the same module
+// cache as `import`) and forwards the call. The module may therefore export only functions (types aside),
+// and the functions stay synchronous. The sources are unchanged: tests that import them load it eagerly.
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -54,24 +72,26 @@ function topLevelClasses(code) {
 }
 
 /**
- * Bundles the package in `packageDir` into its dist/. Throws when the package has no `./dist/*.js` entry or
- * when esbuild had to rename a top-level class.
+ * Bundles the package in `packageDir` into its dist/. Throws when the package has no `./dist/*.js` entry,
+ * when esbuild had to rename a top-level class, or when a lazy module exports something other than a function.
  *
  * The bundle is built beside dist/ and each file then renamed into it, so no file of dist/ is ever missing
  * or half-written: tests that build a package for a child process run while other tests import the same
  * package's dist/. JavaScript files dist/ held that this build did not write (modules of an earlier layout,
  * chunks of earlier contents) are removed afterwards; the declarations are tsc's, which runs next.
  * @param {string} packageDir
+ * @param {{ lazy?: readonly string[] }} [options] `lazy`: sources (`src/x.ts`) loaded on first use
  * @returns {Promise<string[]>} the JavaScript files written, relative to the package
  */
-export async function bundlePackage(packageDir) {
+export async function bundlePackage(packageDir, options = {}) {
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
   const entryPoints = entrySources(manifest.exports ?? {});
   if (entryPoints.length === 0) throw new Error(`${manifest.name}: no ./dist/*.js entry in its exports map`);
   const staging = `.dist-staging-${process.pid}`;
   rmSync(join(packageDir, staging), { recursive: true, force: true });
   try {
-    return await bundleInto(packageDir, manifest.name, entryPoints, staging);
+    const lazy = await lazyModules(packageDir, manifest.name, options.lazy ?? [], staging);
+    return await bundleInto(packageDir, manifest.name, entryPoints, lazy, staging);
   } finally {
     rmSync(join(packageDir, staging), { recursive: true, force: true });
   }
@@ -81,13 +101,18 @@ export async function bundlePackage(packageDir) {
  * @param {string} packageDir
  * @param {string} name
  * @param {string[]} entryPoints
+ * @param {Map<string, LazyModule>} lazy by absolute source path
  * @param {string} staging the folder beside dist/ esbuild writes into
  * @returns {Promise<string[]>}
  */
-async function bundleInto(packageDir, name, entryPoints, staging) {
+async function bundleInto(packageDir, name, entryPoints, lazy, staging) {
   const result = await build({
     absWorkingDir: packageDir,
-    entryPoints,
+    entryPoints: [
+      ...entryPoints.map((source) => ({ in: source, out: source.replace(/^src\//, '').replace(/\.ts$/, '') })),
+      ...[...lazy.values()].map((module) => ({ in: module.source, out: module.out.replace(/\.js$/, '') })),
+    ],
+    plugins: lazy.size > 0 ? [lazyModulePlugin(lazy)] : [],
     outbase: 'src',
     outdir: staging,
     bundle: true,
@@ -109,9 +134,14 @@ async function bundleInto(packageDir, name, entryPoints, staging) {
   // `Foo2`), which changes its `.name`, and errors read theirs (`this.name = new.target.name`): the build
   // fails rather than publish a wrong name. (A renamed function only shows its new name in a stack trace,
   // which the source map maps back.)
-  const declared = new Set(Object.keys(result.metafile.inputs).flatMap((input) => topLevelClasses(read(input))));
+  const declared = new Set(
+    Object.keys(result.metafile.inputs)
+      .filter((input) => !input.startsWith(`${LAZY_NAMESPACE}:`))
+      .flatMap((input) => topLevelClasses(read(input))),
+  );
   const outputs = Object.keys(result.metafile.outputs);
   const staged = outputs.filter((output) => output.endsWith('.js'));
+  for (const output of outputs) linkLazyModules(join(packageDir, output), join(packageDir, staging), lazy);
   for (const output of staged) {
     const renamed = topLevelClasses(read(output)).filter((className) => !declared.has(className));
     if (renamed.length > 0) {
@@ -133,6 +163,142 @@ async function bundleInto(packageDir, name, entryPoints, staging) {
   return staged.map((output) => join('dist', relative(staging, output)));
 }
 
+const LAZY_NAMESPACE = 'lazy-module';
+// What a stand-in requires until the build knows which file the stand-in ended up in (see linkLazyModules).
+const LAZY_PATH_MARK = '@@lazy-module@@/';
+
+/**
+ * @typedef {object} LazyModule
+ * @property {string} source the module's source, relative to the package (`src/x.ts`)
+ * @property {string} out its bundle, relative to dist/ (`chunks/x.js`)
+ * @property {readonly string[]} exports the names it exports, each a function
+ */
+
+/**
+ * The lazy modules of a package with what each exports. Each is first bundled alone into memory and
+ * evaluated from `staging` (it has no side effects worth the name: a module meant to load on first use),
+ * so that an export that is not a function fails the build instead of the first call.
+ * @param {string} packageDir
+ * @param {string} name
+ * @param {readonly string[]} sources
+ * @param {string} staging
+ * @returns {Promise<Map<string, LazyModule>>}
+ */
+async function lazyModules(packageDir, name, sources, staging) {
+  /** @type {Map<string, LazyModule>} */
+  const modules = new Map();
+  for (const source of sources) {
+    const out = `chunks/${basename(source).replace(/\.ts$/, '.js')}`;
+    if ([...modules.values()].some((module) => module.out === out)) {
+      throw new Error(`${name}: two lazy modules would both be bundled as dist/${out}; rename one`);
+    }
+    const probe = join(staging, 'lazy-probe', out);
+    await build({
+      absWorkingDir: packageDir,
+      entryPoints: [source],
+      outfile: probe,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'es2022',
+      ...(existsSync(join(packageDir, 'tsconfig.build.json')) ? { tsconfig: 'tsconfig.build.json' } : {}),
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    /** @type {Record<string, unknown>} */
+    const exported = await import(pathToFileURL(join(packageDir, probe)).href);
+    const notFunctions = Object.entries(exported).filter(
+      ([, value]) => typeof value !== 'function' || /^class\b/.test(Function.prototype.toString.call(value)),
+    );
+    if (notFunctions.length > 0) {
+      throw new Error(
+        `${name}: the lazy module ${source} exports ${notFunctions.map(([key]) => key).join(', ')}, which are not functions; a stand-in can only forward calls`,
+      );
+    }
+    modules.set(join(packageDir, source), { source, out, exports: Object.keys(exported) });
+  }
+  return modules;
+}
+
+/**
+ * Gives every relative import of a lazy module (other than its own entry) the stand-in instead.
+ * @param {Map<string, LazyModule>} lazy
+ * @returns {import('esbuild').Plugin}
+ */
+function lazyModulePlugin(lazy) {
+  const probing = Symbol('resolving for the lazy-module plugin');
+  return {
+    name: 'lazy-modules',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData === probing) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: probing,
+        });
+        if (resolved.errors.length > 0 || !lazy.has(resolved.path)) return undefined;
+        return { path: resolved.path, namespace: LAZY_NAMESPACE };
+      });
+      build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
+        const module = lazy.get(args.path);
+        if (module === undefined) return undefined;
+        return { contents: standIn(module), loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/**
+ * The stand-in of a lazy module: one function per export, loading the module on the first call.
+ * @param {LazyModule} module
+ * @returns {string}
+ */
+function standIn(module) {
+  const forwarders = module.exports.map(
+    (name) => `export function ${name}(...args) {\n  return load().${name}(...args);\n}\n`,
+  );
+  return [
+    'import { createRequire } from "node:module";',
+    'let loaded;',
+    `const load = () => loaded ??= createRequire(import.meta.url)(${JSON.stringify(LAZY_PATH_MARK + module.out)});`,
+    ...forwarders,
+  ].join('\n');
+}
+
+/**
+ * Points each stand-in in one bundled file at its module, relative to that file.
+ * @param {string} file
+ * @param {string} outdir
+ * @param {Map<string, LazyModule>} lazy
+ */
+function linkLazyModules(file, outdir, lazy) {
+  if (lazy.size === 0) return;
+  if (file.endsWith('.js.map')) {
+    // A stand-in is mapped to the source of the module it stands for, relative like every other source
+    // (esbuild names it by its namespace and absolute path).
+    const map = JSON.parse(readFileSync(file, 'utf8'));
+    const prefix = `${LAZY_NAMESPACE}:`;
+    if (!map.sources.some((/** @type {string} */ source) => source.startsWith(prefix))) return;
+    map.sources = map.sources.map((/** @type {string} */ source) =>
+      source.startsWith(prefix) ? relative(dirname(file), source.slice(prefix.length)).split(sep).join('/') : source,
+    );
+    writeFileSync(file, JSON.stringify(map));
+    return;
+  }
+  if (!file.endsWith('.js')) return;
+  const code = readFileSync(file, 'utf8');
+  if (!code.includes(LAZY_PATH_MARK)) return;
+  let linked = code;
+  for (const module of lazy.values()) {
+    let path = relative(dirname(file), join(outdir, module.out)).split(sep).join('/');
+    if (!path.startsWith('.')) path = `./${path}`;
+    linked = linked.replaceAll(JSON.stringify(LAZY_PATH_MARK + module.out), JSON.stringify(path));
+  }
+  writeFileSync(file, linked);
+}
+
 /**
  * Removes from `folder` every JavaScript file and source map not in `kept`, then the folders left empty.
  * @param {string} folder
@@ -151,5 +317,6 @@ function removeStaleJavaScript(folder, kept) {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await bundlePackage(process.cwd());
+  const lazy = process.argv.slice(2).flatMap((arg) => (arg.startsWith('--lazy=') ? [arg.slice('--lazy='.length)] : []));
+  await bundlePackage(process.cwd(), { lazy });
 }

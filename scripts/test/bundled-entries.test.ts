@@ -21,7 +21,7 @@ const bundled = readdirSync(join(root, 'packages'))
   .map(({ dir }) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest }))
   .filter(({ manifest }) => manifest.scripts?.['build']?.includes('bundle-package.mjs') === true);
 
-const typedBundlePackage = bundlePackage as (dir: string) => Promise<string[]>;
+const typedBundlePackage = bundlePackage as (dir: string, options?: { lazy?: readonly string[] }) => Promise<string[]>;
 const typedEntrySources = entrySources as (exportsMap: Record<string, unknown>) => string[];
 
 function* jsFiles(dir: string): Generator<string> {
@@ -68,11 +68,14 @@ describe('bundled package entries', () => {
       expect(files).toEqual([...entries, ...chunks].sort());
       let mapped = 0;
       for (const file of files) {
-        // Only chunks are imported by path: everything else (even another entry) is imported by name.
+        // Only chunks and the package's own entries are imported by path (schema's ./node loads `.` on first
+        // use): everything else is imported by name.
         for (const specifier of relativeImports(readFileSync(join(dir, file), 'utf8'))) {
-          expect(relative(dir, join(dir, dirname(file), specifier)), `${file} imports ${specifier}`).toMatch(
-            /^dist\/chunks\/[^/]+\.js$/,
-          );
+          const target = relative(dir, join(dir, dirname(file), specifier));
+          expect(
+            /^dist\/chunks\/[^/]+\.js$/.test(target) || entries.includes(target),
+            `${file} imports ${specifier}`,
+          ).toBe(true);
         }
         // An entry that only re-exports a chunk (core's ./provider) maps no source of its own.
         const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
@@ -115,6 +118,65 @@ describe('bundled package entries', () => {
       join(root, 'apps/cli'),
     );
     expect(JSON.parse(output)).toEqual({ before: false, after: true });
+  });
+
+  it('importing every entry parses none of the lazy modules; the first call that needs one loads it', () => {
+    const lazy = bundled.flatMap(({ dir, manifest }) =>
+      [...(manifest.scripts?.['build'] ?? '').matchAll(/--lazy=(\S+)/g)].map((match) =>
+        join(dir, 'dist/chunks', (match[1] ?? '').replace(/^.*\//, '').replace(/\.ts$/, '.js')),
+      ),
+    );
+    // schema's translator and checkers: the bulk of its code, which no import should parse.
+    expect(lazy.map((file) => relative(root, file)).sort()).toEqual([
+      'packages/schema/dist/chunks/check-provider-schema.js',
+      'packages/schema/dist/chunks/schema-engine.js',
+    ]);
+    for (const file of lazy) expect(existsSync(file), file).toBe(true);
+    // The CLI depends on every public package, so their names resolve from its folder.
+    const entries = [
+      '@toolcircuit/core',
+      '@toolcircuit/schema',
+      '@toolcircuit/schema/node',
+      '@toolcircuit/anthropic',
+      '@toolcircuit/openai',
+      '@toolcircuit/google',
+    ];
+    // The inspector reports every script V8 compiles, an ES module loaded by `require` included.
+    const output = runNode(
+      `import { Session } from 'node:inspector';
+       import { fileURLToPath } from 'node:url';
+       const session = new Session();
+       session.connect();
+       const parsed = new Set();
+       session.on('Debugger.scriptParsed', ({ params }) => { if (params.url.startsWith('file:')) parsed.add(fileURLToPath(params.url)); });
+       session.post('Debugger.enable');
+       const lazy = ${JSON.stringify(lazy)};
+       const loaded = () => lazy.filter((file) => parsed.has(file)).map((file) => file.slice(file.lastIndexOf('/') + 1)).sort();
+       for (const entry of ${JSON.stringify(entries)}) await import(entry);
+       const onImport = loaded();
+       const schema = await import('@toolcircuit/schema');
+       const refusal = (() => { try { schema.translateSchema({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, 'anthropic'); } catch (error) { return error; } })();
+       const translated = schema.translateSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] }, 'anthropic');
+       const afterTranslation = loaded();
+       const violations = schema.checkProviderSchema({ type: 'object', properties: { n: { $ref: '#/x' } } }, 'gemini').map((violation) => violation.rule);
+       process.stdout.write(JSON.stringify({ onImport, afterTranslation, afterCheck: loaded(),
+         refusal: refusal instanceof schema.SchemaTranslationError, translated: translated.schema, violations }));`,
+      join(root, 'apps/cli'),
+    );
+    const result = JSON.parse(output) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      onImport: [],
+      afterTranslation: ['schema-engine.js'],
+      afterCheck: ['check-provider-schema.js', 'schema-engine.js'],
+      // An error thrown in the lazily loaded module is the class the entry exports: one module graph.
+      refusal: true,
+      translated: {
+        type: 'object',
+        properties: { n: { type: 'integer', description: '(minimum: 1)' } },
+        required: ['n'],
+      },
+      violations: expect.arrayContaining(['gemini/unknown-keyword']),
+    });
   });
 
   it.each(bundled.map(({ dir, manifest }) => [manifest.name, dir, manifest] as const))(
@@ -193,6 +255,38 @@ describe('scripts/bundle-package.mjs', () => {
     expect(chunk).toContain('var Shared = class');
     expect(chunk).toMatch(/from ["']a-dependency["']/);
     expect(readFileSync(join(dir, 'dist/extra.js'), 'utf8')).toMatch(/from ["']node:path["']/);
+  });
+
+  it('bundles a --lazy module on its own and loads it on the first call of one of its functions', async () => {
+    const dir = syntheticPackage('lazy', {
+      'package.json': manifest({ '.': { types: './dist/index.d.ts', default: './dist/index.js' } }),
+      'src/index.ts': "export { add, label } from './heavy.js';\nexport const light = 1;\n",
+      'src/heavy.ts':
+        "import { Counted } from './counted.js';\nconst g = globalThis as { heavyLoads?: number };\ng.heavyLoads = (g.heavyLoads ?? 0) + 1;\nexport function add(a: number, b: number): number { return a + b; }\nexport function label(): string { return new Counted().name; }\n",
+      'src/counted.ts': "export class Counted { readonly name = 'counted'; }\n",
+    });
+    const written = (await typedBundlePackage(dir, { lazy: ['src/heavy.ts'] })).sort();
+    expect(written).toContain('dist/chunks/heavy.js');
+    expect(readFileSync(join(dir, 'dist/index.js'), 'utf8')).not.toContain('heavyLoads');
+    const output = runNode(
+      `const lib = await import('./dist/index.js');
+       const before = globalThis.heavyLoads ?? 0;
+       const sum = lib.add(2, 3);
+       process.stdout.write(JSON.stringify({ before, sum, label: lib.label(), after: globalThis.heavyLoads, name: lib.add.name }));`,
+      dir,
+    );
+    expect(JSON.parse(output)).toEqual({ before: 0, sum: 5, label: 'counted', after: 1, name: 'add' });
+  });
+
+  it('refuses a --lazy module that exports anything but functions (a stand-in can only forward calls)', async () => {
+    const dir = syntheticPackage('lazy-table', {
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts': "export { TABLE, look } from './table.js';\n",
+      'src/table.ts': "export const TABLE = { a: 1 };\nexport function look(key: 'a'): number { return TABLE[key]; }\n",
+    });
+    await expect(typedBundlePackage(dir, { lazy: ['src/table.ts'] })).rejects.toThrow(
+      /exports TABLE, which are not functions/,
+    );
   });
 
   it('fails when two modules declare the same top-level class (esbuild would rename one)', async () => {
