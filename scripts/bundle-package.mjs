@@ -30,6 +30,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -110,7 +111,9 @@ async function bundleInto(packageDir, name, entryPoints, lazy, staging) {
     absWorkingDir: packageDir,
     entryPoints: [
       ...entryPoints.map((source) => ({ in: source, out: source.replace(/^src\//, '').replace(/\.ts$/, '') })),
-      ...[...lazy.values()].map((module) => ({ in: module.source, out: module.out.replace(/\.js$/, '') })),
+      ...[...lazy.values()].flatMap(({ source, out }) =>
+        source === undefined || out === undefined ? [] : [{ in: source, out: out.replace(/\.js$/, '') }],
+      ),
     ],
     plugins: lazy.size > 0 ? [lazyModulePlugin(lazy)] : [],
     outbase: 'src',
@@ -166,36 +169,57 @@ async function bundleInto(packageDir, name, entryPoints, lazy, staging) {
 const LAZY_NAMESPACE = 'lazy-module';
 // What a stand-in requires until the build knows which file the stand-in ended up in (see linkLazyModules).
 const LAZY_PATH_MARK = '@@lazy-module@@/';
-
 /**
  * @typedef {object} LazyModule
- * @property {string} source the module's source, relative to the package (`src/x.ts`)
- * @property {string} out its bundle, relative to dist/ (`chunks/x.js`)
- * @property {readonly string[]} exports the names it exports, each a function
+ * @property {string} key the absolute path of the module's source, or the package's name
+ * @property {string} load what the stand-in requires: a path to link (LAZY_PATH_MARK + out) or a package name
+ * @property {string | undefined} source a module of the package: its source, relative to the package (`src/x.ts`)…
+ * @property {string | undefined} out …and its bundle, relative to dist/ (`chunks/x.js`)
+ * @property {readonly string[]} exports the names the stand-in forwards, each a function
  */
 
+/** @param {unknown} value */
+const isPlainFunction = (value) =>
+  typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value));
+
 /**
- * The lazy modules of a package with what each exports. Each is first bundled alone into memory and
- * evaluated from `staging` (it has no side effects worth the name: a module meant to load on first use),
- * so that an export that is not a function fails the build instead of the first call.
+ * The lazy modules of a package with what each exports. A module of the package (`src/x.ts`) is first
+ * bundled alone and evaluated from `staging` (a module meant to load on first use does nothing on load
+ * worth the name), so that an export that is not a function fails the build instead of the first call. A
+ * dependency (its package name) is imported as built: its functions are forwarded, and importing anything
+ * else from it fails the build (the stand-in has no such export).
  * @param {string} packageDir
  * @param {string} name
- * @param {readonly string[]} sources
+ * @param {readonly string[]} specifiers
  * @param {string} staging
  * @returns {Promise<Map<string, LazyModule>>}
  */
-async function lazyModules(packageDir, name, sources, staging) {
+async function lazyModules(packageDir, name, specifiers, staging) {
   /** @type {Map<string, LazyModule>} */
   const modules = new Map();
-  for (const source of sources) {
-    const out = `chunks/${basename(source).replace(/\.ts$/, '.js')}`;
+  for (const specifier of specifiers) {
+    if (!specifier.startsWith('src/')) {
+      const path = createRequire(join(packageDir, 'package.json')).resolve(specifier);
+      /** @type {Record<string, unknown>} */
+      const exported = await import(pathToFileURL(path).href);
+      const functions = Object.keys(exported).filter((key) => isPlainFunction(exported[key]));
+      modules.set(specifier, {
+        key: specifier,
+        load: specifier,
+        source: undefined,
+        out: undefined,
+        exports: functions,
+      });
+      continue;
+    }
+    const out = `chunks/${basename(specifier).replace(/\.ts$/, '.js')}`;
     if ([...modules.values()].some((module) => module.out === out)) {
       throw new Error(`${name}: two lazy modules would both be bundled as dist/${out}; rename one`);
     }
     const probe = join(staging, 'lazy-probe', out);
     await build({
       absWorkingDir: packageDir,
-      entryPoints: [source],
+      entryPoints: [specifier],
       outfile: probe,
       bundle: true,
       format: 'esm',
@@ -207,26 +231,26 @@ async function lazyModules(packageDir, name, sources, staging) {
     });
     /** @type {Record<string, unknown>} */
     const exported = await import(pathToFileURL(join(packageDir, probe)).href);
-    const notFunctions = Object.entries(exported).filter(
-      ([, value]) => typeof value !== 'function' || /^class\b/.test(Function.prototype.toString.call(value)),
-    );
+    const notFunctions = Object.keys(exported).filter((key) => !isPlainFunction(exported[key]));
     if (notFunctions.length > 0) {
       throw new Error(
-        `${name}: the lazy module ${source} exports ${notFunctions.map(([key]) => key).join(', ')}, which are not functions; a stand-in can only forward calls`,
+        `${name}: the lazy module ${specifier} exports ${notFunctions.join(', ')}, which are not functions; a stand-in can only forward calls`,
       );
     }
-    modules.set(join(packageDir, source), { source, out, exports: Object.keys(exported) });
+    const key = join(packageDir, specifier);
+    modules.set(key, { key, load: LAZY_PATH_MARK + out, source: specifier, out, exports: Object.keys(exported) });
   }
   return modules;
 }
 
 /**
- * Gives every relative import of a lazy module (other than its own entry) the stand-in instead.
+ * Gives every import of a lazy module (other than its own entry) or lazy dependency the stand-in instead.
  * @param {Map<string, LazyModule>} lazy
  * @returns {import('esbuild').Plugin}
  */
 function lazyModulePlugin(lazy) {
   const probing = Symbol('resolving for the lazy-module plugin');
+  const packages = [...lazy.values()].filter((module) => module.source === undefined).map((module) => module.key);
   return {
     name: 'lazy-modules',
     setup(build) {
@@ -241,6 +265,12 @@ function lazyModulePlugin(lazy) {
         if (resolved.errors.length > 0 || !lazy.has(resolved.path)) return undefined;
         return { path: resolved.path, namespace: LAZY_NAMESPACE };
       });
+      if (packages.length > 0) {
+        const names = packages.map((specifier) => specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+        build.onResolve({ filter: new RegExp(`^(?:${names})$`) }, (args) =>
+          args.kind === 'import-statement' ? { path: args.path, namespace: LAZY_NAMESPACE } : undefined,
+        );
+      }
       build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
         const module = lazy.get(args.path);
         if (module === undefined) return undefined;
@@ -262,7 +292,7 @@ function standIn(module) {
   return [
     'import { createRequire } from "node:module";',
     'let loaded;',
-    `const load = () => loaded ??= createRequire(import.meta.url)(${JSON.stringify(LAZY_PATH_MARK + module.out)});`,
+    `const load = () => loaded ??= createRequire(import.meta.url)(${JSON.stringify(module.load)});`,
     ...forwarders,
   ].join('\n');
 }
@@ -274,16 +304,18 @@ function standIn(module) {
  * @param {Map<string, LazyModule>} lazy
  */
 function linkLazyModules(file, outdir, lazy) {
-  if (lazy.size === 0) return;
   if (file.endsWith('.js.map')) {
-    // A stand-in is mapped to the source of the module it stands for, relative like every other source
-    // (esbuild names it by its namespace and absolute path).
+    // esbuild names a stand-in's source by its namespace and path: a module's stand-in is mapped to that
+    // module's source, relative as every other source, a dependency's keeps `lazy-module:<name>` (no path
+    // of the machine that built it goes into a published map).
     const map = JSON.parse(readFileSync(file, 'utf8'));
     const prefix = `${LAZY_NAMESPACE}:`;
     if (!map.sources.some((/** @type {string} */ source) => source.startsWith(prefix))) return;
-    map.sources = map.sources.map((/** @type {string} */ source) =>
-      source.startsWith(prefix) ? relative(dirname(file), source.slice(prefix.length)).split(sep).join('/') : source,
-    );
+    map.sources = map.sources.map((/** @type {string} */ source) => {
+      const path = source.slice(prefix.length);
+      if (!source.startsWith(prefix) || lazy.get(path)?.source === undefined) return source;
+      return relative(dirname(file), path).split(sep).join('/');
+    });
     writeFileSync(file, JSON.stringify(map));
     return;
   }
@@ -292,9 +324,10 @@ function linkLazyModules(file, outdir, lazy) {
   if (!code.includes(LAZY_PATH_MARK)) return;
   let linked = code;
   for (const module of lazy.values()) {
+    if (module.out === undefined) continue;
     let path = relative(dirname(file), join(outdir, module.out)).split(sep).join('/');
     if (!path.startsWith('.')) path = `./${path}`;
-    linked = linked.replaceAll(JSON.stringify(LAZY_PATH_MARK + module.out), JSON.stringify(path));
+    linked = linked.replaceAll(JSON.stringify(module.load), JSON.stringify(path));
   }
   writeFileSync(file, linked);
 }

@@ -81,6 +81,8 @@ describe('bundled package entries', () => {
         const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
         mapped += map.sources.length;
         for (const source of map.sources) {
+          // A stand-in for a dependency loaded on first use (see scripts/bundle-package.mjs) maps to no file.
+          if (/^lazy-module:(?:@[\w.-]+\/)?[\w.-]+$/.test(source)) continue;
           const path = relative(dir, join(dir, dirname(file), source));
           expect(path, `${file}.map`).toMatch(/^src\//);
           expect(existsSync(join(dir, path)), path).toBe(true);
@@ -120,28 +122,28 @@ describe('bundled package entries', () => {
     expect(JSON.parse(output)).toEqual({ before: false, after: true });
   });
 
-  it('importing every entry parses none of the lazy modules; the first call that needs one loads it', () => {
-    const lazy = bundled.flatMap(({ dir, manifest }) =>
-      [...(manifest.scripts?.['build'] ?? '').matchAll(/--lazy=(\S+)/g)].map((match) =>
-        join(dir, 'dist/chunks', (match[1] ?? '').replace(/^.*\//, '').replace(/\.ts$/, '.js')),
-      ),
+  it("no import parses schema's translator, nor an adapter schema at all; the first call that needs one loads it", () => {
+    const lazyOf = (manifest: Manifest) =>
+      [...(manifest.scripts?.['build'] ?? '').matchAll(/--lazy=(\S+)/g)].map((match) => match[1] ?? '');
+    const chunks = bundled.flatMap(({ dir, manifest }) =>
+      lazyOf(manifest)
+        .filter((lazy) => lazy.startsWith('src/'))
+        .map((source) => join(dir, 'dist/chunks', source.replace(/^.*\//, '').replace(/\.ts$/, '.js'))),
     );
-    // schema's translator and checkers: the bulk of its code, which no import should parse.
-    expect(lazy.map((file) => relative(root, file)).sort()).toEqual([
+    // schema's translator and checkers: the bulk of its code, which only preparing tools needs.
+    expect(chunks.map((file) => relative(root, file)).sort()).toEqual([
       'packages/schema/dist/chunks/check-provider-schema.js',
       'packages/schema/dist/chunks/schema-engine.js',
     ]);
-    for (const file of lazy) expect(existsSync(file), file).toBe(true);
-    // The CLI depends on every public package, so their names resolve from its folder.
-    const entries = [
-      '@toolcircuit/core',
-      '@toolcircuit/schema',
-      '@toolcircuit/schema/node',
-      '@toolcircuit/anthropic',
-      '@toolcircuit/openai',
-      '@toolcircuit/google',
-    ];
-    // The inspector reports every script V8 compiles, an ES module loaded by `require` included.
+    for (const file of chunks) expect(existsSync(file), file).toBe(true);
+    // Each adapter loads schema itself on first use: it needs it only to prepare tools and restore inputs.
+    for (const adapter of ['anthropic', 'openai', 'google']) {
+      const found = bundled.find(({ manifest }) => manifest.name === `@toolcircuit/${adapter}`);
+      expect(found && lazyOf(found.manifest), adapter).toEqual(['@toolcircuit/schema']);
+    }
+    const watched = [join(root, 'packages/schema/dist/index.js'), ...chunks];
+    // The inspector reports every script V8 compiles, an ES module loaded by `require` included. The CLI
+    // depends on every public package, so their names resolve from its folder.
     const output = runNode(
       `import { Session } from 'node:inspector';
        import { fileURLToPath } from 'node:url';
@@ -150,31 +152,42 @@ describe('bundled package entries', () => {
        const parsed = new Set();
        session.on('Debugger.scriptParsed', ({ params }) => { if (params.url.startsWith('file:')) parsed.add(fileURLToPath(params.url)); });
        session.post('Debugger.enable');
-       const lazy = ${JSON.stringify(lazy)};
-       const loaded = () => lazy.filter((file) => parsed.has(file)).map((file) => file.slice(file.lastIndexOf('/') + 1)).sort();
-       for (const entry of ${JSON.stringify(entries)}) await import(entry);
-       const onImport = loaded();
+       const watched = ${JSON.stringify(watched)};
+       const loaded = () => watched.filter((file) => parsed.has(file)).map((file) => file.split('/').slice(-2).join('/')).sort();
+       await import('@toolcircuit/core');
+       const anthropic = await import('@toolcircuit/anthropic');
+       await import('@toolcircuit/openai');
+       await import('@toolcircuit/google');
+       const adaptersImported = loaded();
+       const prepared = anthropic.prepareAnthropicTools([{ name: 'look.up', description: 'Looks up.',
+         inputSchema: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] } }]);
+       const afterPreparing = loaded();
        const schema = await import('@toolcircuit/schema');
+       await import('@toolcircuit/schema/node');
        const refusal = (() => { try { schema.translateSchema({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, 'anthropic'); } catch (error) { return error; } })();
-       const translated = schema.translateSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] }, 'anthropic');
-       const afterTranslation = loaded();
+       const afterSchemaImported = loaded();
        const violations = schema.checkProviderSchema({ type: 'object', properties: { n: { $ref: '#/x' } } }, 'gemini').map((violation) => violation.rule);
-       process.stdout.write(JSON.stringify({ onImport, afterTranslation, afterCheck: loaded(),
-         refusal: refusal instanceof schema.SchemaTranslationError, translated: translated.schema, violations }));`,
+       process.stdout.write(JSON.stringify({ adaptersImported, afterPreparing, afterSchemaImported, afterCheck: loaded(),
+         tool: prepared.tools[0], refusal: refusal instanceof schema.SchemaTranslationError, violations }));`,
       join(root, 'apps/cli'),
     );
     const result = JSON.parse(output) as Record<string, unknown>;
     expect(result).toMatchObject({
-      onImport: [],
-      afterTranslation: ['schema-engine.js'],
-      afterCheck: ['check-provider-schema.js', 'schema-engine.js'],
+      adaptersImported: [],
+      afterPreparing: ['chunks/schema-engine.js', 'dist/index.js'],
+      afterSchemaImported: ['chunks/schema-engine.js', 'dist/index.js'],
+      afterCheck: ['chunks/check-provider-schema.js', 'chunks/schema-engine.js', 'dist/index.js'],
+      tool: {
+        name: 'look_up',
+        description: 'Looks up.',
+        input_schema: {
+          type: 'object',
+          properties: { n: { type: 'integer', description: '(minimum: 1)' } },
+          required: ['n'],
+        },
+      },
       // An error thrown in the lazily loaded module is the class the entry exports: one module graph.
       refusal: true,
-      translated: {
-        type: 'object',
-        properties: { n: { type: 'integer', description: '(minimum: 1)' } },
-        required: ['n'],
-      },
       violations: expect.arrayContaining(['gemini/unknown-keyword']),
     });
   });
@@ -276,6 +289,37 @@ describe('scripts/bundle-package.mjs', () => {
       dir,
     );
     expect(JSON.parse(output)).toEqual({ before: 0, sum: 5, label: 'counted', after: 1, name: 'add' });
+  });
+
+  it('loads a --lazy dependency by name on the first call, and refuses importing anything but its functions', async () => {
+    const dependency = {
+      'node_modules/fake-dep/package.json': JSON.stringify({ name: 'fake-dep', type: 'module', exports: './index.js' }),
+      'node_modules/fake-dep/index.js':
+        'globalThis.fakeDepLoads = (globalThis.fakeDepLoads ?? 0) + 1;\nexport function double(n) { return 2 * n; }\nexport class Thing {}\n',
+    };
+    const dir = syntheticPackage('lazy-dependency', {
+      ...dependency,
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts':
+        "// @ts-nocheck\nimport { double } from 'fake-dep';\nexport const quadruple = (n: number): number => double(double(n));\n",
+    });
+    await typedBundlePackage(dir, { lazy: ['fake-dep'] });
+    const code = readFileSync(join(dir, 'dist/index.js'), 'utf8');
+    expect(code).not.toMatch(/from ["']fake-dep["']/);
+    const output = runNode(
+      `const lib = await import('./dist/index.js');
+       const before = globalThis.fakeDepLoads ?? 0;
+       const value = lib.quadruple(3);
+       process.stdout.write(JSON.stringify({ before, value, after: globalThis.fakeDepLoads }));`,
+      dir,
+    );
+    expect(JSON.parse(output)).toEqual({ before: 0, value: 12, after: 1 });
+    const classUser = syntheticPackage('lazy-dependency-class', {
+      ...dependency,
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts': "// @ts-nocheck\nimport { Thing } from 'fake-dep';\nexport const make = () => new Thing();\n",
+    });
+    await expect(typedBundlePackage(classUser, { lazy: ['fake-dep'] })).rejects.toThrow(/Thing/);
   });
 
   it('refuses a --lazy module that exports anything but functions (a stand-in can only forward calls)', async () => {
