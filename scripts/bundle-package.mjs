@@ -99,6 +99,23 @@ export async function bundlePackage(packageDir, options = {}) {
 }
 
 /**
+ * What every esbuild build of a package shares: one ES module per entry for Node, the package's own code
+ * only (bare specifiers stay imports by name).
+ * @param {string} packageDir
+ * @returns {import('esbuild').BuildOptions}
+ */
+function commonOptions(packageDir) {
+  return {
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    ...(existsSync(join(packageDir, 'tsconfig.build.json')) ? { tsconfig: 'tsconfig.build.json' } : {}),
+    packages: 'external',
+  };
+}
+
+/**
  * @param {string} packageDir
  * @param {string} name
  * @param {string[]} entryPoints
@@ -118,12 +135,7 @@ async function bundleInto(packageDir, name, entryPoints, lazy, staging) {
     plugins: lazy.size > 0 ? [lazyModulePlugin(lazy)] : [],
     outbase: 'src',
     outdir: staging,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'es2022',
-    ...(existsSync(join(packageDir, 'tsconfig.build.json')) ? { tsconfig: 'tsconfig.build.json' } : {}),
-    packages: 'external',
+    ...commonOptions(packageDir),
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: true,
@@ -221,12 +233,7 @@ async function lazyModules(packageDir, name, specifiers, staging) {
       absWorkingDir: packageDir,
       entryPoints: [specifier],
       outfile: probe,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'es2022',
-      ...(existsSync(join(packageDir, 'tsconfig.build.json')) ? { tsconfig: 'tsconfig.build.json' } : {}),
-      packages: 'external',
+      ...commonOptions(packageDir),
       logLevel: 'warning',
     });
     /** @type {Record<string, unknown>} */
