@@ -20,6 +20,9 @@
 // the module with `require` (Node ≥ 20.19 loads an ES module synchronously that way, into the same module
 // cache as `import`) and forwards the call. The module may therefore export only functions (types aside),
 // and the functions stay synchronous. The sources are unchanged: tests that import them load it eagerly.
+// `--lazy=<dependency>` does the same for another package the code imports functions from (the adapters'
+// `@toolcircuit/schema`): the stand-in requires it by name on the first call. Like ajv, a lazily required
+// module is out of sight of an application's own bundler, which must keep it external.
 import {
   existsSync,
   mkdirSync,
@@ -81,7 +84,7 @@ function topLevelClasses(code) {
  * package's dist/. JavaScript files dist/ held that this build did not write (modules of an earlier layout,
  * chunks of earlier contents) are removed afterwards; the declarations are tsc's, which runs next.
  * @param {string} packageDir
- * @param {{ lazy?: readonly string[] }} [options] `lazy`: sources (`src/x.ts`) loaded on first use
+ * @param {{ lazy?: readonly string[] }} [options] `lazy`: sources (`src/x.ts`) or dependencies loaded on first use
  * @returns {Promise<string[]>} the JavaScript files written, relative to the package
  */
 export async function bundlePackage(packageDir, options = {}) {
@@ -119,7 +122,7 @@ function commonOptions(packageDir) {
  * @param {string} packageDir
  * @param {string} name
  * @param {string[]} entryPoints
- * @param {Map<string, LazyModule>} lazy by absolute source path
+ * @param {Map<string, LazyModule>} lazy by absolute source path or package name
  * @param {string} staging the folder beside dist/ esbuild writes into
  * @returns {Promise<string[]>}
  */
