@@ -21,7 +21,7 @@ const bundled = readdirSync(join(root, 'packages'))
   .map(({ dir }) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest }))
   .filter(({ manifest }) => manifest.scripts?.['build']?.includes('bundle-package.mjs') === true);
 
-const typedBundlePackage = bundlePackage as (dir: string) => Promise<string[]>;
+const typedBundlePackage = bundlePackage as (dir: string, options?: { lazy?: readonly string[] }) => Promise<string[]>;
 const typedEntrySources = entrySources as (exportsMap: Record<string, unknown>) => string[];
 
 function* jsFiles(dir: string): Generator<string> {
@@ -68,16 +68,21 @@ describe('bundled package entries', () => {
       expect(files).toEqual([...entries, ...chunks].sort());
       let mapped = 0;
       for (const file of files) {
-        // Only chunks are imported by path: everything else (even another entry) is imported by name.
+        // Only chunks and the package's own entries are imported by path (schema's ./node loads `.` on first
+        // use): everything else is imported by name.
         for (const specifier of relativeImports(readFileSync(join(dir, file), 'utf8'))) {
-          expect(relative(dir, join(dir, dirname(file), specifier)), `${file} imports ${specifier}`).toMatch(
-            /^dist\/chunks\/[^/]+\.js$/,
-          );
+          const target = relative(dir, join(dir, dirname(file), specifier));
+          expect(
+            /^dist\/chunks\/[^/]+\.js$/.test(target) || entries.includes(target),
+            `${file} imports ${specifier}`,
+          ).toBe(true);
         }
         // An entry that only re-exports a chunk (core's ./provider) maps no source of its own.
         const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
         mapped += map.sources.length;
         for (const source of map.sources) {
+          // A stand-in for a dependency loaded on first use (see scripts/bundle-package.mjs) maps to no file.
+          if (/^lazy-module:(?:@[\w.-]+\/)?[\w.-]+$/.test(source)) continue;
           const path = relative(dir, join(dir, dirname(file), source));
           expect(path, `${file}.map`).toMatch(/^src\//);
           expect(existsSync(join(dir, path)), path).toBe(true);
@@ -115,6 +120,76 @@ describe('bundled package entries', () => {
       join(root, 'apps/cli'),
     );
     expect(JSON.parse(output)).toEqual({ before: false, after: true });
+  });
+
+  it("no import parses schema's translator, nor an adapter schema at all; the first call that needs one loads it", () => {
+    const lazyOf = (manifest: Manifest) =>
+      [...(manifest.scripts?.['build'] ?? '').matchAll(/--lazy=(\S+)/g)].map((match) => match[1] ?? '');
+    const chunks = bundled.flatMap(({ dir, manifest }) =>
+      lazyOf(manifest)
+        .filter((lazy) => lazy.startsWith('src/'))
+        .map((source) => join(dir, 'dist/chunks', source.replace(/^.*\//, '').replace(/\.ts$/, '.js'))),
+    );
+    // schema's translator and checkers: the bulk of its code, which only preparing tools needs.
+    expect(chunks.map((file) => relative(root, file)).sort()).toEqual([
+      'packages/schema/dist/chunks/check-provider-schema.js',
+      'packages/schema/dist/chunks/schema-engine.js',
+    ]);
+    for (const file of chunks) expect(existsSync(file), file).toBe(true);
+    // Each adapter loads schema itself on first use: it needs it only to prepare tools and restore inputs.
+    for (const adapter of ['anthropic', 'openai', 'google']) {
+      const found = bundled.find(({ manifest }) => manifest.name === `@toolcircuit/${adapter}`);
+      expect(found && lazyOf(found.manifest), adapter).toEqual(['@toolcircuit/schema']);
+    }
+    const watched = [join(root, 'packages/schema/dist/index.js'), ...chunks];
+    // The inspector reports every script V8 compiles, an ES module loaded by `require` included. The CLI
+    // depends on every public package, so their names resolve from its folder.
+    const output = runNode(
+      `import { Session } from 'node:inspector';
+       import { fileURLToPath } from 'node:url';
+       const session = new Session();
+       session.connect();
+       const parsed = new Set();
+       session.on('Debugger.scriptParsed', ({ params }) => { if (params.url.startsWith('file:')) parsed.add(fileURLToPath(params.url)); });
+       session.post('Debugger.enable');
+       const watched = ${JSON.stringify(watched)};
+       const loaded = () => watched.filter((file) => parsed.has(file)).map((file) => file.split('/').slice(-2).join('/')).sort();
+       await import('@toolcircuit/core');
+       const anthropic = await import('@toolcircuit/anthropic');
+       await import('@toolcircuit/openai');
+       await import('@toolcircuit/google');
+       const adaptersImported = loaded();
+       const prepared = anthropic.prepareAnthropicTools([{ name: 'look.up', description: 'Looks up.',
+         inputSchema: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] } }]);
+       const afterPreparing = loaded();
+       const schema = await import('@toolcircuit/schema');
+       await import('@toolcircuit/schema/node');
+       const refusal = (() => { try { schema.translateSchema({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, 'anthropic'); } catch (error) { return error; } })();
+       const afterSchemaImported = loaded();
+       const violations = schema.checkProviderSchema({ type: 'object', properties: { n: { $ref: '#/x' } } }, 'gemini').map((violation) => violation.rule);
+       process.stdout.write(JSON.stringify({ adaptersImported, afterPreparing, afterSchemaImported, afterCheck: loaded(),
+         tool: prepared.tools[0], refusal: refusal instanceof schema.SchemaTranslationError, violations }));`,
+      join(root, 'apps/cli'),
+    );
+    const result = JSON.parse(output) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      adaptersImported: [],
+      afterPreparing: ['chunks/schema-engine.js', 'dist/index.js'],
+      afterSchemaImported: ['chunks/schema-engine.js', 'dist/index.js'],
+      afterCheck: ['chunks/check-provider-schema.js', 'chunks/schema-engine.js', 'dist/index.js'],
+      tool: {
+        name: 'look_up',
+        description: 'Looks up.',
+        input_schema: {
+          type: 'object',
+          properties: { n: { type: 'integer', description: '(minimum: 1)' } },
+          required: ['n'],
+        },
+      },
+      // An error thrown in the lazily loaded module is the class the entry exports: one module graph.
+      refusal: true,
+      violations: expect.arrayContaining(['gemini/unknown-keyword']),
+    });
   });
 
   it.each(bundled.map(({ dir, manifest }) => [manifest.name, dir, manifest] as const))(
@@ -193,6 +268,69 @@ describe('scripts/bundle-package.mjs', () => {
     expect(chunk).toContain('var Shared = class');
     expect(chunk).toMatch(/from ["']a-dependency["']/);
     expect(readFileSync(join(dir, 'dist/extra.js'), 'utf8')).toMatch(/from ["']node:path["']/);
+  });
+
+  it('bundles a --lazy module on its own and loads it on the first call of one of its functions', async () => {
+    const dir = syntheticPackage('lazy', {
+      'package.json': manifest({ '.': { types: './dist/index.d.ts', default: './dist/index.js' } }),
+      'src/index.ts': "export { add, label } from './heavy.js';\nexport const light = 1;\n",
+      'src/heavy.ts':
+        "import { Counted } from './counted.js';\nconst g = globalThis as { heavyLoads?: number };\ng.heavyLoads = (g.heavyLoads ?? 0) + 1;\nexport function add(a: number, b: number): number { return a + b; }\nexport function label(): string { return new Counted().name; }\n",
+      'src/counted.ts': "export class Counted { readonly name = 'counted'; }\n",
+    });
+    const written = (await typedBundlePackage(dir, { lazy: ['src/heavy.ts'] })).sort();
+    expect(written).toContain('dist/chunks/heavy.js');
+    expect(readFileSync(join(dir, 'dist/index.js'), 'utf8')).not.toContain('heavyLoads');
+    const output = runNode(
+      `const lib = await import('./dist/index.js');
+       const before = globalThis.heavyLoads ?? 0;
+       const sum = lib.add(2, 3);
+       process.stdout.write(JSON.stringify({ before, sum, label: lib.label(), after: globalThis.heavyLoads, name: lib.add.name }));`,
+      dir,
+    );
+    expect(JSON.parse(output)).toEqual({ before: 0, sum: 5, label: 'counted', after: 1, name: 'add' });
+  });
+
+  it('loads a --lazy dependency by name on the first call, and refuses importing anything but its functions', async () => {
+    const dependency = {
+      'node_modules/fake-dep/package.json': JSON.stringify({ name: 'fake-dep', type: 'module', exports: './index.js' }),
+      'node_modules/fake-dep/index.js':
+        'globalThis.fakeDepLoads = (globalThis.fakeDepLoads ?? 0) + 1;\nexport function double(n) { return 2 * n; }\nexport class Thing {}\n',
+    };
+    const dir = syntheticPackage('lazy-dependency', {
+      ...dependency,
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts':
+        "// @ts-nocheck\nimport { double } from 'fake-dep';\nexport const quadruple = (n: number): number => double(double(n));\n",
+    });
+    await typedBundlePackage(dir, { lazy: ['fake-dep'] });
+    const code = readFileSync(join(dir, 'dist/index.js'), 'utf8');
+    expect(code).not.toMatch(/from ["']fake-dep["']/);
+    const output = runNode(
+      `const lib = await import('./dist/index.js');
+       const before = globalThis.fakeDepLoads ?? 0;
+       const value = lib.quadruple(3);
+       process.stdout.write(JSON.stringify({ before, value, after: globalThis.fakeDepLoads }));`,
+      dir,
+    );
+    expect(JSON.parse(output)).toEqual({ before: 0, value: 12, after: 1 });
+    const classUser = syntheticPackage('lazy-dependency-class', {
+      ...dependency,
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts': "// @ts-nocheck\nimport { Thing } from 'fake-dep';\nexport const make = () => new Thing();\n",
+    });
+    await expect(typedBundlePackage(classUser, { lazy: ['fake-dep'] })).rejects.toThrow(/Thing/);
+  });
+
+  it('refuses a --lazy module that exports anything but functions (a stand-in can only forward calls)', async () => {
+    const dir = syntheticPackage('lazy-table', {
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts': "export { TABLE, look } from './table.js';\n",
+      'src/table.ts': "export const TABLE = { a: 1 };\nexport function look(key: 'a'): number { return TABLE[key]; }\n",
+    });
+    await expect(typedBundlePackage(dir, { lazy: ['src/table.ts'] })).rejects.toThrow(
+      /exports TABLE, which are not functions/,
+    );
   });
 
   it('fails when two modules declare the same top-level class (esbuild would rename one)', async () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { JsonTextCache } from '@toolcircuit/core';
 import { stringifyRequestArray } from '@toolcircuit/core/provider';
 import type { GeminiRequestContent } from './google-api.js';
@@ -29,7 +28,9 @@ export interface ContentsText {
 }
 
 export function createContentsText(): ContentsText {
-  const marker = `toolcircuit-contents-${randomUUID()}`;
+  // The Web Crypto global, loaded on this first use: importing node:crypto would make Node build its ES
+  // module facade (which reads every export, webcrypto included) on each cold import of the adapter.
+  const marker = `toolcircuit-contents-${globalThis.crypto.randomUUID()}`;
   const needle = JSON.stringify(marker);
   const texts: JsonTextCache = new WeakMap();
   return {

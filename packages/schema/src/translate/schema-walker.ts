@@ -8,15 +8,10 @@ import type { SchemaChangeKind } from '../schema-change.js';
 import { findRecursiveRefs } from './find-recursive-refs.js';
 import { mergeRootUnion, type PropertySource } from './merge-root-union.js';
 import { mergeSchemas } from './merge-schemas.js';
+import { RECURSION_UNROLL_DEPTH } from './recursion-unroll-depth.js';
 import { type BranchPlan, type PropertyPlan, type RestorePlan, SAME } from './restore-plan.js';
 import { inferTypes, isNullOnly, matchesNothing, outputTypes, pick, typeList } from './schema-shape.js';
 import type { TargetProfile } from './target-profile.js';
-
-/**
- * How many times a recursive schema is expanded inside itself for dialects without `$ref` (Gemini
- * `parameters`). Below that depth the value travels as JSON text, decoded by `restoreProviderInput`.
- */
-export const RECURSION_UNROLL_DEPTH = 3;
 
 export interface Emitted {
   readonly schema: JsonObject;
