@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../../src/bench-options.js';
 import { matrixPlan } from '../../src/measure/matrix-plan.js';
-import { ASYNC_FLOOR, JOURNAL_FLOOR, pathPlan, STREAM_FLOOR, SYNC_FLOOR, SYNC_PATH } from '../../src/measure/path-plan.js';
+import {
+  ASYNC_FLOOR,
+  JOURNAL_FLOOR,
+  pathPlan,
+  STREAM_FLOOR,
+  SYNC_FLOOR,
+  SYNC_PATH,
+} from '../../src/measure/path-plan.js';
 import { runMatrix } from '../../src/measure/run-matrix.js';
 import { intervals, median } from '../../src/measure/stats.js';
 import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
