@@ -87,11 +87,24 @@ export class RunProvenance {
     return this.#sensitive.has(toolName) || this.#definitionOf(toolName)?.sensitive === true;
   }
 
-  /** Whether any result of this run may be spotlit (so the model must be told about the marker). */
+  /**
+   * Whether any result of this run may be spotlit (so the model must be told about the marker): some tool
+   * of the catalogue is spotlit (by the options or its definition) and not trusted. Only the tools the
+   * options or definitions name are looked at: every run asks once, and a catalogue of hundreds of tools
+   * usually spotlights none of them by definition (see `spotlitByDefinition`).
+   */
   spotlightsAny(): boolean {
-    this.#spotlightsAny ??=
-      this.#catalogue.names.some((name) => this.spotlights(name)) || this.#options.spotlight === true;
+    this.#spotlightsAny ??= this.#anySpotlit();
     return this.#spotlightsAny;
+  }
+
+  #anySpotlit(): boolean {
+    const { spotlight } = this.#options;
+    if (spotlight === true) return true;
+    const { names, byDefinition } = spotlitByDefinition(this.#catalogue);
+    const untrusted = (name: string): boolean => this.trustOf(name) !== 'trusted';
+    if (byDefinition.some(untrusted)) return true;
+    return Array.isArray(spotlight) && spotlight.some((name) => names.has(name) && untrusted(name));
   }
 
   spotlights(toolName: string): boolean {
@@ -247,4 +260,24 @@ function matches(source: TaintSource, part: ToolResultPart): boolean {
   return (
     source.callId === part.callId && source.toolName === part.name && source.outputDigest === jsonDigest(part.content)
   );
+}
+
+/** Per catalogue (immutable): its tool names, and those whose definition asks to be spotlit. */
+interface SpotlitByDefinition {
+  readonly names: ReadonlySet<string>;
+  readonly byDefinition: readonly string[];
+}
+
+const spotlitByCatalogue = new WeakMap<Catalogue, SpotlitByDefinition>();
+
+function spotlitByDefinition(catalogue: Catalogue): SpotlitByDefinition {
+  let found = spotlitByCatalogue.get(catalogue);
+  if (found === undefined) {
+    found = {
+      names: new Set(catalogue.names),
+      byDefinition: catalogue.names.filter((name) => catalogue.get(name)?.definition.spotlight === true),
+    };
+    spotlitByCatalogue.set(catalogue, found);
+  }
+  return found;
 }

@@ -293,6 +293,45 @@ describe('provenance: spotlighting', () => {
   });
 });
 
+describe('provenance: which runs are told about the spotlight marker', () => {
+  /** Whether the second request's system text announces a marker, for these options (and catalogue). */
+  async function announced(provenance: ProvenanceOptions, spotlitByDefinition = false): Promise<boolean> {
+    const run = options([callsTurn([call('c1', 'read_mail', {})]), textTurn('ok')], { provenance });
+    const loop = spotlitByDefinition
+      ? {
+          ...run.loop,
+          catalogue: createCatalogue([
+            defineTool({
+              name: 'read_mail',
+              description: 'Reads mail.',
+              inputSchema: open,
+              right: everySession,
+              spotlight: true,
+              run: () => 'mail',
+            }),
+          ]),
+        }
+      : run.loop;
+    await runLoop(loop);
+    const request = (loop.model as ReturnType<typeof scripted>).requests[1];
+    return /<<untrusted [A-Za-z0-9_-]+>>/.test(request?.system ?? '');
+  }
+
+  it('announces it when a tool of the catalogue is spotlit and not trusted, by the options or its definition', async () => {
+    expect(await announced({ spotlight: true })).toBe(true);
+    expect(await announced({ spotlight: ['read_mail'] })).toBe(true);
+    expect(await announced({}, true)).toBe(true);
+  });
+
+  it('does not when every spotlit tool is trusted, or the options name a tool the catalogue lacks', async () => {
+    expect(await announced({})).toBe(false);
+    expect(await announced({ spotlight: ['no_such_tool'] })).toBe(false);
+    expect(await announced({ spotlight: ['clock'] })).toBe(false);
+    expect(await announced({ spotlight: ['read_mail'], outputTrust: { read_mail: 'trusted' } })).toBe(false);
+    expect(await announced({ defaultOutputTrust: 'trusted' }, true)).toBe(false);
+  });
+});
+
 describe('provenance: options', () => {
   it('rejects a misspelt trust or a bad verbatim length with a typed error naming the option', async () => {
     const bad: ProvenanceOptions[] = [
