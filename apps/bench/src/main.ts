@@ -28,7 +28,7 @@ import type { BenchResults } from './report/bench-results.js';
 import { formatProfile } from './report/format-profile.js';
 import { formatWire } from './report/format-wire.js';
 import { ASYNC_FLOOR, JOURNALED_CIRCUIT, JOURNALED_FLOOR, PLAIN_CIRCUIT } from './report/goals/journal-rss-goal.js';
-import { loadGoalRows } from './report/goals/load-goal-rows.js';
+import { judgeGoals } from './report/judge-goals.js';
 import {
   formatGoals,
   formatHeader,
@@ -162,12 +162,7 @@ const results: BenchResults = {
   corpusCatalogue,
   coldImports,
 };
-const judged = (await loadGoalRows()).map((row) => ({
-  row,
-  verdict: row.phases.every((phase) => options.phases.has(phase))
-    ? row.judge(results)
-    : { measured: `not measured: --only left out ${row.phases.join(', ')}`, pass: undefined, peer: '' },
-}));
+const judged = await judgeGoals(results);
 
 const failed = judged.find(({ verdict }) => verdict.pass === false && verdict.profile !== undefined);
 if (failed?.verdict.profile !== undefined) {
