@@ -27,7 +27,7 @@ import { warmUpSystems } from './measure/warm-up-systems.js';
 import type { BenchResults } from './report/bench-results.js';
 import { formatProfile } from './report/format-profile.js';
 import { formatWire } from './report/format-wire.js';
-import { ASYNC_FLOOR, JOURNALED_CIRCUIT, JOURNALED_FLOOR, PLAIN_CIRCUIT } from './report/goals/journal-rss-goal.js';
+import { RSS_GOAL_SYSTEMS } from './report/goals/journal-rss-goal.js';
 import { judgeGoals } from './report/judge-goals.js';
 import {
   formatGoals,
@@ -90,8 +90,7 @@ if (options.phases.has('rss')) {
   if (scenario !== undefined) {
     // The journal goal's ratio: three children each, interleaved, medians (one child can land on a busy moment).
     log(`peak RSS, ${scenarioLabel(scenario)}, journal against the async floor, 3 children each (${elapsed()})`);
-    const specs = [JOURNALED_CIRCUIT, ASYNC_FLOOR, PLAIN_CIRCUIT, JOURNALED_FLOOR];
-    const repeated = [0, 1, 2].flatMap(() => specs);
+    const repeated = [0, 1, 2].flatMap(() => RSS_GOAL_SYSTEMS);
     rssGoal.push({ scenario, reports: await measurePeakRss(repeated, scenario, benchRoot) });
   }
 }

@@ -30,12 +30,17 @@ export const JOURNAL_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', too
 /** The async floor handing its reader each call and result through an async generator, beside `streamLoop`. */
 export const STREAM_FLOOR: SystemSpec = Object.freeze({ id: 'hand-written', tool: 'async', loop: 'stream' });
 
+export const ASYNC_CIRCUIT: SystemSpec = Object.freeze({ id: 'toolcircuit', tool: 'async' });
+export const JOURNALED_CIRCUIT: SystemSpec = Object.freeze({ id: 'toolcircuit', tool: 'async', journal: true });
+export const STREAM_CIRCUIT: SystemSpec = Object.freeze({ id: 'toolcircuit', tool: 'async', loop: 'stream' });
+export const ZOD_CIRCUIT: SystemSpec = Object.freeze({ id: 'toolcircuit', tool: 'async', schema: 'zod' });
+
 /** toolcircuit's paths with an async tool, each judged against {@link ASYNC_FLOOR}. */
 export const ASYNC_PATHS: readonly SystemSpec[] = Object.freeze([
-  { id: 'toolcircuit', tool: 'async' },
-  { id: 'toolcircuit', tool: 'async', journal: true },
-  { id: 'toolcircuit', tool: 'async', loop: 'stream' },
-  { id: 'toolcircuit', tool: 'async', schema: 'zod' },
+  ASYNC_CIRCUIT,
+  JOURNALED_CIRCUIT,
+  STREAM_CIRCUIT,
+  ZOD_CIRCUIT,
 ]);
 export const SYNC_PATH: SystemSpec = Object.freeze({ id: 'toolcircuit', tool: 'sync' });
 /** Every option at once: shown beside the goal, in the goal cell. */

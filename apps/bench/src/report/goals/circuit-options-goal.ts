@@ -1,4 +1,11 @@
-import { ALL_OPTIONS, JOURNAL_FLOOR, STREAM_FLOOR } from '../../measure/path-plan.js';
+import {
+  ALL_OPTIONS,
+  JOURNAL_FLOOR,
+  JOURNALED_CIRCUIT,
+  STREAM_CIRCUIT,
+  STREAM_FLOOR,
+  ZOD_CIRCUIT,
+} from '../../measure/path-plan.js';
 import { type Scenario, scenarioLabel } from '../../scenario/scenario.js';
 import type { SystemSpec } from '../../systems/bench-system.js';
 import type { BenchResults } from '../bench-results.js';
@@ -8,12 +15,10 @@ import { describeAt, pathRatios, sameScenario, worstOf } from './path-ratios.js'
 
 export const OPTIONS_FLOOR_LIMIT = 2.5;
 
-const JOURNAL_SPEC: SystemSpec = { id: 'toolcircuit', tool: 'async', journal: true };
-const STREAM_SPEC: SystemSpec = { id: 'toolcircuit', tool: 'async', loop: 'stream' };
 const OPTIONS: readonly { readonly spec: SystemSpec; readonly name: string }[] = [
-  { spec: JOURNAL_SPEC, name: 'journal' },
-  { spec: STREAM_SPEC, name: 'streamLoop' },
-  { spec: { id: 'toolcircuit', tool: 'async', schema: 'zod' }, name: 'Zod' },
+  { spec: JOURNALED_CIRCUIT, name: 'journal' },
+  { spec: STREAM_CIRCUIT, name: 'streamLoop' },
+  { spec: ZOD_CIRCUIT, name: 'Zod' },
 ];
 
 /**
@@ -63,8 +68,8 @@ export const circuitOptionsGoal: GoalRow = {
 
 /** Hand-written floors doing what an option does in its least form, each beside that option. */
 const PEER_FLOORS: readonly { readonly option: SystemSpec; readonly floor: SystemSpec; readonly what: string }[] = [
-  { option: JOURNAL_SPEC, floor: JOURNAL_FLOOR, what: 'keeping a checkable journal' },
-  { option: STREAM_SPEC, floor: STREAM_FLOOR, what: 'streaming each call and result to its reader' },
+  { option: JOURNALED_CIRCUIT, floor: JOURNAL_FLOOR, what: 'keeping a checkable journal' },
+  { option: STREAM_CIRCUIT, floor: STREAM_FLOOR, what: 'streaming each call and result to its reader' },
 ];
 
 /**

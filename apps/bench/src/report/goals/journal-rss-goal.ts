@@ -1,3 +1,4 @@
+import { ASYNC_CIRCUIT, ASYNC_FLOOR, JOURNAL_FLOOR, JOURNALED_CIRCUIT } from '../../measure/path-plan.js';
 import { median } from '../../measure/stats.js';
 import type { RssChildReport } from '../../rss-child.js';
 import { scenarioLabel } from '../../scenario/scenario.js';
@@ -7,11 +8,8 @@ import { type GoalRow, NOT_MEASURED } from './goal-row.js';
 
 export const JOURNAL_RSS_LIMIT = 1.2;
 
-export const JOURNALED_CIRCUIT: SystemSpec = { id: 'toolcircuit', tool: 'async', journal: true };
-export const ASYNC_FLOOR: SystemSpec = { id: 'hand-written', tool: 'async' };
-export const PLAIN_CIRCUIT: SystemSpec = { id: 'toolcircuit', tool: 'async' };
-/** The async floor keeping the least checkable journal (see `FloorJournal`): what keeping entries costs any loop. */
-export const JOURNALED_FLOOR: SystemSpec = { id: 'hand-written', tool: 'async', journal: true };
+/** The systems whose peak RSS the row compares, each in fresh children (see `main.ts`). */
+export const RSS_GOAL_SYSTEMS: readonly SystemSpec[] = [JOURNALED_CIRCUIT, ASYNC_FLOOR, ASYNC_CIRCUIT, JOURNAL_FLOOR];
 
 /** The median peak RSS (MB) of the children that ran `spec`, and how many there were. */
 export function medianPeak(
@@ -34,8 +32,8 @@ export const journalRssGoal: GoalRow = {
     const journaled = medianPeak(entry.reports, JOURNALED_CIRCUIT);
     const floor = medianPeak(entry.reports, ASYNC_FLOOR);
     if (journaled === undefined || floor === undefined) return NOT_MEASURED;
-    const plain = medianPeak(entry.reports, PLAIN_CIRCUIT);
-    const floorJournal = medianPeak(entry.reports, JOURNALED_FLOOR);
+    const plain = medianPeak(entry.reports, ASYNC_CIRCUIT);
+    const floorJournal = medianPeak(entry.reports, JOURNAL_FLOOR);
     const ratio = journaled.mb / floor.mb;
     const quick = options.quick ? ' (quick run: smaller S than the goal)' : '';
     return {

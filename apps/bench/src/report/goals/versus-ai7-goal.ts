@@ -1,13 +1,10 @@
+import { ASYNC_CIRCUIT, ASYNC_FLOOR } from '../../measure/path-plan.js';
 import { scenarioLabel } from '../../scenario/scenario.js';
-import type { SystemSpec } from '../../systems/bench-system.js';
 import { formatNumber, formatRatio } from '../format-table.js';
 import { type GoalRow, NOT_MEASURED } from './goal-row.js';
 import { bestCostOf, costOf, resultIn, sameScenario, specIn } from './path-ratios.js';
 
 export const AI7_RATIO_MINIMUM = 30;
-
-const CIRCUIT: SystemSpec = { id: 'toolcircuit', tool: 'async' };
-const FLOOR: SystemSpec = { id: 'hand-written', tool: 'async' };
 
 /**
  * `ai` 7 against toolcircuit in the goal cell, each timed in a fresh process of its own (the issue's own
@@ -24,12 +21,13 @@ export const versusAi7Goal: GoalRow = {
   judge({ paths, options }) {
     const peerCell = paths.find((candidate) => resultIn(candidate, 'ai7') !== undefined);
     const circuitCell = paths.find(
-      (candidate) => sameScenario(candidate.scenario, options.goalCell) && specIn(candidate, CIRCUIT) !== undefined,
+      (candidate) =>
+        sameScenario(candidate.scenario, options.goalCell) && specIn(candidate, ASYNC_CIRCUIT) !== undefined,
     );
     const ai7 = resultIn(peerCell, 'ai7')?.metrics;
-    const circuit = specIn(circuitCell, CIRCUIT)?.metrics;
-    const ai7Floor = specIn(peerCell, FLOOR)?.metrics;
-    const circuitFloor = specIn(circuitCell, FLOOR)?.metrics;
+    const circuit = specIn(circuitCell, ASYNC_CIRCUIT)?.metrics;
+    const ai7Floor = specIn(peerCell, ASYNC_FLOOR)?.metrics;
+    const circuitFloor = specIn(circuitCell, ASYNC_FLOOR)?.metrics;
     if (peerCell === undefined || ai7 === undefined || circuit === undefined) return NOT_MEASURED;
     if (ai7Floor === undefined || circuitFloor === undefined) return NOT_MEASURED;
     const ai6Cell = paths.find((candidate) => resultIn(candidate, 'ai') !== undefined);
@@ -55,7 +53,7 @@ export const versusAi7Goal: GoalRow = {
           : [`ai 6 ${formatNumber(costOf(ai6))} (${formatRatio(costOf(ai6) / costOf(circuit))} raw)`]),
         `floor in ai 7's process ${formatNumber(costOf(ai7Floor))}, in toolcircuit's ${formatNumber(costOf(circuitFloor))}`,
       ].join('; '),
-      profile: { scenario: options.goalCell, spec: CIRCUIT },
+      profile: { scenario: options.goalCell, spec: ASYNC_CIRCUIT },
     };
   },
 };
