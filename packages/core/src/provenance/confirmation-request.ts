@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json/json.js';
-import type { Confirmation } from '../session/confirm.js';
+import { type Confirmation, scoped } from '../session/confirm.js';
 import type { TaintSourceRef } from './taint-source.js';
 
 /** An argument value found verbatim in untrusted output, and the calls whose output holds it. */
@@ -18,6 +18,10 @@ export interface ConfirmationRequest {
   readonly callId: string;
   readonly toolName: string;
   readonly turn: number;
+  /** The human the call is made for: the only one whose confirmation counts. */
+  readonly humanId: string;
+  /** The run the call belongs to: the confirmation this request asks for serves this run only. */
+  readonly runId: string;
   readonly input: JsonValue;
   readonly inputDigest: string;
   readonly gatedBecause: 'irreversible' | 'sensitive';
@@ -30,7 +34,14 @@ export interface ConfirmationRequest {
   readonly taintDigest: string;
 }
 
-/** The confirmation that answers a request: these exact arguments, informed of these untrusted sources. */
-export function informedConfirmation(request: ConfirmationRequest): Confirmation {
-  return { toolName: request.toolName, inputDigest: request.inputDigest, informedOf: request.taintDigest };
+/**
+ * The confirmation that answers a request: these exact arguments, informed of these untrusted sources, by
+ * the request's human, for its run. (`{ anyRun: true }` lets every run of that human use it; the taint
+ * digest still ties it to these exact sources.)
+ */
+export function informedConfirmation(request: ConfirmationRequest, options: { readonly anyRun?: true } = {}): Confirmation {
+  const confirmation = { toolName: request.toolName, inputDigest: request.inputDigest, informedOf: request.taintDigest };
+  return options.anyRun === true
+    ? scoped(confirmation, { humanId: request.humanId, anyRun: true })
+    : scoped(confirmation, { humanId: request.humanId, runId: request.runId });
 }

@@ -17,17 +17,34 @@ export function searchableText(content: ToolResultContent): string {
   return pieces.join('\n');
 }
 
-function collectLeaves(value: unknown, into: string[], depth: number, skip: readonly string[] = []): void {
+/**
+ * The string and number leaves of a JSON value, one per line, with object keys (a key can carry text too),
+ * except the keys in `skip` at any depth and their values: a provider item's `type` tags and opaque payloads.
+ */
+export function leafText(value: unknown, skip: readonly string[]): string {
+  const pieces: string[] = [];
+  collectLeaves(value, pieces, 0, skip, true);
+  return pieces.join('\n');
+}
+
+function collectLeaves(
+  value: unknown,
+  into: string[],
+  depth: number,
+  skip: readonly string[] = [],
+  skipDeep = false,
+): void {
   // Content is a JSON copy, so there are no cycles; the depth bound only keeps a hostile nesting cheap.
   if (depth > 64) return;
+  const inner = skipDeep ? skip : [];
   if (typeof value === 'string') into.push(value);
   else if (typeof value === 'number') into.push(String(value));
-  else if (Array.isArray(value)) for (const item of value) collectLeaves(item, into, depth + 1);
+  else if (Array.isArray(value)) for (const item of value) collectLeaves(item, into, depth + 1, inner, skipDeep);
   else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       if (skip.includes(key)) continue;
       into.push(key);
-      collectLeaves(item, into, depth + 1);
+      collectLeaves(item, into, depth + 1, inner, skipDeep);
     }
   }
 }

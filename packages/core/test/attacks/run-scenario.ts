@@ -48,7 +48,11 @@ export async function runScenario(
   const world: World = { actions: [], outputs };
   const catalogue = createCatalogue(domain.tools(world));
   const goalInput = injection === undefined ? undefined : withSecret(injection.goal.input, domain.secret.value);
-  const stale = injection?.staleApproval === true ? confirmationFor(injection.goal.tool, goalInput) : undefined;
+  // The human's own pre-approval, for every run of theirs: still never used once untrusted content arrived.
+  const stale =
+    injection?.staleApproval === true
+      ? confirmationFor(injection.goal.tool, goalInput, { humanId: 'alice', anyRun: true })
+      : undefined;
   const confirmations = new InMemoryConfirmations(stale === undefined ? [] : [stale]);
   const session = createSession({ id: `s-${injection?.id ?? domain.name}`, humanId: 'alice', confirmations });
   const journal = new InMemoryJournal();
