@@ -236,7 +236,12 @@ function assistantMessageOf(turn: ModelTurn): AssistantMessage {
   // Two literals rather than a spread of `{}` or `{ providerMetadata }`: no throw-away object per turn.
   const { providerMetadata, untrustedContent } = turn;
   if (untrustedContent !== undefined) {
-    return { role: 'assistant', content: turn.content, ...(providerMetadata === undefined ? {} : { providerMetadata }), untrustedContent };
+    return {
+      role: 'assistant',
+      content: turn.content,
+      ...(providerMetadata === undefined ? {} : { providerMetadata }),
+      untrustedContent,
+    };
   }
   if (providerMetadata === undefined) return { role: 'assistant', content: turn.content };
   return { role: 'assistant', content: turn.content, providerMetadata };

@@ -39,8 +39,15 @@ export interface ConfirmationRequest {
  * the request's human, for its run. (`{ anyRun: true }` lets every run of that human use it; the taint
  * digest still ties it to these exact sources.)
  */
-export function informedConfirmation(request: ConfirmationRequest, options: { readonly anyRun?: true } = {}): Confirmation {
-  const confirmation = { toolName: request.toolName, inputDigest: request.inputDigest, informedOf: request.taintDigest };
+export function informedConfirmation(
+  request: ConfirmationRequest,
+  options: { readonly anyRun?: true } = {},
+): Confirmation {
+  const confirmation = {
+    toolName: request.toolName,
+    inputDigest: request.inputDigest,
+    informedOf: request.taintDigest,
+  };
   return options.anyRun === true
     ? scoped(confirmation, { humanId: request.humanId, anyRun: true })
     : scoped(confirmation, { humanId: request.humanId, runId: request.runId });

@@ -28,7 +28,12 @@ export interface TaintSource {
 export type TaintSourceRef = Omit<TaintSource, 'text'>;
 
 export function refOf(source: TaintSource): TaintSourceRef {
-  const ref = { turn: source.turn, callId: source.callId, toolName: source.toolName, outputDigest: source.outputDigest };
+  const ref = {
+    turn: source.turn,
+    callId: source.callId,
+    toolName: source.toolName,
+    outputDigest: source.outputDigest,
+  };
   if (source.hosted !== true) return ref;
   return { ...ref, hosted: true, ...(source.precedes === undefined ? {} : { precedes: source.precedes }) };
 }
