@@ -2,12 +2,24 @@ import type { JsonValue } from '../json/json.js';
 import { type Confirmation, scoped } from '../session/confirm.js';
 import type { TaintSourceRef } from './taint-source.js';
 
-/** An argument value found verbatim in untrusted output, and the calls whose output holds it. */
+/** An argument value found in untrusted output, and the calls whose output holds it. */
 export interface FlaggedArgument {
-  /** JSON Pointer into the input (e.g. `/recipient`, `/items/0/iban`). */
+  /** JSON Pointer into the input (e.g. `/recipient`, `/items/0/iban`); for `joined`, the pieces' container. */
   readonly path: string;
+  /** The value as the model wrote it (for `joined`, its pieces run together). */
   readonly value: string | number;
   readonly foundIn: readonly TaintSourceRef[];
+  /**
+   * How it was found, when not verbatim: `normalised` once both texts were re-cased, re-spaced and stripped
+   * of separators, invisible and look-alike characters (the model rewrote it); `decoded` once the value, or
+   * a source, was decoded from base64, URL or hex encoding; `joined` when the value is split over several
+   * arguments (`parts`) whose pieces are found together. Absent: found verbatim.
+   */
+  readonly match?: 'normalised' | 'decoded' | 'joined';
+  /** For a `decoded` value: the text it decodes to, as found in the source. */
+  readonly decoded?: string;
+  /** For `joined`: the paths of the pieces, in order. */
+  readonly parts?: readonly string[];
 }
 
 /**
