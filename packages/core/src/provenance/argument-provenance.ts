@@ -36,7 +36,13 @@ interface Leaf {
   readonly flagged: boolean;
 }
 
-function walk(value: unknown, path: string, depth: number, finder: ValueFinder, flagged: FlaggedArgument[]): Leaf | undefined {
+function walk(
+  value: unknown,
+  path: string,
+  depth: number,
+  finder: ValueFinder,
+  flagged: FlaggedArgument[],
+): Leaf | undefined {
   if (depth > 64) return undefined;
   if (typeof value === 'string' || typeof value === 'number') {
     const flag = finder.find(path, value);
@@ -98,7 +104,9 @@ class ValueFinder {
     const inDecoded = this.#where((source) => {
       const { decoded } = forms(source);
       if (decoded === undefined) return false;
-      return inForms(decoded) || (!numeric && text.trim().length >= this.#minLength && decoded.text.includes(text.trim()));
+      return (
+        inForms(decoded) || (!numeric && text.trim().length >= this.#minLength && decoded.text.includes(text.trim()))
+      );
     });
     if (inDecoded.length > 0) return { path, value, foundIn: inDecoded, match: 'decoded' };
     return undefined;

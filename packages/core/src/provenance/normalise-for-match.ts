@@ -28,9 +28,7 @@ export function normaliseForMatch(text: string): string {
  * other separators stay, so a number can still be found as a whole token in the result.
  */
 export function normaliseDigits(text: string): string {
-  return withoutInvisibles(text.normalize('NFKC'))
-    .replace(DIGIT_GROUP_SPACE, '$1')
-    .replace(DIGIT_GROUP_MARK, '$1');
+  return withoutInvisibles(text.normalize('NFKC')).replace(DIGIT_GROUP_SPACE, '$1').replace(DIGIT_GROUP_MARK, '$1');
 }
 
 /** One reading of an encoded value. */
