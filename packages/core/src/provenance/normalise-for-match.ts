@@ -39,7 +39,7 @@ export interface DecodedForm {
 
 /**
  * The readable texts an encoded value stands for: the whole value URL-decoded (`%40` → `@`), and every
- * base64 (or base64url) run of 8+ characters and hex run of 8+ digits in it (or in its URL-decoded form)
+ * base64 (or base64url) run of 6+ characters (4 bytes) and hex run of 8+ digits in it (or in its URL-decoded form)
  * that decodes to readable UTF-8 text. Runs that decode to bytes nobody reads (most words and numbers are
  * valid base64 or hex, and decode to binary) give nothing. At most `limit` forms, from the first
  * `MAX_DECODED_INPUT` characters.
@@ -70,7 +70,7 @@ const DIGIT_GROUP_SPACE = /(\p{Nd})[\s'’_\u00a0\u2009\u202f](?=\p{Nd})/gu;
 const DIGIT_GROUP_MARK = /(\p{Nd})[.,](?=\p{Nd}{3}(?!\p{Nd}))/gu;
 const URL_ESCAPE = /%[0-9A-Fa-f]{2}/;
 const URL_ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
-const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
 const HEX_RUN = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){4,}(?![0-9A-Fa-f])/g;
 
 function withoutInvisibles(text: string): string {
