@@ -174,14 +174,12 @@ export async function runSharedStoreScenario(
   variant: number,
 ): Promise<SharedStoreReport> {
   const store = new InMemoryConfirmations();
-  let kept = 0;
   await runScenario(domain, { ...injection, staleApproval: true }, {}, variant, {
     humanId: 'alice',
     store,
     remember: (shown) => {
       if (shown.request === undefined) return;
       store.grant(informedConfirmation(shown.request, { anyRun: true }));
-      kept += 1;
     },
   });
   const alices = store.outstanding().filter((left) => left.humanId === 'alice').length;
