@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json/json.js';
-import { leafText } from '../provenance/searchable-text.js';
+import { leafText } from '../json/leaf-text.js';
 
 /**
  * Content the provider itself put into the model's context while it was answering, and that neither the
