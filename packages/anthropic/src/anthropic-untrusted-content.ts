@@ -1,6 +1,5 @@
-import type { UntrustedContent } from '@toolcircuit/core';
+import type { JsonObject, UntrustedContent } from '@toolcircuit/core';
 import { untrustedContentOf } from '@toolcircuit/core/provider';
-import type { ServerBlock } from './parse-anthropic-response.js';
 
 /**
  * The turn's server-tool results that put outside content into the model's context, for core's provenance
@@ -9,7 +8,9 @@ import type { ServerBlock } from './parse-anthropic-response.js';
  * search's, which lists the application's own tools. Each is marked where it stood, so the calls the model
  * made after it in the same response are judged with it. `undefined` when there is none.
  */
-export function anthropicUntrustedContent(serverBlocks: readonly ServerBlock[]): UntrustedContent[] | undefined {
+export function anthropicUntrustedContent(
+  serverBlocks: readonly { readonly before: number; readonly block: JsonObject }[],
+): UntrustedContent[] | undefined {
   let untrusted: UntrustedContent[] | undefined;
   for (const { before, block } of serverBlocks) {
     const type = block['type'];
