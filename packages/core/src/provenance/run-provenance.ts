@@ -160,10 +160,12 @@ export class RunProvenance {
    * kind as trusted (`defaultOutputTrust` is about the application's own tools, not the provider's).
    */
   recordUntrustedContent(turn: number, modelTurn: Pick<ModelTurn, 'content' | 'untrustedContent'>): void {
-    for (const content of modelTurn.untrustedContent ?? []) {
+    for (const content of listOf(modelTurn.untrustedContent)) {
       if (this.#hostedTrusted(content)) continue;
       const precedes: string[] = [];
-      for (let index = Math.max(0, content.at); index < modelTurn.content.length; index += 1) {
+      // A place that is not a whole number (a hand-made or damaged mark) counts as the start: fail safe.
+      const from = Number.isInteger(content.at) && content.at > 0 ? content.at : 0;
+      for (let index = from; index < modelTurn.content.length; index += 1) {
         const part = modelTurn.content[index];
         if (part?.type === 'tool_call') precedes.push(part.id);
       }
@@ -278,7 +280,7 @@ export class RunProvenance {
 
   /** A starting conversation's hosted content: sources of turn 0, like its tool results. */
   #readHosted(message: AssistantMessage): void {
-    for (const content of message.untrustedContent ?? []) {
+    for (const content of listOf(message.untrustedContent)) {
       if (this.#hostedTrusted(content)) continue;
       const known = this.#sources.some((source) => matchesHosted(made(source), content));
       if (!known) this.#sources.push({ turn: 0, part: undefined, hosted: { content, precedes: [] }, made: undefined });
@@ -319,12 +321,14 @@ interface LazySource {
 function made(source: LazySource): TaintSource {
   if (source.made === undefined && source.hosted !== undefined) {
     const { content, precedes } = source.hosted;
+    // Read defensively: a mark in a stored conversation is the application's data, and a damaged one still taints.
+    const text = typeof content.text === 'string' ? content.text : String(content.text ?? '');
     source.made = {
       turn: source.turn,
-      callId: content.id,
-      toolName: content.kind,
-      outputDigest: jsonDigest(content.text),
-      text: content.text,
+      callId: String(content.id),
+      toolName: String(content.kind),
+      outputDigest: jsonDigest(text),
+      text,
       hosted: true,
       ...(precedes.length === 0 ? {} : { precedes }),
     };
@@ -354,10 +358,16 @@ function matches(source: TaintSource, part: ToolResultPart): boolean {
 function matchesHosted(source: TaintSource, content: UntrustedContent): boolean {
   return (
     source.hosted === true &&
-    source.callId === content.id &&
-    source.toolName === content.kind &&
-    source.outputDigest === jsonDigest(content.text)
+    source.callId === String(content.id) &&
+    source.toolName === String(content.kind) &&
+    source.text === (typeof content.text === 'string' ? content.text : String(content.text ?? ''))
   );
+}
+
+/** The marks of a turn or message; anything but a list of objects (damaged data) is read as far as it goes. */
+function listOf(marks: readonly UntrustedContent[] | undefined): UntrustedContent[] {
+  const list: unknown[] = Array.isArray(marks) ? marks : marks === undefined ? [] : [marks];
+  return list.filter((mark): mark is UntrustedContent => typeof mark === 'object' && mark !== null);
 }
 
 /** Whether a hosted source stood before this call of its own turn. */

@@ -177,6 +177,29 @@ describe('hosted content in the model’s own response', () => {
     ]);
   });
 
+  it('still taints from the start of the turn with a damaged mark (no whole-number place, no text)', async () => {
+    for (const damaged of [
+      { ...searchResult, at: Number.NaN },
+      { ...searchResult, at: -3 },
+      { ...searchResult, at: '1' },
+    ]) {
+      const run = setup([searchedThenPaid([damaged as unknown as UntrustedContent]), textTurn('ok')]);
+      expect((await runLoop(run.options)).status).toBe('paused');
+      expect(run.sent).toEqual([]);
+    }
+    const messages: Message[] = [
+      { role: 'user', content: 'Find the invoice.' },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Found it.' }],
+        untrustedContent: { at: 0, kind: 'web_search_call', id: 7, text: null } as unknown as UntrustedContent[],
+      },
+    ];
+    const run = setup([turnWith([call('c9', 'pay', payment)]), textTurn('ok')], { messages });
+    const result = await runLoop(run.options);
+    expect(result.paused?.pending[0]?.request?.untrustedSources).toMatchObject([{ callId: '7', hosted: true }]);
+  });
+
   it('trusts a hosted kind only when the application names it in outputTrust', async () => {
     const trusted = setup([searchedThenPaid(), textTurn('ok')], {
       provenance: { outputTrust: { web_search_tool_result: 'trusted' } },
