@@ -197,7 +197,11 @@ describe('toolcircuit mcp', () => {
       );
       // The served tool declares no outputSchema, so its result comes back as the JSON text it sent.
       expect(lookup.result).toMatchObject({ isError: false, content: '{"number":"A-1234","status":"open"}' });
-      (session.confirmations as InMemoryConfirmations).confirm('close_case', { number: 'A-1234' });
+      (session.confirmations as InMemoryConfirmations).confirm(
+        'close_case',
+        { number: 'A-1234' },
+        { humanId: 'alice', anyRun: true },
+      );
       const close = await executeCall(
         { type: 'tool_call', id: '2', name: 'close_case', input: { number: 'A-1234' } },
         { catalogue, session },

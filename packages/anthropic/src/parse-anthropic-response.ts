@@ -9,6 +9,7 @@ import { toolCallsOf } from '@toolcircuit/core/provider';
 import type { ToolNameMap } from '@toolcircuit/schema';
 import { neutralToolName } from './anthropic-prepare-tools.js';
 import { toolsLoadedBySearch } from './anthropic-tool-search.js';
+import { anthropicUntrustedContent } from './anthropic-untrusted-content.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 /** The text put in `inputError` of a call the output limit cut off. */
@@ -72,12 +73,15 @@ export function assembleAnthropicTurn(
 ): ModelTurn {
   // Tools Anthropic's own tool search loaded in this turn: the loop may let calls to them through now.
   const loaded = toolsLoadedBySearch(envelope.serverBlocks, names);
+  // Server-tool results (web search, fetch, code execution…) are outside content the later calls were made after.
+  const untrusted = anthropicUntrustedContent(envelope.serverBlocks);
   return {
     content,
     ...(loaded.length === 0 ? {} : { loadedTools: loaded }),
     stopReason: mapAnthropicStopReason(envelope.stop_reason, toolCallsOf(content).length > 0),
     usage: convertAnthropicUsage(envelope.usage),
     providerMetadata: { anthropic: responseMetadata(envelope) },
+    ...(untrusted === undefined ? {} : { untrustedContent: untrusted }),
   };
 }
 

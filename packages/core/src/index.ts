@@ -84,6 +84,7 @@ export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.
 export { SchemaCompileError } from './errors/schema-compile-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
+export { UnboundConfirmationError } from './errors/unbound-confirmation-error.js';
 export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
 export { isAuthorized } from './execute/authorize.js';
 export type { ConfirmationMode, ExecutionContext, ToolStartEvent } from './execute/execution-context.js';
@@ -157,6 +158,11 @@ export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
 export type { StreamEvent } from './messages/stream-events.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
+export {
+  type UntrustedContent,
+  type UntrustedItem,
+  untrustedContentOf,
+} from './messages/untrusted-content.js';
 export type { Usage } from './messages/usage.js';
 export { addUsage } from './messages/usage.js';
 export {
@@ -170,6 +176,7 @@ export { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex } from 
 export {
   argumentDigest,
   type Confirmation,
+  type ConfirmationScope,
   type ConfirmationStore,
   confirmationFor,
   InMemoryConfirmations,

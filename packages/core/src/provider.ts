@@ -25,3 +25,4 @@ export {
   stringifyRequestBody,
 } from './json/cached-json-text.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
+export { untrustedContentOf } from './messages/untrusted-content.js';

@@ -111,6 +111,10 @@ export interface GeminiResponsePart {
 export interface GeminiCandidate {
   content?: { role?: string | undefined; parts?: GeminiResponsePart[] | undefined } | undefined;
   finishReason?: string | undefined;
+  /** Google Search grounding: the queries run, the pages read (`groundingChunks`), what they support. */
+  groundingMetadata?: object | undefined;
+  /** URL context: the pages Gemini fetched. */
+  urlContextMetadata?: object | undefined;
 }
 
 export interface GeminiUsageMetadata {

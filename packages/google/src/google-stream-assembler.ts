@@ -3,6 +3,7 @@ import { applyPartialArgs } from './assemble-partial-function-call.js';
 import type { GeminiFunctionCall, GeminiResponse, GeminiUsageMetadata } from './google-api.js';
 import { type HostedPart, hostedPartOf, withHostedParts } from './google-hosted-parts.js';
 import { googlePartMetadata } from './google-metadata.js';
+import { type GoogleGrounding, googleUntrustedContent } from './google-untrusted-content.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 import { mapGoogleUsage } from './map-google-usage.js';
 import { parseGoogleFunctionCall } from './parse-google-function-call.js';
@@ -43,6 +44,8 @@ export class GoogleStreamAssembler {
   #finishReason: string | undefined;
   #blockReason: string | undefined;
   #usage: GeminiUsageMetadata | undefined;
+  /** The latest grounding and URL-context metadata (Gemini sends them with the last chunks). */
+  readonly #grounding: GoogleGrounding = {};
 
   constructor(options: ParseGoogleResponseOptions) {
     this.#options = options;
@@ -55,6 +58,8 @@ export class GoogleStreamAssembler {
     this.#blockReason ??= chunk.promptFeedback?.blockReason;
     const candidate = chunk.candidates?.[0];
     if (candidate?.finishReason !== undefined) this.#finishReason = candidate.finishReason;
+    if (candidate?.groundingMetadata !== undefined) this.#grounding.groundingMetadata = candidate.groundingMetadata;
+    if (candidate?.urlContextMetadata !== undefined) this.#grounding.urlContextMetadata = candidate.urlContextMetadata;
     const events: StreamEvent[] = [];
     for (const part of candidate?.content?.parts ?? []) {
       const hosted = hostedPartOf(part);
@@ -104,6 +109,7 @@ export class GoogleStreamAssembler {
       }
     }
     const completeCalls = content.filter((part) => part.type === 'tool_call' && part.inputError === undefined);
+    const untrusted = googleUntrustedContent(hosted, this.#grounding);
     const turn: ModelTurn = {
       content,
       stopReason: mapGoogleStopReason({
@@ -113,6 +119,7 @@ export class GoogleStreamAssembler {
       }),
       usage: mapGoogleUsage(this.#usage),
       ...withHostedParts(turnMetadata({ responseId: this.#responseId, modelVersion: this.#modelVersion }), hosted),
+      ...(untrusted === undefined ? {} : { untrustedContent: untrusted }),
     };
     return { turn, incompleteToolCallIds };
   }

@@ -2,6 +2,7 @@ import type { AssistantContentPart, JsonObject, ModelTurn, ProviderMetadata } fr
 import type { GeminiResponse, GeminiResponsePart } from './google-api.js';
 import { type HostedPart, hostedPartOf, withHostedParts } from './google-hosted-parts.js';
 import { GOOGLE_PROVIDER, googlePartMetadata } from './google-metadata.js';
+import { googleUntrustedContent } from './google-untrusted-content.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 import { mapGoogleUsage } from './map-google-usage.js';
 import { parseGoogleFunctionCall } from './parse-google-function-call.js';
@@ -46,6 +47,8 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
       if (text !== undefined) content.push(text);
     }
   }
+  // Search grounding, URL context and code output: outside content the turn's calls were made after.
+  const untrusted = googleUntrustedContent(hosted, candidate);
   return {
     content,
     stopReason: mapGoogleStopReason({
@@ -55,6 +58,7 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
     }),
     usage: mapGoogleUsage(response.usageMetadata),
     ...withHostedParts(turnMetadata(response), hosted),
+    ...(untrusted === undefined ? {} : { untrustedContent: untrusted }),
   };
 }
 

@@ -20,8 +20,8 @@ export interface PinState {
 export class GuardedConfirmations implements ConfirmationStore {
   readonly #inner: ConfirmationStore;
   readonly #pins: PinState;
-  /** key → generation of each outstanding grant. */
-  readonly #stamps = new Map<string, number[]>();
+  /** tool and arguments → each outstanding grant, with the generation it was given under. */
+  readonly #stamps = new Map<string, Stamp[]>();
 
   constructor(inner: ConfirmationStore, pins: PinState) {
     this.#inner = inner;
@@ -33,7 +33,7 @@ export class GuardedConfirmations implements ConfirmationStore {
     const generation = this.#pins.generation(confirmation.toolName);
     if (generation === undefined) return;
     const key = keyOf(confirmation);
-    this.#stamps.set(key, [...(this.#stamps.get(key) ?? []), generation]);
+    this.#stamps.set(key, [...(this.#stamps.get(key) ?? []), { generation, confirmation }]);
   }
 
   async consume(confirmation: Confirmation): Promise<boolean> {
@@ -42,7 +42,9 @@ export class GuardedConfirmations implements ConfirmationStore {
     if (this.#pins.isChanged(confirmation.toolName)) return false;
     const key = keyOf(confirmation);
     const stamps = this.#stamps.get(key) ?? [];
-    const index = stamps.indexOf(generation);
+    const index = stamps.findIndex(
+      (stamp) => stamp.generation === generation && covers(stamp.confirmation, confirmation),
+    );
     if (index === -1) return false;
     if (!(await this.#inner.consume(confirmation))) return false;
     stamps.splice(index, 1);
@@ -55,11 +57,11 @@ export class GuardedConfirmations implements ConfirmationStore {
     let voided = 0;
     for (const [key, stamps] of this.#stamps) {
       if (!key.startsWith(`${toolName}\u0000`)) continue;
-      const kept = stamps.filter((stamp) => stamp >= generation);
-      const inputDigest = key.slice(toolName.length + 1);
-      for (let count = stamps.length - kept.length; count > 0; count -= 1) {
-        // Also spend it in the inner store, so no later reader of that store finds it.
-        await Promise.resolve(this.#inner.consume({ toolName, inputDigest })).catch(() => false);
+      const kept = stamps.filter((stamp) => stamp.generation >= generation);
+      for (const stamp of stamps) {
+        if (stamp.generation >= generation) continue;
+        // Also spend it in the inner store (the very grant: same human, run and taint), so no later reader finds it.
+        await Promise.resolve(this.#inner.consume(stamp.confirmation)).catch(() => false);
         voided += 1;
       }
       if (kept.length === 0) this.#stamps.delete(key);
@@ -69,6 +71,20 @@ export class GuardedConfirmations implements ConfirmationStore {
   }
 }
 
+interface Stamp {
+  readonly generation: number;
+  readonly confirmation: Confirmation;
+}
+
 function keyOf(confirmation: Confirmation): string {
   return `${confirmation.toolName}\u0000${confirmation.inputDigest}`;
+}
+
+/** Whether a grant may answer this question: the same human, its run (or any run), the same taint. */
+function covers(granted: Confirmation, asked: Confirmation): boolean {
+  return (
+    granted.humanId === asked.humanId &&
+    (granted.runId === undefined || granted.runId === asked.runId) &&
+    (granted.informedOf ?? '') === (asked.informedOf ?? '')
+  );
 }

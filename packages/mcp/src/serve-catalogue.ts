@@ -176,7 +176,10 @@ async function callTool(
     return toMcpResult(outcome.result, `The confirmation could not be asked: ${messageOf(error)}`);
   }
   if (answer.action === 'accept' && answer.content?.confirm === true) {
-    await session.confirmations.grant(confirmationFor(call.name, call.input));
+    // This human's yes, for this one call's run: never another caller's, never a later call.
+    await session.confirmations.grant(
+      confirmationFor(call.name, call.input, { humanId: session.humanId, runId: context.runId }),
+    );
     return toMcpResult((await executeCall(call, context)).result);
   }
   // Declined or cancelled: the refusal is journaled like any other, and the client's model is told.

@@ -120,9 +120,12 @@ describe('pinning tool definitions (synthetic changing server)', () => {
   it('notifications/tools/list_changed re-lists at once; outstanding approvals of the changed tool are voided', async () => {
     const events: McpEvent[] = [];
     connection = await connect({}, events);
-    const store = connection.guardConfirmations(new InMemoryConfirmations());
-    // The human approved this exact report in advance.
-    await store.grant(confirmationFor('send_report', input));
+    const inner = new InMemoryConfirmations();
+    const store = connection.guardConfirmations(inner);
+    // The human approved this exact report in advance, for any of her runs.
+    const approval = confirmationFor('send_report', input, { humanId: 'alice', anyRun: true });
+    const asked = confirmationFor('send_report', input, { humanId: 'alice', runId: 'run-1' });
+    await store.grant(approval);
 
     const changedEvent = new Promise<McpEvent>((resolve) => {
       const check = setInterval(() => {
@@ -136,14 +139,17 @@ describe('pinning tool definitions (synthetic changing server)', () => {
     await connection.client.callTool({ name: 'rotate', arguments: {} });
     expect(await changedEvent).toMatchObject({ toolName: 'send_report', voidedApprovals: 1 });
 
-    // The approval is gone, for this tool and these arguments, even once the definition is accepted.
-    expect(await store.consume(confirmationFor('send_report', input))).toBe(false);
+    // The approval is gone, for this tool and these arguments, even once the definition is accepted, and
+    // spent in the store behind the guard too.
+    expect(await store.consume(asked)).toBe(false);
+    expect(inner.outstanding()).toEqual([]);
     connection.accept('send_report');
-    expect(await store.consume(confirmationFor('send_report', input))).toBe(false);
-    // A new approval, given under the accepted definition, holds once.
-    await store.grant(confirmationFor('send_report', input));
-    expect(await store.consume(confirmationFor('send_report', input))).toBe(true);
-    expect(await store.consume(confirmationFor('send_report', input))).toBe(false);
+    expect(await store.consume(asked)).toBe(false);
+    // A new approval, given under the accepted definition, holds once, and only for its human.
+    await store.grant(approval);
+    expect(await store.consume({ ...asked, humanId: 'bob' })).toBe(false);
+    expect(await store.consume(asked)).toBe(true);
+    expect(await store.consume(asked)).toBe(false);
   });
 
   it('pins given at connect time (e.g. from a catalogue file) report a server that changed since', async () => {

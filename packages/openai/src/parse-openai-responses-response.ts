@@ -1,7 +1,8 @@
-import type { AssistantContentPart, JsonObject, ModelTurn, Usage } from '@toolcircuit/core';
+import type { AssistantContentPart, JsonObject, ModelTurn, UntrustedContent, Usage } from '@toolcircuit/core';
 import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 import { isToolSearchItem, toolsLoadedBySearch } from './openai-responses-tool-search.js';
+import { responsesUntrustedContent } from './openai-responses-untrusted-content.js';
 import { providerErrorFromFields } from './openai-shared-map-error.js';
 import { asJsonObject } from './openai-shared-provider-options.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
@@ -68,6 +69,7 @@ export function buildOpenAIResponsesTurn(
   let callIndex = 0;
   let refused = false;
   const hostedItems: { at: number; item: JsonObject }[] = [];
+  const untrusted: UntrustedContent[] = [];
   for (const item of snapshot.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -110,7 +112,10 @@ export function buildOpenAIResponsesTurn(
         content.push(part);
         break;
       }
-      default:
+      default: {
+        // Outside content a hosted tool put into the model's context, before the parts that follow it.
+        const marked = responsesUntrustedContent(asJsonObject(item), content.length);
+        if (marked !== undefined) untrusted.push(marked);
         // A hosted tool's item (web search, code interpreter, the tool search of option `toolSearch: 'native'`…):
         // the provider ran it. Kept whole, with the number of neutral parts before it, so the next request sends
         // it back in its place.
@@ -118,6 +123,7 @@ export function buildOpenAIResponsesTurn(
           hostedItems.push({ at: content.length, item: asJsonObject(item) });
         }
         break;
+      }
     }
   }
   const parsed = openAITurn(
@@ -132,7 +138,13 @@ export function buildOpenAIResponsesTurn(
     provider,
   );
   const loaded = toolsLoadedBySearch(hostedItems, context.fromProviderName);
-  return loaded.length === 0 ? parsed : { ...parsed, turn: { ...parsed.turn, loadedTools: loaded } };
+  if (loaded.length === 0 && untrusted.length === 0) return parsed;
+  const turn: ModelTurn = {
+    ...parsed.turn,
+    ...(loaded.length === 0 ? {} : { loadedTools: loaded }),
+    ...(untrusted.length === 0 ? {} : { untrustedContent: untrusted }),
+  };
+  return { ...parsed, turn };
 }
 
 function mapOpenAIResponsesUsage(usage: ResponseUsage | undefined): Usage {

@@ -21,7 +21,7 @@ export function journalProvenanceOf(attempt: Attempt): JournalProvenance {
   const { provenance, turn } = attempt.context;
   const { gate } = attempt;
   const outputTrust = provenance?.trustOf(attempt.call.name) ?? 'untrusted';
-  if (gate === undefined) return ungated(outputTrust, provenance?.countBefore(turn ?? 1) ?? 0);
+  if (gate === undefined) return ungated(outputTrust, provenance?.countFor(turn ?? 1, attempt.call.id) ?? 0);
   const { request } = gate;
   return {
     outputTrust,

@@ -138,11 +138,13 @@ function gateOf(attempt: Attempt, entry: CatalogueEntry) {
   const { provenance } = attempt.context;
   const turn = attempt.context.turn ?? 1;
   // Cheap first: most calls are neither gated tools nor made after untrusted output, and need no digest.
-  if (provenance === undefined || !provenance.mayGate(attempt.call.name, entry.definition, turn)) return undefined;
+  const { call } = attempt;
+  if (provenance === undefined || !provenance.mayGate(call.name, entry.definition, turn, call.id)) return undefined;
   const canonical = canonicalOf(attempt);
   const inputDigest = digestOf(attempt);
   if (canonical === null || inputDigest === null) return undefined;
-  return provenance.gateOf(attempt.call, entry.definition, JSON.parse(canonical), inputDigest, turn);
+  const scope = { humanId: attempt.context.session.humanId, runId: attempt.runId };
+  return provenance.gateOf(call, entry.definition, JSON.parse(canonical), inputDigest, turn, scope);
 }
 
 /**
@@ -191,7 +193,12 @@ async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: un
   const inputDigest = digestOf(attempt);
   // Unreachable (a copy was made, so there is a canonical text); refused rather than confirmed against nothing.
   if (inputDigest === null) return refuse(attempt, 'invalid_input', notJsonText(call.name));
-  const confirmed = await consumeConfirmation(context.session, { toolName: call.name, inputDigest });
+  const confirmed = await consumeConfirmation(context.session, {
+    toolName: call.name,
+    inputDigest,
+    humanId: context.session.humanId,
+    runId: attempt.runId,
+  });
   if (!confirmed) {
     if (context.confirmation === 'pause') {
       return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));

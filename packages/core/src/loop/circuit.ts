@@ -141,6 +141,8 @@ async function turns(
     state.turns.push(modelTurn);
     state.usage = addUsage(state.usage, modelTurn.usage);
     state.messages.push(assistantMessageOf(modelTurn));
+    // A hosted tool's result is in the context from where it stood in the turn: the calls after it are judged with it.
+    if (modelTurn.untrustedContent !== undefined) state.provenance?.recordUntrustedContent(turn, modelTurn);
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
     // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
@@ -232,7 +234,15 @@ async function endLoop(
 
 function assistantMessageOf(turn: ModelTurn): AssistantMessage {
   // Two literals rather than a spread of `{}` or `{ providerMetadata }`: no throw-away object per turn.
-  const { providerMetadata } = turn;
+  const { providerMetadata, untrustedContent } = turn;
+  if (untrustedContent !== undefined) {
+    return {
+      role: 'assistant',
+      content: turn.content,
+      ...(providerMetadata === undefined ? {} : { providerMetadata }),
+      untrustedContent,
+    };
+  }
   if (providerMetadata === undefined) return { role: 'assistant', content: turn.content };
   return { role: 'assistant', content: turn.content, providerMetadata };
 }

@@ -75,10 +75,13 @@ export async function resumeLoop(
         return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
       // The human decided on what the pause showed them: a gated call's confirmation names that taint.
       const informedOf = pending.request?.taintDigest;
+      // The human of the paused run (the session was checked to be theirs), for this run only.
       confirmations.grant({
         toolName: pending.toolName,
         inputDigest: pending.inputDigest,
         ...(informedOf === undefined ? {} : { informedOf }),
+        humanId: paused.humanId,
+        runId: paused.runId,
       });
       return executeCall(call, context);
     };

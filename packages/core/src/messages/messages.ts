@@ -2,6 +2,7 @@ import { describeMedia } from '../content/describe-media.js';
 import type { FileContentPart, ImageContentPart } from '../content/media-part.js';
 import type { JsonValue } from '../json/json.js';
 import type { ProviderMetadata } from './provider-metadata.js';
+import type { UntrustedContent } from './untrusted-content.js';
 
 /** Plain text, from the user, the model, or a tool. */
 export interface TextPart {
@@ -88,6 +89,13 @@ export interface AssistantMessage {
   readonly role: 'assistant';
   readonly content: readonly AssistantContentPart[];
   readonly providerMetadata?: ProviderMetadata;
+  /**
+   * The turn's {@link UntrustedContent} (`ModelTurn.untrustedContent`): what the provider's hosted tools put
+   * into the model's context while it wrote this message. A run that starts from a conversation holding it
+   * counts it as untrusted, like the tool results in it. Adapters never send it: the provider's own items
+   * travel in `providerMetadata`.
+   */
+  readonly untrustedContent?: readonly UntrustedContent[];
 }
 
 /**

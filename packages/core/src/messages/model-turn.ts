@@ -1,5 +1,6 @@
 import type { AssistantContentPart } from './messages.js';
 import type { ProviderMetadata } from './provider-metadata.js';
+import type { UntrustedContent } from './untrusted-content.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -38,4 +39,11 @@ export interface ModelTurn {
   readonly loadedTools?: readonly string[];
   /** Response-level provider data (response id, model version) the adapter may need on the next turn. */
   readonly providerMetadata?: ProviderMetadata;
+  /**
+   * What the provider's hosted tools put into the model's context during this turn (search and fetch
+   * results, code output…), with where it stood among the turn's parts: untrusted content, which gates the
+   * calls made after it (see {@link UntrustedContent}). Absent when there was none. Adapters set it; the loop
+   * copies it onto the turn's assistant message.
+   */
+  readonly untrustedContent?: readonly UntrustedContent[];
 }

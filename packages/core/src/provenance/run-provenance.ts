@@ -2,7 +2,9 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ToolDefinition } from '../catalogue/tool.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
-import type { Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
+import type { AssistantMessage, Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { UntrustedContent } from '../messages/untrusted-content.js';
 import { nodeCrypto } from '../platform/node-crypto.js';
 import { DEFAULT_MIN_VERBATIM_LENGTH, flaggedArguments } from './argument-provenance.js';
 import type { ConfirmationRequest } from './confirmation-request.js';
@@ -17,11 +19,19 @@ export interface CallGate {
   policy?: TaintPolicy;
 }
 
+/** Who a gated call is for: its confirmation request names them, so the confirmation it asks for is theirs. */
+export interface GateScope {
+  readonly humanId: string;
+  readonly runId: string;
+}
+
 /**
  * The provenance of one run: which untrusted results entered its context and when, which calls that makes
  * gated, and the per-run spotlight marker. Results are recorded as the executor answers them, tagged with
- * their turn; a call is judged only by sources of EARLIER turns, which are what the model had read when it
- * made the call (calls of one turn are made together, before any of their results exist).
+ * their turn; a call is judged by sources of EARLIER turns, which are what the model had read when it
+ * made the call (calls of one turn are made together, before any of their results exist), and by the
+ * content a hosted tool put into its own turn before it (see `UntrustedContent`), which the model had read
+ * too.
  */
 export class RunProvenance {
   #marker: string | undefined;
@@ -37,12 +47,20 @@ export class RunProvenance {
   #counted: { readonly turn: number; count: number; read: number } | undefined;
   /** Per tool name, what `record` needs (its trust and spotlighting): the run's options and catalogue are fixed. */
   readonly #recorded = new Map<string, RecordedAs>();
+  /**
+   * Per call id, how many hosted sources of its own turn stood before it (ids are unique in a run). Absent
+   * until a turn carries hosted content, which most runs never see.
+   */
+  #precededBy: Map<string, number> | undefined;
 
   constructor(catalogue: Catalogue, options: ProvenanceOptions, sources: readonly TaintSource[] = []) {
     this.#catalogue = catalogue;
     this.#options = options;
     this.#sensitive = options.sensitive === undefined ? NONE_SENSITIVE : new Set(options.sensitive);
-    for (const source of sources) this.#sources.push({ turn: source.turn, part: undefined, made: source });
+    for (const source of sources) {
+      this.#sources.push({ turn: source.turn, part: undefined, hosted: undefined, made: source });
+      if (source.precedes !== undefined) this.#precede(source.precedes);
+    }
   }
 
   /**
@@ -63,6 +81,10 @@ export class RunProvenance {
    */
   readConversation(messages: readonly Message[], admitUnknown: boolean): void {
     for (const message of messages) {
+      if (message.role === 'assistant') {
+        if (message.untrustedContent !== undefined && admitUnknown) this.#readHosted(message);
+        continue;
+      }
       if (message.role !== 'tool') continue;
       for (const part of message.content) {
         if (this.trustOf(part.name) === 'trusted') continue;
@@ -131,9 +153,33 @@ export class RunProvenance {
     if (judged.spotlit) this.#spotlight(result);
   }
 
-  /** The untrusted sources a call of `turn` was made after. */
-  sourcesBefore(turn: number): TaintSource[] {
-    return this.#sources.filter((source) => source.turn < turn).map(made);
+  /**
+   * Records what the provider's hosted tools put into the model's context during `turn`
+   * (`ModelTurn.untrustedContent`): each entry is a source from where it stood, so the calls the model made
+   * after it in the same turn are judged with it. Untrusted unless the application's `outputTrust` names its
+   * kind as trusted (`defaultOutputTrust` is about the application's own tools, not the provider's).
+   */
+  recordUntrustedContent(turn: number, modelTurn: Pick<ModelTurn, 'content' | 'untrustedContent'>): void {
+    for (const content of listOf(modelTurn.untrustedContent)) {
+      if (this.#hostedTrusted(content)) continue;
+      const precedes: string[] = [];
+      // A place that is not a whole number (a hand-made or damaged mark) counts as the start: fail safe.
+      const from = Number.isInteger(content.at) && content.at > 0 ? content.at : 0;
+      for (let index = from; index < modelTurn.content.length; index += 1) {
+        const part = modelTurn.content[index];
+        if (part?.type === 'tool_call') precedes.push(part.id);
+      }
+      this.#sources.push({ turn, part: undefined, hosted: { content, precedes }, made: undefined });
+      this.#precede(precedes);
+    }
+  }
+
+  /** The untrusted sources a call of `turn` with this id was made after. */
+  sourcesBefore(turn: number, callId?: string): TaintSource[] {
+    const preceded = callId !== undefined && this.#precededBy?.has(callId) === true;
+    return this.#sources
+      .filter((source) => source.turn < turn || (preceded && precedes(source, callId as string)))
+      .map(made);
   }
 
   /**
@@ -169,9 +215,15 @@ export class RunProvenance {
     return this.#sources.map(made);
   }
 
+  /** {@link countBefore}, with the hosted content of its own turn that a call with this id was made after. */
+  countFor(turn: number, callId: string): number {
+    const count = this.countBefore(turn);
+    return this.#precededBy === undefined ? count : count + (this.#precededBy.get(callId) ?? 0);
+  }
+
   /** Whether a call of this tool in this turn is gated: a gated tool, made after untrusted output. */
-  mayGate(toolName: string, definition: ToolDefinition<never>, turn: number): boolean {
-    return (definition.irreversible || this.isSensitive(toolName)) && this.countBefore(turn) > 0;
+  mayGate(toolName: string, definition: ToolDefinition<never>, turn: number, callId: string): boolean {
+    return (definition.irreversible || this.isSensitive(toolName)) && this.countFor(turn, callId) > 0;
   }
 
   /**
@@ -184,16 +236,19 @@ export class RunProvenance {
     input: JsonValue,
     inputDigest: string,
     turn: number,
+    scope: GateScope,
   ): CallGate | undefined {
     const gatedBecause = definition.irreversible ? 'irreversible' : this.isSensitive(call.name) ? 'sensitive' : null;
     if (gatedBecause === null) return undefined;
-    const sources = this.sourcesBefore(turn);
+    const sources = this.sourcesBefore(turn, call.id);
     if (sources.length === 0) return undefined;
     const untrustedSources = sources.map(refOf);
     const request: ConfirmationRequest = {
       callId: call.id,
       toolName: call.name,
       turn,
+      humanId: scope.humanId,
+      runId: scope.runId,
       input,
       inputDigest,
       gatedBecause,
@@ -220,7 +275,26 @@ export class RunProvenance {
   }
 
   #add(turn: number, result: ToolResultPart): void {
-    this.#sources.push({ turn, part: result, made: undefined });
+    this.#sources.push({ turn, part: result, hosted: undefined, made: undefined });
+  }
+
+  /** A starting conversation's hosted content: sources of turn 0, like its tool results. */
+  #readHosted(message: AssistantMessage): void {
+    for (const content of listOf(message.untrustedContent)) {
+      if (this.#hostedTrusted(content)) continue;
+      const known = this.#sources.some((source) => matchesHosted(made(source), content));
+      if (!known) this.#sources.push({ turn: 0, part: undefined, hosted: { content, precedes: [] }, made: undefined });
+    }
+  }
+
+  #hostedTrusted(content: UntrustedContent): boolean {
+    return this.#options.outputTrust?.[content.kind] === 'trusted';
+  }
+
+  #precede(callIds: readonly string[]): void {
+    if (callIds.length === 0) return;
+    this.#precededBy ??= new Map();
+    for (const id of callIds) this.#precededBy.set(id, (this.#precededBy.get(id) ?? 0) + 1);
   }
 
   #definitionOf(toolName: string): ToolDefinition<never> | undefined {
@@ -239,10 +313,26 @@ interface LazySource {
   readonly turn: number;
   /** The result as the executor made it: the circuit's own copy, which nothing changes afterwards. */
   readonly part: ToolResultPart | undefined;
+  /** Or hosted content of the model's own turn, with the calls of that turn made after it. */
+  readonly hosted: { readonly content: UntrustedContent; readonly precedes: readonly string[] } | undefined;
   made: TaintSource | undefined;
 }
 
 function made(source: LazySource): TaintSource {
+  if (source.made === undefined && source.hosted !== undefined) {
+    const { content, precedes } = source.hosted;
+    // Read defensively: a mark in a stored conversation is the application's data, and a damaged one still taints.
+    const text = typeof content.text === 'string' ? content.text : String(content.text ?? '');
+    source.made = {
+      turn: source.turn,
+      callId: String(content.id),
+      toolName: String(content.kind),
+      outputDigest: jsonDigest(text),
+      text,
+      hosted: true,
+      ...(precedes.length === 0 ? {} : { precedes }),
+    };
+  }
   if (source.made === undefined) {
     const part = source.part as ToolResultPart;
     source.made = {
@@ -258,8 +348,32 @@ function made(source: LazySource): TaintSource {
 
 function matches(source: TaintSource, part: ToolResultPart): boolean {
   return (
-    source.callId === part.callId && source.toolName === part.name && source.outputDigest === jsonDigest(part.content)
+    source.hosted !== true &&
+    source.callId === part.callId &&
+    source.toolName === part.name &&
+    source.outputDigest === jsonDigest(part.content)
   );
+}
+
+function matchesHosted(source: TaintSource, content: UntrustedContent): boolean {
+  return (
+    source.hosted === true &&
+    source.callId === String(content.id) &&
+    source.toolName === String(content.kind) &&
+    source.text === (typeof content.text === 'string' ? content.text : String(content.text ?? ''))
+  );
+}
+
+/** The marks of a turn or message; anything but a list of objects (damaged data) is read as far as it goes. */
+function listOf(marks: readonly UntrustedContent[] | undefined): UntrustedContent[] {
+  const list: unknown[] = Array.isArray(marks) ? marks : marks === undefined ? [] : [marks];
+  return list.filter((mark): mark is UntrustedContent => typeof mark === 'object' && mark !== null);
+}
+
+/** Whether a hosted source stood before this call of its own turn. */
+function precedes(source: LazySource, callId: string): boolean {
+  if (source.hosted !== undefined) return source.hosted.precedes.includes(callId);
+  return source.made?.precedes?.includes(callId) === true;
 }
 
 /** Per catalogue (immutable): its tool names, and those whose definition asks to be spotlit. */

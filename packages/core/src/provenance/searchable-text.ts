@@ -1,3 +1,4 @@
+import { collectLeaves } from '../json/leaf-text.js';
 import type { ToolResultContent } from '../messages/messages.js';
 
 /**
@@ -10,24 +11,9 @@ export function searchableText(content: ToolResultContent): string {
   for (const part of content as readonly unknown[]) {
     const typed = part as { readonly type?: unknown; readonly text?: unknown; readonly value?: unknown };
     if (typed.type === 'text' && typeof typed.text === 'string') pieces.push(typed.text);
-    else if (typed.type === 'json') collectLeaves(typed.value, pieces, 0);
+    else if (typed.type === 'json') collectLeaves(typed.value, pieces);
     // Any other kind of part (media with a title or alt text…): its fields, but not an inline payload.
-    else collectLeaves(part, pieces, 0, ['data', 'type']);
+    else collectLeaves(part, pieces, ['data', 'type']);
   }
   return pieces.join('\n');
-}
-
-function collectLeaves(value: unknown, into: string[], depth: number, skip: readonly string[] = []): void {
-  // Content is a JSON copy, so there are no cycles; the depth bound only keeps a hostile nesting cheap.
-  if (depth > 64) return;
-  if (typeof value === 'string') into.push(value);
-  else if (typeof value === 'number') into.push(String(value));
-  else if (Array.isArray(value)) for (const item of value) collectLeaves(item, into, depth + 1);
-  else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (skip.includes(key)) continue;
-      into.push(key);
-      collectLeaves(item, into, depth + 1);
-    }
-  }
 }

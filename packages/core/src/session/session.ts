@@ -1,4 +1,4 @@
-import { type Confirmation, type ConfirmationStore, InMemoryConfirmations } from './confirm.js';
+import { type Confirmation, type ConfirmationStore, InMemoryConfirmations, scoped } from './confirm.js';
 
 /**
  * Who the circuit acts for. The application builds it from ITS OWN authentication (a verified token, a
@@ -18,7 +18,11 @@ export interface SessionInit {
   readonly id: string;
   readonly humanId: string;
   readonly rights?: Iterable<string>;
-  /** A store of your own (e.g. database-backed), or confirmations to start an in-memory store with. */
+  /**
+   * A store of your own (e.g. database-backed, possibly shared by many sessions), or confirmations to start
+   * this session's own in-memory store with: those that name no human are bound to `humanId`, for every run
+   * of this session (the store is this session's alone).
+   */
   readonly confirmations?: ConfirmationStore | Iterable<Confirmation>;
 }
 
@@ -27,13 +31,19 @@ export function createSession(init: SessionInit): Session {
   const confirmations =
     init.confirmations !== undefined && isStore(init.confirmations)
       ? init.confirmations
-      : new InMemoryConfirmations(init.confirmations ?? []);
+      : new InMemoryConfirmations(ownConfirmations(init.confirmations ?? [], init.humanId));
   return Object.freeze({
     id: init.id,
     humanId: init.humanId,
     rights: new Set(init.rights ?? []),
     confirmations,
   });
+}
+
+function* ownConfirmations(list: Iterable<Confirmation>, humanId: string): Iterable<Confirmation> {
+  for (const confirmation of list) {
+    yield confirmation.humanId === undefined ? scoped(confirmation, { humanId, anyRun: true }) : confirmation;
+  }
 }
 
 function isStore(value: ConfirmationStore | Iterable<Confirmation>): value is ConfirmationStore {

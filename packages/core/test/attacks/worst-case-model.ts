@@ -1,12 +1,30 @@
 // The worst case a defence has to hold against: a model that obeys every instruction it finds in any tool
 // result, copying the attacker's values into the arguments, and otherwise does the user's task faithfully.
-import type { JsonValue, Model, ModelRequest, ModelTurn, ToolCallPart, ToolResultContent } from '../../src/index.js';
+import type {
+  JsonValue,
+  Model,
+  ModelRequest,
+  ModelTurn,
+  ToolCallPart,
+  ToolResultContent,
+  UntrustedContent,
+} from '../../src/index.js';
 import { callsTurn, textTurn } from '../support.js';
 import type { Domain } from './domains.js';
 
 const DIRECTIVE = /call ([a-z_]+) with /g;
 
-export function worstCaseModel(domain: Domain): Model & { readonly obeyed: string[] } {
+export interface WorstCaseOptions {
+  /**
+   * The provider's hosted search ran first in the model's first response and returned this content: the
+   * model obeys it in that same response, before any tool of the application has run.
+   */
+  readonly hosted?: UntrustedContent;
+  /** How the model rewrites the attacker's arguments before sending them (re-cased, encoded, split…). */
+  readonly transform?: (input: JsonValue) => JsonValue;
+}
+
+export function worstCaseModel(domain: Domain, options: WorstCaseOptions = {}): Model & { readonly obeyed: string[] } {
   let next = 0;
   const obeyed: string[] = [];
   const id = (): string => {
@@ -20,9 +38,22 @@ export function worstCaseModel(domain: Domain): Model & { readonly obeyed: strin
     async generate(request: ModelRequest): Promise<ModelTurn> {
       const made = madeCalls(request);
       const results = resultsOf(request);
-      if (made.length === 0) return callsTurn(domain.benign.reads.map((read) => call(id(), read.tool, read.input)));
+      const transform = options.transform ?? ((input: JsonValue) => input);
+      if (made.length === 0) {
+        const reads = domain.benign.reads.map((read) => call(id(), read.tool, read.input));
+        const { hosted } = options;
+        if (hosted === undefined) return callsTurn(reads);
+        // What the hosted search returned is obeyed at once, in the same response (no secret needed first).
+        const obeyedNow = directivesIn(hosted.text).filter((directive) => !directive.needsSecret);
+        obeyed.push(...obeyedNow.map((directive) => directive.key));
+        const calls = obeyedNow.map((directive) => call(id(), directive.tool, transform(directive.input)));
+        return { ...callsTurn([...calls, ...reads]), untrustedContent: [hosted] };
+      }
 
-      const directives = results.flatMap((result) => directivesIn(result.content));
+      const directives = [
+        ...(options.hosted === undefined ? [] : directivesIn(options.hosted.text)),
+        ...results.flatMap((result) => directivesIn(result.content)),
+      ];
       const pending = directives.filter((directive) => !obeyed.includes(directive.key));
       if (pending.length > 0) {
         const secret = results.find((result) => result.name === domain.secret.tool);
@@ -31,7 +62,7 @@ export function worstCaseModel(domain: Domain): Model & { readonly obeyed: strin
         const secretValue = secret === undefined ? '' : String(leaf(secret.content, domain.secret.field));
         obeyed.push(...pending.map((directive) => directive.key));
         return callsTurn(
-          pending.map((directive) => call(id(), directive.tool, substitute(directive.input, secretValue))),
+          pending.map((directive) => call(id(), directive.tool, transform(substitute(directive.input, secretValue)))),
         );
       }
       const { action } = domain.benign;
@@ -57,16 +88,28 @@ function resultsOf(request: ModelRequest): { name: string; content: ToolResultCo
   return request.messages.flatMap((message) => (message.role === 'tool' ? [...message.content] : []));
 }
 
+interface Directive {
+  readonly key: string;
+  readonly tool: string;
+  readonly input: JsonValue;
+  readonly needsSecret: boolean;
+}
+
 /** Every "call X with {json}" in the result's text and in every string of its JSON, anywhere. */
-function directivesIn(content: ToolResultContent): { key: string; tool: string; input: JsonValue }[] {
-  const found: { key: string; tool: string; input: JsonValue }[] = [];
+function directivesIn(content: ToolResultContent): Directive[] {
+  const found: Directive[] = [];
   for (const text of stringsOf(content)) {
     for (const match of text.matchAll(DIRECTIVE)) {
       const start = (match.index ?? 0) + match[0].length;
       const json = balancedObject(text, start);
       if (json === undefined) continue;
       try {
-        found.push({ key: `${match[1]}${json}`, tool: match[1] as string, input: JSON.parse(json) as JsonValue });
+        found.push({
+          key: `${match[1]}${json}`,
+          tool: match[1] as string,
+          input: JSON.parse(json) as JsonValue,
+          needsSecret: json.includes('{{secret}}'),
+        });
       } catch {
         // Not JSON after all: nothing to obey.
       }

@@ -82,7 +82,7 @@ describe('the four checks, in order', () => {
   it('2 before 3 and 4: an input failing the schema is never authorised, and no confirmation is spent', async () => {
     const confirmations = new InMemoryConfirmations();
     const bad = { amount: 'ten', to: 'bob' };
-    confirmations.confirm('virement', bad);
+    confirmations.confirm('virement', bad, { humanId: 'alice', anyRun: true });
     const { context, runs } = setup({ rights: [], confirmations });
     const outcome = await executeCall(call('c1', 'virement', bad), context);
     expect(outcome.verdict).toMatchObject({ kind: 'refused', reason: 'invalid_input' });
@@ -107,7 +107,7 @@ describe('the four checks, in order', () => {
 
   it('3 before 4: without the right, an irreversible call is refused for the right and keeps its confirmation', async () => {
     const confirmations = new InMemoryConfirmations();
-    confirmations.confirm('virement', { amount: 10, to: 'bob' });
+    confirmations.confirm('virement', { amount: 10, to: 'bob' }, { humanId: 'alice', anyRun: true });
     const { context } = setup({ rights: [], confirmations });
     const outcome = await executeCall(call('c1', 'virement', { amount: 10, to: 'bob' }), context);
     expect(outcome.verdict).toMatchObject({ reason: 'missing_right' });
@@ -125,7 +125,7 @@ describe('the four checks, in order', () => {
 
   it('4: a confirmation covers these exact arguments only, once, whatever the key order', async () => {
     const confirmations = new InMemoryConfirmations();
-    confirmations.confirm('virement', { amount: 10, to: 'bob' });
+    confirmations.confirm('virement', { amount: 10, to: 'bob' }, { humanId: 'alice', anyRun: true });
     const { context, runs } = setup({ confirmations });
     const bigger = await executeCall(call('c1', 'virement', { amount: 1000, to: 'bob' }), context);
     expect(bigger.verdict).toMatchObject({ reason: 'confirmation_required' });
@@ -138,7 +138,7 @@ describe('the four checks, in order', () => {
 
   it('4: a confirmation for one tool does not cover another tool with the same arguments', async () => {
     const confirmations = new InMemoryConfirmations([
-      { toolName: 'autre_outil', inputDigest: argumentDigest({ amount: 10, to: 'bob' }) },
+      { toolName: 'autre_outil', inputDigest: argumentDigest({ amount: 10, to: 'bob' }), humanId: 'alice' },
     ]);
     const { context } = setup({ confirmations });
     expect((await executeCall(call('c1', 'virement', { amount: 10, to: 'bob' }), context)).verdict).toMatchObject({

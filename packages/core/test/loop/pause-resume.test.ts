@@ -232,9 +232,9 @@ describe('confirmation mode "pause"', () => {
       messages: user,
       hooks: {
         // The application asks its human when it sees the refusal; here the human says yes.
-        onCall: ({ call: c, verdict }) => {
+        onCall: ({ runId, call: c, verdict }) => {
           if (verdict.kind === 'refused' && verdict.reason === 'confirmation_required')
-            confirmations.confirm(c.name, c.input);
+            confirmations.confirm(c.name, c.input, { humanId: session.humanId, runId });
         },
       },
     });

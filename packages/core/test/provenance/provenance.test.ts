@@ -89,7 +89,7 @@ function options(
 
 describe('provenance: fresh, informed confirmation', () => {
   it('does not use a confirmation given before untrusted output arrived, and says what the human must see', async () => {
-    const stale = new InMemoryConfirmations([confirmationFor('pay', payment)]);
+    const stale = new InMemoryConfirmations([confirmationFor('pay', payment, { humanId: 'h', anyRun: true })]);
     const run = options(
       [callsTurn([call('c1', 'read_mail', {})]), callsTurn([call('c2', 'pay', payment)]), textTurn('ok')],
       { confirmations: stale },
@@ -232,7 +232,7 @@ describe('provenance: fresh, informed confirmation', () => {
   });
 
   it('is off with provenance: false (the four checks only)', async () => {
-    const stale = new InMemoryConfirmations([confirmationFor('pay', payment)]);
+    const stale = new InMemoryConfirmations([confirmationFor('pay', payment, { humanId: 'h', anyRun: true })]);
     const run = options(
       [callsTurn([call('c1', 'read_mail', {})]), callsTurn([call('c2', 'pay', payment)]), textTurn('ok')],
       { confirmations: stale, provenance: false },

@@ -28,6 +28,7 @@ export {
   type DeferredPerStepCall,
   type DeferredPerStepScenario,
 } from './deferred-per-step-scenario.js';
+export { createHostedResultScenario, type HostedResultScenario } from './hosted-result-scenario.js';
 export {
   createMediaResultCatalogue,
   MEDIA_RESULT_IMAGE_LIMIT,
