@@ -3,8 +3,8 @@
 //
 //   node scripts/pack-smoke.mjs        (after `pnpm build`; CI runs it from .ci/run)
 //
-// 1. Packs every public package (`pnpm pack` turns workspace:* into versions); the private bench app must
-//    not be packable, and every tarball must carry its LICENSE and dist.
+// 1. Packs every public package as `pnpm pack:public` does (`pnpm pack` turns workspace:* into versions);
+//    the private packages must not be packable, and every tarball must carry its LICENSE and dist.
 // 2. An empty project installs, with npm, the tarballs the README's Install section names (core, config,
 //    anthropic); the provider SDK comes as a peer dependency. Nothing else may come along: no other SDK, no
 //    database driver, no archived Gemini SDK.
@@ -18,10 +18,11 @@
 // 5. The optional pieces fail clearly: opening a SQLite or PostgreSQL store without its driver, and the
 //    archived Gemini SDK without its package, throw typed configuration errors naming `npm install …`.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packPublic, workspacePackages } from './pack-public.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'toolcircuit-pack-'));
@@ -64,37 +65,30 @@ mkdirSync(tarballs);
 const packed = new Map();
 /** Each public package's own @toolcircuit/* dependencies (dependencies and peers), read before packing. */
 const internalDeps = new Map();
-for (const group of ['packages', 'apps']) {
-  for (const dir of readdirSync(join(root, group))) {
-    const where = join(root, group, dir);
-    if (!existsSync(join(where, 'package.json'))) continue;
-    const manifest = JSON.parse(readFileSync(join(where, 'package.json'), 'utf8'));
-    if (manifest.private === true) {
-      // `private` stops a publish; its prepack script stops a pack too (`pnpm -r pack` included).
-      const attempt = runCapture('pnpm', ['pack', '--pack-destination', join(work, 'refused')], where);
-      check(attempt.code !== 0 && !existsSync(join(work, 'refused')), `${manifest.name} is private: packing it fails`);
-      continue;
-    }
-    const before = new Set(readdirSync(tarballs));
-    run('pnpm', ['pack', '--pack-destination', tarballs], where);
-    const file = readdirSync(tarballs).find((name) => !before.has(name));
-    const listing = run('tar', ['-tzf', join(tarballs, file)], work).split('\n');
-    check(
-      listing.includes('package/LICENSE') && listing.some((path) => path.startsWith('package/dist/')),
-      `${manifest.name} → ${file} (${listing.length - 1} files, LICENSE and dist included)`,
-    );
-    check(!listing.some((path) => /\.test\.ts$/.test(path)), `${manifest.name}: no test files in the tarball`);
-    const packedManifest = JSON.parse(run('tar', ['-xzOf', join(tarballs, file), 'package/package.json'], work));
-    const workspaceRanges = JSON.stringify(packedManifest).includes('workspace:');
-    check(!workspaceRanges, `${manifest.name}: no workspace: ranges left in the packed package.json`);
-    packed.set(manifest.name, join(tarballs, file));
-    internalDeps.set(
-      manifest.name,
-      Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
-        name.startsWith('@toolcircuit/'),
-      ),
-    );
-  }
+for (const { manifest, dir } of workspacePackages()) {
+  if (manifest.private !== true) continue;
+  // `private` stops a publish; its prepack script stops a pack too (`pnpm -r pack` included).
+  const attempt = runCapture('pnpm', ['pack', '--pack-destination', join(work, 'refused')], join(root, dir));
+  check(attempt.code !== 0 && !existsSync(join(work, 'refused')), `${manifest.name} is private: packing it fails`);
+}
+// The same packing as `pnpm pack:public` (scripts/pack-public.mjs), which skips the private packages.
+for (const { name, manifest, tarball: file } of packPublic(tarballs)) {
+  const listing = run('tar', ['-tzf', file], work).split('\n');
+  check(
+    listing.includes('package/LICENSE') && listing.some((path) => path.startsWith('package/dist/')),
+    `${name} → ${basename(file)} (${listing.length - 1} files, LICENSE and dist included)`,
+  );
+  check(!listing.some((path) => /\.test\.ts$/.test(path)), `${name}: no test files in the tarball`);
+  const packedManifest = JSON.parse(run('tar', ['-xzOf', file, 'package/package.json'], work));
+  const workspaceRanges = JSON.stringify(packedManifest).includes('workspace:');
+  check(!workspaceRanges, `${name}: no workspace: ranges left in the packed package.json`);
+  packed.set(name, file);
+  internalDeps.set(
+    name,
+    Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((dep) =>
+      dep.startsWith('@toolcircuit/'),
+    ),
+  );
 }
 /** A package and every @toolcircuit/* package it needs, transitively: what npm would fetch from the registry. */
 function withInternalDeps(name, seen = new Set()) {
@@ -147,15 +141,15 @@ run(
 for (const absent of ['better-sqlite3', 'pg', '@google/generative-ai']) {
   check(!installed(tool, absent), `the CLI did not pull in the optional ${absent}`);
 }
-const help = runCapture('npx', ['--no-install', 'toolcircuit', '--help'], tool);
-check(help.code === 0 && /toolcircuit/.test(help.stdout), '`npx toolcircuit --help` runs');
+const help = runCapture('npx', ['--no-install', '@toolcircuit/cli', '--help'], tool);
+check(help.code === 0 && /toolcircuit/.test(help.stdout), '`npx @toolcircuit/cli --help` runs');
 cpSync(join(root, 'scripts/pack-smoke/readme-example.cassette.json'), join(tool, 'readme-example.json'));
 
 /** Starts `toolcircuit replay`, resolves with its base URL and a promise of how it ended. */
 function startReplay() {
   const child = spawn(
     'npx',
-    ['--no-install', 'toolcircuit', 'replay', 'readme-example.json', '--port', '0', '--exit-when-done'],
+    ['--no-install', '@toolcircuit/cli', 'replay', 'readme-example.json', '--port', '0', '--exit-when-done'],
     {
       cwd: tool,
       stdio: ['ignore', 'pipe', 'pipe'],
