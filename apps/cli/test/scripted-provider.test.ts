@@ -35,33 +35,31 @@ const TURNS = [
 ];
 
 describe('startScriptedProvider: scripted turns through each real adapter, offline', () => {
-  it.each([
-    'anthropic:claude-sonnet-5-5',
-    'openai:gpt-5.2',
-    'openai-responses:gpt-5.2',
-    'google:gemini-3-flash',
-  ])('%s', async (spec) => {
-    seen.length = 0;
-    const offline = await startScriptedProvider(spec, TURNS);
-    try {
-      const model = await createModel(spec, { env: offline.env, configFile: false });
-      expect(`${model.provider}:${model.modelId}`).toMatch(new RegExp(`:${spec.split(':')[1]}$`));
-      const result = await runLoop({
-        model,
-        catalogue: createCatalogue([lookup]),
-        session: createSession({ id: 's', humanId: 'alice', rights: ['dossiers:read'] }),
-        messages: [{ role: 'user', content: 'Où en est le dossier A-1234 ?' }],
-      });
-      expect(result.status).toBe('completed');
-      expect(result.text).toBe('Le dossier A-1234 est ouvert.');
-      expect(seen).toEqual(['A-1234']);
-      // The refusal went back to the provider in its own format, in the second request's body.
-      expect(JSON.stringify(offline.server.received[1]?.body)).toContain('must match pattern');
-      expect(() => offline.assertDone()).not.toThrow();
-    } finally {
-      await offline.close();
-    }
-  });
+  it.each(['anthropic:claude-sonnet-5-5', 'openai:gpt-5.2', 'openai-responses:gpt-5.2', 'google:gemini-3-flash'])(
+    '%s',
+    async (spec) => {
+      seen.length = 0;
+      const offline = await startScriptedProvider(spec, TURNS);
+      try {
+        const model = await createModel(spec, { env: offline.env, configFile: false });
+        expect(`${model.provider}:${model.modelId}`).toMatch(new RegExp(`:${spec.split(':')[1]}$`));
+        const result = await runLoop({
+          model,
+          catalogue: createCatalogue([lookup]),
+          session: createSession({ id: 's', humanId: 'alice', rights: ['dossiers:read'] }),
+          messages: [{ role: 'user', content: 'Où en est le dossier A-1234 ?' }],
+        });
+        expect(result.status).toBe('completed');
+        expect(result.text).toBe('Le dossier A-1234 est ouvert.');
+        expect(seen).toEqual(['A-1234']);
+        // The refusal went back to the provider in its own format, in the second request's body.
+        expect(JSON.stringify(offline.server.received[1]?.body)).toContain('must match pattern');
+        expect(() => offline.assertDone()).not.toThrow();
+      } finally {
+        await offline.close();
+      }
+    },
+  );
 
   it('env points createModel at the server, with a placeholder key in the provider’s variable', async () => {
     const offline = await startScriptedProvider('openai:gpt-5.2', [textTurn('ok')]);
