@@ -1,10 +1,6 @@
-import type { JsonObject, JsonValue } from '@toolcircuit/core';
+import type { JsonObject } from '@toolcircuit/core';
 import type { LintFinding } from './lint-finding.js';
-import { walkSchemaObjects } from './walk-schema-objects.js';
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject, walkSchemaObjects } from './walk-schema-objects.js';
 
 /**
  * `impossible-required` findings: an object that requires a property it also forbids
