@@ -9,11 +9,13 @@
 //    anthropic); the provider SDK comes as a peer dependency. Nothing else may come along: no other SDK, no
 //    database driver, no archived Gemini SDK.
 // 3. A second empty project installs the CLI tarball (with the @toolcircuit packages it needs, from their
-//    tarballs too) and serves a synthetic cassette with
+//    tarballs too), writes the example's cassette with @toolcircuit/testing's scriptedCassette and serves it with
 //    `toolcircuit replay --port 0 --exit-when-done` on 127.0.0.1.
 // 4. The README's twenty-line example, copied from README.md as it is, runs against that server as ESM
 //    (`example.mjs`) and as CommonJS through `require` (`example.cjs`); both must print the answer, and
 //    stderr must stay empty (no deprecation, no experimental warning). The replay must serve every interaction.
+// 4a. The README's no-key variant (examples/twenty-lines/offline.mjs) runs there too, once the testing
+//     tarball is added: a scripted provider, the real adapter and SDK, no key.
 // 4b. A third empty project installs @toolcircuit/dbos: DBOS Transact comes as its peer, and the package imports.
 // 5. The optional pieces fail clearly: opening a SQLite or PostgreSQL store without its driver, and the
 //    archived Gemini SDK without its package, throw typed configuration errors naming `npm install …`.
@@ -143,7 +145,26 @@ for (const absent of ['better-sqlite3', 'pg', '@google/generative-ai']) {
 }
 const help = runCapture('npx', ['--no-install', '@toolcircuit/cli', '--help'], tool);
 check(help.code === 0 && /toolcircuit/.test(help.stdout), '`npx @toolcircuit/cli --help` runs');
-cpSync(join(root, 'scripts/pack-smoke/readme-example.cassette.json'), join(tool, 'readme-example.json'));
+// The example's conversation as a cassette, written by the published @toolcircuit/testing (the CLI's
+// dependency) from the same turns as the README's no-key variant: nothing outside the packages is needed.
+const written = runCapture(
+  'node',
+  [
+    '--input-type=module',
+    '-e',
+    "import { writeFileSync } from 'node:fs';" +
+      "import { scriptedCassette, textTurn, toolCallsTurn } from '@toolcircuit/testing';" +
+      "const cassette = scriptedCassette('anthropic-messages', [" +
+      "toolCallsTurn([{ name: 'chercher_dossier', input: { numero: 'A-1234' } }])," +
+      "textTurn('Le dossier A-1234 est ouvert.')], { model: 'claude-sonnet-5-5' });" +
+      "writeFileSync('readme-example.json', JSON.stringify(cassette));",
+  ],
+  tool,
+);
+check(
+  written.code === 0,
+  `scriptedCassette wrote the example's cassette${written.stderr === '' ? '' : `: ${written.stderr}`}`,
+);
 
 /** Starts `toolcircuit replay`, resolves with its base URL and a promise of how it ended. */
 function startReplay() {
@@ -218,6 +239,20 @@ for (const file of ['example.mjs', 'example.cjs']) {
     'the replay served every interaction, no mismatch',
   );
 }
+
+// ── 4a. the README's no-key variant, whole (examples/twenty-lines/offline.mjs), with @toolcircuit/testing ──
+step('node offline.mjs (the no-key variant: a scripted provider, the real adapter) in the same project');
+run('npm', ['install', ...npmFlags, tarball('@toolcircuit/testing')], app);
+cpSync(join(root, 'examples/twenty-lines/offline.mjs'), join(app, 'offline.mjs'));
+const offlineRun = runCapture('node', ['offline.mjs'], app, { TOOLCIRCUIT_MODEL: '', ANTHROPIC_API_KEY: '' });
+check(
+  offlineRun.code === 0 && offlineRun.stdout === 'completed Le dossier A-1234 est ouvert.\n',
+  `prints the answer with no key: ${JSON.stringify(offlineRun.stdout.trim() || offlineRun.stderr.trim())}`,
+);
+check(
+  offlineRun.stderr.trim() === '',
+  `nothing on stderr${offlineRun.stderr.trim() === '' ? '' : `: ${offlineRun.stderr.trim()}`}`,
+);
 
 // ── 4b. the DBOS package, in its own empty project: its SDK comes in as its peer ─────────────────────────
 step('npm install @toolcircuit/dbos into an empty project and import it');
