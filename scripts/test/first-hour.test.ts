@@ -61,6 +61,14 @@ describe('the first hour', () => {
     expect(read('packages/stores/README.md')).toMatch(/compiles it from source/);
   });
 
+  it('SECURITY.md says how to report a vulnerability, privately, without an invented address', () => {
+    const security = read('SECURITY.md');
+    const reporting = security.slice(security.indexOf('## Reporting a vulnerability'));
+    expect(reporting).toMatch(/^## Reporting a vulnerability\n\nReport it privately to the maintainers/);
+    const section = reporting.slice(0, reporting.indexOf('\n## ', 1));
+    expect(section).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+|https?:\/\//); // no e-mail, no URL: none is known yet
+  });
+
   it('the README names everySession, the explicit way to open a tool to every session', () => {
     expect(readme).toMatch(/right: everySession/);
   });
