@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +68,25 @@ describe('the first hour', () => {
     expect(reporting).toMatch(/^## Reporting a vulnerability\n\nReport it privately to the maintainers/);
     const section = reporting.slice(0, reporting.indexOf('\n## ', 1));
     expect(section).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+|https?:\/\//); // no e-mail, no URL: none is known yet
+  });
+
+  it('BENCHMARKS.md opens with a one-glance table that matches the full goal table beside it', () => {
+    const benchmarks = read('BENCHMARKS.md');
+    expect(benchmarks.split('\n').length).toBeLessThan(80);
+    expect(benchmarks).toMatch(/## At a glance\n\n<!-- summary:[^\n]*-->\n\d+ of \d+ goals pass/);
+    const summaryRows = benchmarks.split('\n').filter((line) => /\| (pass|\*\*FAIL\*\*) \|$/.test(line));
+    const goalTable = read('benchmarks/goal-table.md').split('\n');
+    const tableStart = goalTable.findIndex((line) => line.startsWith('| path'));
+    const tableEnd = goalTable.findIndex((line, index) => index > tableStart && !line.startsWith('|'));
+    const fullRows = goalTable.slice(tableStart + 2, tableEnd);
+    expect(summaryRows.length).toBe(fullRows.length);
+    for (const row of summaryRows) expect(row.length, row).toBeLessThan(240);
+    const check = spawnSync(process.execPath, ['scripts/benchmarks-summary.mjs', '--check'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
   });
 
   it('the README names everySession, the explicit way to open a tool to every session', () => {
