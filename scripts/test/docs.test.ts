@@ -8,7 +8,7 @@ import { codeBlocks } from '../../docs/check-code-blocks.mjs';
 
 // The documentation site's sources: the guides, their TypeScript blocks (type-checked against the built
 // packages, and run when marked), and the READMEs that point to them. The site itself (TypeDoc) is built by
-// `pnpm docs` in CI (.ci/run).
+// `pnpm docs:build` in CI (.ci/run).
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const GUIDES = [
   'tools-and-checks',
