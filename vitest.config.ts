@@ -22,6 +22,7 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
       'scripts/test/**/*.test.mjs',
       'scripts/test/**/*.test.ts',
+      'examples/*.test.ts',
     ],
     // Fails a test that makes an SDK print a deprecation warning or ajv skip an unknown format.
     setupFiles: ['scripts/test/noise-guard.ts'],

@@ -36,7 +36,17 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, formatMessages } from 'esbuild';
+
+/**
+ * Prints esbuild's warnings as its own logger would (errors are in the error a failed build throws).
+ * @param {import('esbuild').Message[]} warnings
+ */
+async function printWarnings(warnings) {
+  if (warnings.length === 0) return;
+  const text = await formatMessages(warnings, { kind: 'warning', color: process.stderr.isTTY === true });
+  process.stderr.write(text.join(''));
+}
 
 /** @typedef {string | { [condition: string]: ExportTarget } | null} ExportTarget */
 
@@ -145,8 +155,11 @@ async function bundleInto(packageDir, name, entryPoints, lazy, staging) {
     // The sources ship in the package (files: src), as they did with tsc's maps.
     sourcesContent: false,
     metafile: true,
-    logLevel: 'warning',
+    // Errors come back in the thrown error's message; printing them as well would put a red "✘ [ERROR]" on
+    // the terminal for a failure a caller expects and handles (the bundler's own tests provoke some).
+    logLevel: 'silent',
   });
+  await printWarnings(result.warnings);
   const read = (/** @type {string} */ path) => readFileSync(join(packageDir, path), 'utf8');
   // A class that two modules both declare at the top level is renamed by esbuild in the bundle (`Foo` →
   // `Foo2`), which changes its `.name`, and errors read theirs (`this.name = new.target.name`): the build
@@ -232,13 +245,14 @@ async function lazyModules(packageDir, name, specifiers, staging) {
       throw new Error(`${name}: two lazy modules would both be bundled as dist/${out}; rename one`);
     }
     const probe = join(staging, 'lazy-probe', out);
-    await build({
+    const probed = await build({
       absWorkingDir: packageDir,
       entryPoints: [specifier],
       outfile: probe,
       ...commonOptions(packageDir),
-      logLevel: 'warning',
+      logLevel: 'silent',
     });
+    await printWarnings(probed.warnings);
     /** @type {Record<string, unknown>} */
     const exported = await import(pathToFileURL(join(packageDir, probe)).href);
     const notFunctions = Object.keys(exported).filter((key) => !isPlainFunction(exported[key]));

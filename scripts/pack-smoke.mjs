@@ -3,25 +3,28 @@
 //
 //   node scripts/pack-smoke.mjs        (after `pnpm build`; CI runs it from .ci/run)
 //
-// 1. Packs every public package (`pnpm pack` turns workspace:* into versions); the private bench app must
-//    not be packable, and every tarball must carry its LICENSE and dist.
+// 1. Packs every public package as `pnpm pack:public` does (`pnpm pack` turns workspace:* into versions);
+//    the private packages must not be packable, and every tarball must carry its LICENSE and dist.
 // 2. An empty project installs, with npm, the tarballs the README's Install section names (core, config,
 //    anthropic); the provider SDK comes as a peer dependency. Nothing else may come along: no other SDK, no
 //    database driver, no archived Gemini SDK.
 // 3. A second empty project installs the CLI tarball (with the @toolcircuit packages it needs, from their
-//    tarballs too) and serves a synthetic cassette with
+//    tarballs too), writes the example's cassette with @toolcircuit/testing's scriptedCassette and serves it with
 //    `toolcircuit replay --port 0 --exit-when-done` on 127.0.0.1.
 // 4. The README's twenty-line example, copied from README.md as it is, runs against that server as ESM
 //    (`example.mjs`) and as CommonJS through `require` (`example.cjs`); both must print the answer, and
 //    stderr must stay empty (no deprecation, no experimental warning). The replay must serve every interaction.
+// 4a. The README's no-key variant (examples/twenty-lines/offline.mjs) runs there too, once the testing
+//     tarball is added: a scripted provider, the real adapter and SDK, no key.
 // 4b. A third empty project installs @toolcircuit/dbos: DBOS Transact comes as its peer, and the package imports.
 // 5. The optional pieces fail clearly: opening a SQLite or PostgreSQL store without its driver, and the
 //    archived Gemini SDK without its package, throw typed configuration errors naming `npm install …`.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packPublic, workspacePackages } from './pack-public.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'toolcircuit-pack-'));
@@ -64,37 +67,30 @@ mkdirSync(tarballs);
 const packed = new Map();
 /** Each public package's own @toolcircuit/* dependencies (dependencies and peers), read before packing. */
 const internalDeps = new Map();
-for (const group of ['packages', 'apps']) {
-  for (const dir of readdirSync(join(root, group))) {
-    const where = join(root, group, dir);
-    if (!existsSync(join(where, 'package.json'))) continue;
-    const manifest = JSON.parse(readFileSync(join(where, 'package.json'), 'utf8'));
-    if (manifest.private === true) {
-      // `private` stops a publish; its prepack script stops a pack too (`pnpm -r pack` included).
-      const attempt = runCapture('pnpm', ['pack', '--pack-destination', join(work, 'refused')], where);
-      check(attempt.code !== 0 && !existsSync(join(work, 'refused')), `${manifest.name} is private: packing it fails`);
-      continue;
-    }
-    const before = new Set(readdirSync(tarballs));
-    run('pnpm', ['pack', '--pack-destination', tarballs], where);
-    const file = readdirSync(tarballs).find((name) => !before.has(name));
-    const listing = run('tar', ['-tzf', join(tarballs, file)], work).split('\n');
-    check(
-      listing.includes('package/LICENSE') && listing.some((path) => path.startsWith('package/dist/')),
-      `${manifest.name} → ${file} (${listing.length - 1} files, LICENSE and dist included)`,
-    );
-    check(!listing.some((path) => /\.test\.ts$/.test(path)), `${manifest.name}: no test files in the tarball`);
-    const packedManifest = JSON.parse(run('tar', ['-xzOf', join(tarballs, file), 'package/package.json'], work));
-    const workspaceRanges = JSON.stringify(packedManifest).includes('workspace:');
-    check(!workspaceRanges, `${manifest.name}: no workspace: ranges left in the packed package.json`);
-    packed.set(manifest.name, join(tarballs, file));
-    internalDeps.set(
-      manifest.name,
-      Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
-        name.startsWith('@toolcircuit/'),
-      ),
-    );
-  }
+for (const { manifest, dir } of workspacePackages()) {
+  if (manifest.private !== true) continue;
+  // `private` stops a publish; its prepack script stops a pack too (`pnpm -r pack` included).
+  const attempt = runCapture('pnpm', ['pack', '--pack-destination', join(work, 'refused')], join(root, dir));
+  check(attempt.code !== 0 && !existsSync(join(work, 'refused')), `${manifest.name} is private: packing it fails`);
+}
+// The same packing as `pnpm pack:public` (scripts/pack-public.mjs), which skips the private packages.
+for (const { name, manifest, tarball: file } of packPublic(tarballs)) {
+  const listing = run('tar', ['-tzf', file], work).split('\n');
+  check(
+    listing.includes('package/LICENSE') && listing.some((path) => path.startsWith('package/dist/')),
+    `${name} → ${basename(file)} (${listing.length - 1} files, LICENSE and dist included)`,
+  );
+  check(!listing.some((path) => /\.test\.ts$/.test(path)), `${name}: no test files in the tarball`);
+  const packedManifest = JSON.parse(run('tar', ['-xzOf', file, 'package/package.json'], work));
+  const workspaceRanges = JSON.stringify(packedManifest).includes('workspace:');
+  check(!workspaceRanges, `${name}: no workspace: ranges left in the packed package.json`);
+  packed.set(name, file);
+  internalDeps.set(
+    name,
+    Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((dep) =>
+      dep.startsWith('@toolcircuit/'),
+    ),
+  );
 }
 /** A package and every @toolcircuit/* package it needs, transitively: what npm would fetch from the registry. */
 function withInternalDeps(name, seen = new Set()) {
@@ -147,15 +143,34 @@ run(
 for (const absent of ['better-sqlite3', 'pg', '@google/generative-ai']) {
   check(!installed(tool, absent), `the CLI did not pull in the optional ${absent}`);
 }
-const help = runCapture('npx', ['--no-install', 'toolcircuit', '--help'], tool);
-check(help.code === 0 && /toolcircuit/.test(help.stdout), '`npx toolcircuit --help` runs');
-cpSync(join(root, 'scripts/pack-smoke/readme-example.cassette.json'), join(tool, 'readme-example.json'));
+const help = runCapture('npx', ['--no-install', '@toolcircuit/cli', '--help'], tool);
+check(help.code === 0 && /toolcircuit/.test(help.stdout), '`npx @toolcircuit/cli --help` runs');
+// The example's conversation as a cassette, written by the published @toolcircuit/testing (the CLI's
+// dependency) from the same turns as the README's no-key variant: nothing outside the packages is needed.
+const written = runCapture(
+  'node',
+  [
+    '--input-type=module',
+    '-e',
+    "import { writeFileSync } from 'node:fs';" +
+      "import { scriptedCassette, textTurn, toolCallsTurn } from '@toolcircuit/testing';" +
+      "const cassette = scriptedCassette('anthropic-messages', [" +
+      "toolCallsTurn([{ name: 'chercher_dossier', input: { numero: 'A-1234' } }])," +
+      "textTurn('Le dossier A-1234 est ouvert.')], { model: 'claude-sonnet-5-5' });" +
+      "writeFileSync('readme-example.json', JSON.stringify(cassette));",
+  ],
+  tool,
+);
+check(
+  written.code === 0,
+  `scriptedCassette wrote the example's cassette${written.stderr === '' ? '' : `: ${written.stderr}`}`,
+);
 
 /** Starts `toolcircuit replay`, resolves with its base URL and a promise of how it ended. */
 function startReplay() {
   const child = spawn(
     'npx',
-    ['--no-install', 'toolcircuit', 'replay', 'readme-example.json', '--port', '0', '--exit-when-done'],
+    ['--no-install', '@toolcircuit/cli', 'replay', 'readme-example.json', '--port', '0', '--exit-when-done'],
     {
       cwd: tool,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -224,6 +239,20 @@ for (const file of ['example.mjs', 'example.cjs']) {
     'the replay served every interaction, no mismatch',
   );
 }
+
+// ── 4a. the README's no-key variant, whole (examples/twenty-lines/offline.mjs), with @toolcircuit/testing ──
+step('node offline.mjs (the no-key variant: a scripted provider, the real adapter) in the same project');
+run('npm', ['install', ...npmFlags, tarball('@toolcircuit/testing')], app);
+cpSync(join(root, 'examples/twenty-lines/offline.mjs'), join(app, 'offline.mjs'));
+const offlineRun = runCapture('node', ['offline.mjs'], app, { TOOLCIRCUIT_MODEL: '', ANTHROPIC_API_KEY: '' });
+check(
+  offlineRun.code === 0 && offlineRun.stdout === 'completed Le dossier A-1234 est ouvert.\n',
+  `prints the answer with no key: ${JSON.stringify(offlineRun.stdout.trim() || offlineRun.stderr.trim())}`,
+);
+check(
+  offlineRun.stderr.trim() === '',
+  `nothing on stderr${offlineRun.stderr.trim() === '' ? '' : `: ${offlineRun.stderr.trim()}`}`,
+);
 
 // ── 4b. the DBOS package, in its own empty project: its SDK comes in as its peer ─────────────────────────
 step('npm install @toolcircuit/dbos into an empty project and import it');

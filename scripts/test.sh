@@ -3,6 +3,8 @@
 # sure a PostgreSQL server is there for the store tests, then runs the whole vitest suite once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Turborepo prints a telemetry notice on its first run; this project sends it nothing.
+export TURBO_TELEMETRY_DISABLED=1
 
 pnpm exec turbo run build --output-logs=errors-only
 

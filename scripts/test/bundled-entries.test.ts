@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // A plain ES module script (no declarations): its two functions are typed below.
 import { bundlePackage, entrySources } from '../bundle-package.mjs';
@@ -320,6 +320,28 @@ describe('scripts/bundle-package.mjs', () => {
       'src/index.ts': "// @ts-nocheck\nimport { Thing } from 'fake-dep';\nexport const make = () => new Thing();\n",
     });
     await expect(typedBundlePackage(classUser, { lazy: ['fake-dep'] })).rejects.toThrow(/Thing/);
+  });
+
+  it('a failed build prints nothing: its messages are in the error it throws (no red ✘ [ERROR] for a handled failure)', () => {
+    const dir = syntheticPackage('fails-quietly', {
+      'package.json': manifest({ '.': './dist/index.js' }),
+      'src/index.ts': "// @ts-nocheck\nimport { missing } from './other.js';\nexport const x = missing;\n",
+      'src/other.ts': 'export const present = 1;\n',
+    });
+    const script = pathToFileURL(join(root, 'scripts/bundle-package.mjs')).href;
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { bundlePackage } = await import(${JSON.stringify(script)});
+         try { await bundlePackage(process.cwd()); console.log('built'); }
+         catch (error) { console.log(/No matching export/.test(error.message) ? 'threw with the message' : error.message); }`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(result.stdout.trim()).toBe('threw with the message');
+    expect(result.stderr).toBe('');
   });
 
   it('refuses a --lazy module that exports anything but functions (a stand-in can only forward calls)', async () => {

@@ -12,7 +12,10 @@ interface Manifest {
   license?: string;
   files?: string[];
   engines?: Record<string, string>;
-  repository?: { directory?: string };
+  repository?: unknown;
+  homepage?: unknown;
+  bugs?: unknown;
+  keywords?: string[];
   publishConfig?: { access?: string; provenance?: boolean };
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
@@ -32,13 +35,16 @@ const OPTIONAL = ['better-sqlite3', 'pg', '@google/generative-ai'];
 
 describe('published packages', () => {
   it.each(published.map(({ dir, manifest }) => [manifest.name, dir, manifest] as const))(
-    '%s is publishable: files, LICENSE, licence, repository, engines, public provenance',
+    '%s is publishable: files, LICENSE, licence, keywords, engines, public provenance',
     (_name, dir, manifest) => {
       expect(manifest.files).toContain('dist');
       expect(manifest.files).toContain('LICENSE');
       expect(existsSync(join(root, dir, 'LICENSE'))).toBe(true);
-      expect(manifest.license).toBe('MIT');
-      expect(manifest.repository?.directory).toBe(dir);
+      // MIT for the package's own code, joined by the licence of any third-party data it ships (checked
+      // file by file in published-tarballs.test.ts).
+      expect(manifest.license).toMatch(/^MIT( AND [\w.-]+)*$/);
+      expect(manifest.keywords).toContain('toolcircuit');
+      expect(manifest.keywords?.length).toBeGreaterThanOrEqual(4);
       expect(manifest.engines?.['node']).toMatch(/^>=20\.19/);
       expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
     },
@@ -60,6 +66,21 @@ describe('published packages', () => {
       }
     },
   );
+
+  it('no manifest carries a placeholder address: a real URL or none (repository, homepage, bugs)', () => {
+    for (const { manifest } of packages) {
+      const text = JSON.stringify([manifest.repository, manifest.homepage, manifest.bugs]);
+      expect(text, manifest.name).not.toMatch(/example\.(invalid|com|org)|localhost/);
+    }
+    // No public address of the repository is known yet: the fields stay out until there is one.
+    for (const { manifest } of published) {
+      expect([manifest.repository, manifest.homepage, manifest.bugs], manifest.name).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    }
+  });
 
   it('the bench app is private and refuses to be packed', () => {
     const bench = packages.find(({ manifest }) => manifest.name === '@toolcircuit/bench')?.manifest;

@@ -20,6 +20,19 @@ export function commandHelp(command: Command): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `toolcircuit journal --help`: the subcommands of one group word. */
+export function groupHelp(group: string, commands: readonly Pick<Command, 'name' | 'summary'>[]): string {
+  const lines = [
+    `Usage: toolcircuit ${group} <subcommand> [options]`,
+    '',
+    'Subcommands:',
+    ...table(commands.map((command) => [`  ${command.name}`, command.summary] as const)),
+    '',
+    `Run \`toolcircuit ${group} <subcommand> --help\` for its flags.`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 /** `toolcircuit --help`. */
 export function mainHelp(commands: readonly Pick<Command, 'name' | 'summary'>[], version: string): string {
   const lines = [

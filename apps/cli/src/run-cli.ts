@@ -3,7 +3,7 @@ import { type CommandSource, loadCommand } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import { UsageError } from './errors/usage-error.js';
 import { ExitCode } from './exit-codes.js';
-import { commandHelp, mainHelp } from './help.js';
+import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { reportError } from './report-error.js';
 import { cliVersion } from './version.js';
@@ -35,6 +35,17 @@ export async function runCli(
   }
   const found = findCommand(commands, argv);
   if (found === undefined) {
+    // A group word of commands with a verb (`journal`, `trace`, `mcp`): list its subcommands.
+    const group = commands.filter((command) => command.name.startsWith(`${first} `));
+    if (group.length > 0) {
+      const asked = argv.slice(1).some((word) => word === '--help' || word === '-h');
+      const verb = argv[1];
+      const unknownVerb = !asked && verb !== undefined ? ` has no subcommand "${verb}"` : ' needs a subcommand';
+      (asked ? rawIo.stdout : rawIo.stderr).write(
+        `${asked ? '' : `toolcircuit ${first}${unknownVerb}.\n\n`}${groupHelp(first, group)}`,
+      );
+      return asked ? ExitCode.ok : ExitCode.usage;
+    }
     return reportError(new UsageError(`unknown command "${first}".`, suggestion(commands, first)), rawIo, undefined);
   }
   // From here on output may carry what a command read from the environment: keys are masked on the way out.

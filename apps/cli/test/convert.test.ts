@@ -98,7 +98,10 @@ describe('toolcircuit convert', () => {
     );
     const { code, result } = await convert(file, 'gemini');
     expect(code).toBe(1);
-    expect(result.refused).toEqual([{ tool: 'list', message: expect.stringContaining('root_not_object') }]);
+    // A root that is not an object: createCatalogue refuses it, so convert gives core's reason (as lint does).
+    expect(result.refused).toEqual([
+      { tool: 'list', message: expect.stringContaining('must describe an object at its root') },
+    ]);
     const [declarations] = result.tools as { functionDeclarations: JsonObject[] }[];
     expect(declarations?.functionDeclarations.map((declaration) => declaration['name'])).toEqual(['ok', 'free']);
     // A map root has no `parameters` shape, so it is declared with parametersJsonSchema (a JSON Schema map).

@@ -59,8 +59,9 @@ describe('toolcircuit demo (offline)', () => {
     expect(row('the tool, as declared')).toMatch(
       /gemini-genai +tools\[0\]\.functionDeclarations\[0\] .*type: "OBJECT"/,
     );
-    expect(stdout).toContain('toolcircuit demo --show-wire');
-    expect(stdout).toMatch(/^ {2}toolcircuit run <catalogue\.js>/m);
+    // The binary built in this clone: the hints say how a clone runs it (no `toolcircuit` on PATH there).
+    expect(stdout).toContain('  pnpm exec toolcircuit demo --show-wire');
+    expect(stdout).toMatch(/^ {2}pnpm exec toolcircuit run <catalogue\.js>/m);
   });
 
   it('--show-wire prints the bodies the table was read from', async () => {

@@ -99,7 +99,7 @@ describe('toolcircuit replay', () => {
     await writeFile(join(dir, 'other.json'), JSON.stringify({ format: 'something-else' }));
     const missing = await runBin(['replay', join(dir, 'missing.json')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('cannot be read');
+    expect(missing.stderr).toContain('no such file');
     const broken = await runBin(['replay', join(dir, 'broken.json')]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('is not JSON');

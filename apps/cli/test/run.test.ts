@@ -182,7 +182,7 @@ describe('toolcircuit run: input errors (exit 2)', () => {
   const env = { TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-5-5', ANTHROPIC_API_KEY: KEY };
 
   it.each([
-    { label: 'missing module', args: ['run', 'nope/missing.js', 'hi'], env, expected: 'catalogue module' },
+    { label: 'missing module', args: ['run', 'nope/missing.js', 'hi'], env, expected: 'no such file: nope/missing.js' },
     {
       label: 'module without a catalogue',
       args: ['run', 'test/fixtures/no-catalogue.mjs', 'hi'],

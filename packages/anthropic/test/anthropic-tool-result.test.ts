@@ -130,8 +130,8 @@ describe('convertToAnthropicToolResult follows the coverage table', () => {
     });
   });
 
-  it("matches the anthropic column of core's README coverage table", () => {
-    const readme = readFileSync(new URL('../../core/README.md', import.meta.url), 'utf8');
+  it('matches the anthropic column of the coverage table of the tools guide (docs/guides/tools-and-checks.md)', () => {
+    const readme = readFileSync(new URL('../../../docs/guides/tools-and-checks.md', import.meta.url), 'utf8');
     expect(coverageColumnOf(readme, 'anthropic')).toEqual(
       RESULT_PART_KINDS.map((kind) => ANTHROPIC_TOOL_RESULT_COVERAGE[kind]),
     );

@@ -127,8 +127,8 @@ describe('convertToGoogleToolResult follows the coverage tables', () => {
     expect(json.functionResponse.response).toEqual({ output: { a: 1 } });
   });
 
-  it("match the google columns of core's README coverage table", () => {
-    const readme = readFileSync(new URL('../../core/README.md', import.meta.url), 'utf8');
+  it('match the google columns of the coverage table of the tools guide (docs/guides/tools-and-checks.md)', () => {
+    const readme = readFileSync(new URL('../../../docs/guides/tools-and-checks.md', import.meta.url), 'utf8');
     expect(coverageColumnOf(readme, 'google.genai')).toEqual(
       RESULT_PART_KINDS.map((k) => GOOGLE_GENAI_TOOL_RESULT_COVERAGE[k]),
     );

@@ -164,8 +164,8 @@ describe('the OpenAI converters follow their coverage tables', () => {
     ]);
   });
 
-  it("match the openai columns of core's README coverage table", () => {
-    const readme = readFileSync(new URL('../../core/README.md', import.meta.url), 'utf8');
+  it('match the openai columns of the coverage table of the tools guide (docs/guides/tools-and-checks.md)', () => {
+    const readme = readFileSync(new URL('../../../docs/guides/tools-and-checks.md', import.meta.url), 'utf8');
     expect(coverageColumnOf(readme, 'openai.chat')).toEqual(
       RESULT_PART_KINDS.map((k) => OPENAI_CHAT_TOOL_RESULT_COVERAGE[k]),
     );

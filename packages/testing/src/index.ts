@@ -135,6 +135,7 @@ export {
   approvalWorkloadCatalogue,
   approvalWorkloadModel,
 } from './scripted/approval-workload.js';
+export { type ScriptedCassetteOptions, scriptedCassette } from './scripted/scripted-cassette.js';
 export {
   createScriptedModel,
   type RecordedModelRequest,
@@ -146,6 +147,11 @@ export {
   textTurn,
   toolCallsTurn,
 } from './scripted/scripted-model.js';
+export {
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+  startScriptedProvider,
+} from './scripted/scripted-provider.js';
 export {
   createScriptedStreamingModel,
   type ScriptedEvents,

@@ -16,7 +16,8 @@ export const convertCommand: Command = {
     '',
     'Default output: the tools as JSON on stdout; renames, schema changes and tools the provider cannot',
     'receive at all on stderr. With --json: one object { provider, tools, changes, refused } on stdout.',
-    'Paths in changes point into the ORIGINAL schema of each tool.',
+    'Paths in changes point into the ORIGINAL schema of each tool. A tool core refuses (createCatalogue: a',
+    'duplicate name, a blank description, a schema that does not compile) is refused here too, as `lint` does.',
   ].join('\n'),
   options: {
     provider: { type: 'string', short: 'p', valueName: 'name', description: `one of ${CLI_PROVIDERS.join(', ')}` },
@@ -28,7 +29,10 @@ export const convertCommand: Command = {
   ],
   exitCodes: [
     [ExitCode.ok, 'converted (even with changes)'],
-    [ExitCode.failed, 'some tools cannot be sent to this provider at all (listed on stderr, left out of the output)'],
+    [
+      ExitCode.failed,
+      'some tools are refused by core or cannot be sent to this provider at all (listed on stderr, left out of the output)',
+    ],
     [ExitCode.usage, 'missing or unknown --provider, missing file, invalid JSON, not a catalogue'],
   ],
   async run(args, io) {

@@ -11,6 +11,7 @@ import type { JsonValue, Model } from '@toolcircuit/core';
 import { type Cassette, loadCassette, startReplayServer } from '@toolcircuit/testing';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
+import { cliInvocation } from '../demo/cli-invocation.js';
 import { DEMO_BACKENDS, type DemoBackend, demoCassettesDirectory } from '../demo/demo-backends.js';
 import { DEMO_PROMPT } from '../demo/demo-catalogue.js';
 import { type DemoScenarioOutcome, runDemoScenario } from '../demo/run-demo-scenario.js';
@@ -172,7 +173,7 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
     io.stdout.write(`\n${formatWireTable(ran, firstCall.tool, firstCall.input)}`);
   }
   if (args.flag('show-wire')) io.stdout.write(`\n${formatWireBodies(ran)}`);
-  io.stdout.write(`\n${NEXT_STEPS}\n\n`);
+  io.stdout.write(`\n${nextSteps()}\n\n`);
   if (identical) {
     io.stdout.write(`All ${ran.length} traces are identical.\n`);
   } else {
@@ -190,14 +191,20 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
 /** Output of the backends whose trace is not shown: they are compared, not printed. */
 const DISCARD = { write: () => true };
 
-const NEXT_STEPS = [
-  'Next:',
-  '  toolcircuit demo --show-wire                         the full request and response bodies above',
-  '  toolcircuit convert <catalogue.js> --provider gemini  your own tools as one provider receives them',
-  '  toolcircuit run <catalogue.js> "<prompt>" --model anthropic:claude-haiku-5-5',
-  '                                                       your catalogue on a real model (key from the env)',
-  '  toolcircuit demo --live                              this scenario on a real model',
-].join('\n');
+/** What to try next, typed the way this CLI is run (`pnpm exec toolcircuit` inside a clone). */
+function nextSteps(cli = cliInvocation()): string {
+  const rows: [string, string][] = [
+    [`${cli} demo --show-wire`, 'the full request and response bodies above'],
+    [`${cli} convert <catalogue.js> --provider gemini`, 'your own tools as one provider receives them'],
+    [`${cli} run <catalogue.js> "<prompt>" --model anthropic:claude-haiku-5-5`, ''],
+    ['', 'your catalogue on a real model (key from the env)'],
+    [`${cli} demo --live`, 'this scenario on a real model'],
+  ];
+  const width = Math.max(...rows.filter(([, what]) => what !== '').map(([command]) => command.length)) + 2;
+  return ['Next:', ...rows.map(([command, what]) => `  ${what === '' ? command : command.padEnd(width) + what}`)].join(
+    '\n',
+  );
+}
 
 async function runBackend(
   backend: DemoBackend,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { loadCassette, startReplayServer } from '@toolcircuit/testing';
 import type { Command } from '../command.js';
@@ -58,6 +59,7 @@ export const replayCommand: Command = {
     const idleSeconds = integerFlag(args.string('idle'), '--idle', 1, 86400) ?? DEFAULT_IDLE_SECONDS;
     const exitWhenDone = args.flag('exit-when-done');
     const path = resolve(io.cwd, file);
+    if (!existsSync(path)) throw new UsageError(`no such file: ${file} (looked for ${path}).`);
     const cassette = loadCassette(basename(path), { directory: dirname(path) });
     const server = await startReplayServer(cassette, {
       ...(port === undefined ? {} : { port }),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createModel, formatModelSpec, resolveModelConfig, type ToolcircuitConfig } from '@toolcircuit/config';
 import { createCatalogue, type Model } from '@toolcircuit/core';
@@ -96,6 +97,13 @@ async function runCatalogue(args: ParsedArgs, io: CliIo): Promise<number> {
     throw new UsageError(
       'no catalogue module given.',
       'Usage: toolcircuit run <catalogue-module> "<prompt>" (or set "catalogue" or "mcpServers" in toolcircuit.config.json)',
+    );
+  }
+  // Named before the model is built: a typo in the path is the first thing to fix, not the key.
+  if (moduleFile !== undefined && !existsSync(moduleFile)) {
+    throw new UsageError(
+      `no such file: ${moduleArg ?? config?.catalogue} (looked for ${moduleFile}).`,
+      'Usage: toolcircuit run <catalogue-module> "<prompt>"',
     );
   }
   const prompt = await promptOf(args, promptWords, io);

@@ -1,6 +1,7 @@
 import type { JsonValue, ToolDeclaration } from '@toolcircuit/core';
 import { createToolNameMap, type SchemaChange, SchemaTranslationError, translateSchema } from '@toolcircuit/schema';
 import type { ToolListEntry } from '../catalogue/load-tool-list.js';
+import { checkCoreRefusals } from '../lint/check-core-refusals.js';
 import { type CliProvider, PROVIDER_TARGETS } from '../lint/lint-providers.js';
 import { captureRequestBody } from './capture-request-body.js';
 import { providerModelConfig } from './provider-model-config.js';
@@ -20,7 +21,7 @@ export interface ConvertedCatalogue {
   readonly tools: JsonValue;
   /** Every rename and schema change, per tool (paths point into the tool's ORIGINAL schema). */
   readonly changes: readonly ToolChange[];
-  /** Tools the provider cannot receive at all; they are left out of `tools`. */
+  /** Tools core refuses (as `lint` does) or the provider cannot receive at all; left out of `tools`. */
   readonly refused: readonly ToolRefusal[];
 }
 
@@ -33,7 +34,18 @@ export async function convertCatalogue(
   const changes: ToolChange[] = [];
   const refused: ToolRefusal[] = [];
   const sendable: ToolDeclaration[] = [];
+  // What core's createCatalogue refuses never reaches a provider either: the same verdict as `lint`.
+  const coreRefusals = new Map(checkCoreRefusals(tools).map((finding) => [finding.tool, finding.message]));
+  const names = new Set<string>();
   for (const tool of tools) {
+    const coreMessage = names.has(tool.name)
+      ? `another tool is already named "${tool.name}"; createCatalogue refuses a duplicate name.`
+      : coreRefusals.get(tool.name);
+    names.add(tool.name);
+    if (coreMessage !== undefined) {
+      refused.push({ tool: tool.name, message: coreMessage });
+      continue;
+    }
     try {
       const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
       changes.push(...translated.changes.map((change) => ({ tool: tool.name, ...change })));
@@ -43,13 +55,13 @@ export async function convertCatalogue(
       refused.push({ tool: tool.name, message: error.message });
     }
   }
-  const names = createToolNameMap(
+  const nameMap = createToolNameMap(
     sendable.map((tool) => tool.name),
     target,
   );
-  for (const [original, mapped] of names.names) {
+  for (const [original, mapped] of nameMap.names) {
     if (original === mapped) continue;
-    const change = names.changes.find((candidate) => candidate.detail.startsWith(`"${original}" →`));
+    const change = nameMap.changes.find((candidate) => candidate.detail.startsWith(`"${original}" →`));
     if (change !== undefined) changes.unshift({ tool: original, ...change });
   }
   const body = await captureRequestBody((url) => providerModelConfig(provider, url), {

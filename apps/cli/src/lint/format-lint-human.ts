@@ -5,8 +5,13 @@ export function formatLintHuman(reports: readonly LintReport[], totals: LintCoun
   const lines: string[] = [];
   for (const report of reports) {
     lines.push(`${report.file}: ${report.tools} tool(s)`);
-    for (const finding of report.findings)
-      lines.push(`  ${finding.level.padEnd(7)}  ${finding.rule.padEnd(24)}  ${subject(finding)}${finding.message}`);
+    for (const { finding, tools } of foldNotes(report.findings)) {
+      const text =
+        tools.length <= 1
+          ? `${subject(finding)}${finding.message}`
+          : `${foldedSubject(finding, tools)}${finding.message}`;
+      lines.push(`  ${finding.level.padEnd(7)}  ${finding.rule.padEnd(24)}  ${text}`);
+    }
     lines.push(`  ${countLine(report.counts)}`);
     const rules = ruleLine(report.counts);
     lines.push(...(rules === '' ? [] : [`  ${rules}`]), '');
@@ -36,4 +41,39 @@ function subject(finding: LintFinding): string {
   }
   if (finding.provider !== undefined) parts.push(`[${finding.provider}]`);
   return parts.length === 0 ? '' : `${parts.join(' ')}: `;
+}
+
+/** How many tool names a folded line shows before "and N more". */
+const FOLDED_NAMES = 3;
+
+/**
+ * Notes that say the same thing (rule, provider, path and message) about several tools become one line
+ * with a count, at the place of the first: `no-out-of-scope` on a catalogue of 50 tools is one line, not 50.
+ * Errors and warnings stay one line each, since each is something to fix where it is.
+ */
+function foldNotes(findings: readonly LintFinding[]): { finding: LintFinding; tools: string[] }[] {
+  const out: { finding: LintFinding; tools: string[] }[] = [];
+  const byKey = new Map<string, { finding: LintFinding; tools: string[] }>();
+  for (const finding of findings) {
+    if (finding.level !== 'note' || finding.tool === undefined || finding.otherTool !== undefined) {
+      out.push({ finding, tools: finding.tool === undefined ? [] : [finding.tool] });
+      continue;
+    }
+    const key = JSON.stringify([finding.rule, finding.provider, finding.path, finding.message]);
+    const group = byKey.get(key);
+    if (group === undefined) {
+      const created = { finding, tools: [finding.tool] };
+      byKey.set(key, created);
+      out.push(created);
+    } else group.tools.push(finding.tool);
+  }
+  return out;
+}
+
+function foldedSubject(finding: LintFinding, tools: readonly string[]): string {
+  const shown = tools.slice(0, FOLDED_NAMES).join(', ');
+  const more = tools.length > FOLDED_NAMES ? ` and ${tools.length - FOLDED_NAMES} more` : '';
+  const path = finding.path === undefined || finding.path === '' ? '' : ` ${finding.path}`;
+  const provider = finding.provider === undefined ? '' : ` [${finding.provider}]`;
+  return `${tools.length} tools (${shown}${more})${path}${provider}: `;
 }

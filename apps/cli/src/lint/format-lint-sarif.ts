@@ -35,7 +35,6 @@ export function formatLintSarif(reports: readonly LintReport[], cwd: string, ver
           driver: {
             name: 'toolcircuit-lint',
             version,
-            informationUri: 'https://example.invalid/toolcircuit/apps/cli#lint',
             rules: LINT_RULES.map((rule) => ({
               id: rule.id,
               name: rule.id,

@@ -1,5 +1,6 @@
 import type { JsonObject } from '@toolcircuit/core';
 import { checkCoreRefusals } from './check-core-refusals.js';
+import { checkImpossibleRequired } from './check-impossible-required.js';
 import { namesOutOfScope } from './check-out-of-scope.js';
 import { checkProviderCompatibility } from './check-provider-compatibility.js';
 import { checkSchemaHygiene } from './check-schema-hygiene.js';
@@ -50,6 +51,7 @@ export function lintCatalogue(file: string, tools: readonly LintTool[], options:
       });
     }
     findings.push(...checkSchemaHygiene(tool.name, tool.inputSchema));
+    findings.push(...checkImpossibleRequired(tool.name, tool.inputSchema));
   }
   for (const overlap of findDescriptionOverlaps(described, options.overlapThreshold ?? DEFAULT_OVERLAP_THRESHOLD)) {
     findings.push({

@@ -33,6 +33,12 @@ export const LINT_RULES = [
     help: 'The same check createCatalogue runs: the schema does not compile (a bound that is not a number, an invalid regex, an empty enum or allOf, a $ref that resolves nowhere, an unsupported draft) or the definition is unusable. Registering the list fails on this tool; createCatalogue(tools, { mode: "lenient" }) loads the others.',
   },
   {
+    id: 'impossible-required',
+    level: 'error',
+    summary: 'An object requires a property that additionalProperties: false forbids: no input is valid.',
+    help: 'The name is in "required" but neither in "properties" nor matched by "patternProperties", and the object is closed, so every call fails the schema check. Declare the property (with its schema and a description) or remove it from "required".',
+  },
+  {
     id: 'provider-rejects',
     level: 'error',
     summary: "A provider cannot accept the tool's input schema.",

@@ -18,7 +18,7 @@ export function pointerSegment(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
+export function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

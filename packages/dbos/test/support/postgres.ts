@@ -40,6 +40,10 @@ export async function freshDatabase(
   }
   const url = new URL(server);
   url.pathname = `/${name}`;
+  // The session setting DBOS wants, given at connection time: without it, DBOS Transact sets it with a query
+  // of its own on each new pool connection, queued behind the borrower's, and pg 8 prints a deprecation
+  // warning for that ("client.query() when the client is already executing a query") in every process.
+  url.searchParams.set('options', '-c idle_in_transaction_session_timeout=60000');
   return {
     url: url.toString(),
     drop: async () => {

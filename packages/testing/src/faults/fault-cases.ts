@@ -21,7 +21,7 @@ export interface FaultExpectation {
 /** One row of the fault model: a cause, how each protocol expresses it, and the one expected outcome. */
 export interface FaultCase {
   readonly id: string;
-  /** The cause, in words (the fault table in core's README has one row per case). */
+  /** The cause, in words (the fault table of the providers guide, docs/guides/providers-and-config.md, has one row per case). */
   readonly cause: string;
   readonly modes: readonly FaultMode[];
   answer(protocol: CassetteProtocol, mode: FaultMode): FaultAnswer | 'refused';

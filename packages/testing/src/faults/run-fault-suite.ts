@@ -19,7 +19,7 @@ export interface FaultOutcome {
 
 /**
  * What an SDK does not let an adapter see, so that the fault model cannot be met in full over it (each is
- * written in the fault table of core's README):
+ * written in the fault table of the providers guide, docs/guides/providers-and-config.md):
  * - `no-provider-code`: the SDK drops the error body's own code (`@google/generative-ai` keeps only the
  *   HTTP status and the message), so `providerCode` is not checked;
  * - `stream-body-unseen`: the SDK reads a streamed answer without exposing its headers or its unparsed text
