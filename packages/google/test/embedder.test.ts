@@ -38,7 +38,10 @@ describe('createGeminiEmbedder', () => {
         ]);
         expect(await embedder.embed(['find a tool'], 'query')).toEqual([[0.5, 0.6]]);
         server.assertDone();
-        const requests = (index: number) => (server.received[index]?.body as { requests: JsonObject[] }).requests;
+        const requests = (index: number) => {
+          const body = server.received[index]?.body as { requests: JsonObject[] };
+          return body.requests;
+        };
         expect(requests(0)).toHaveLength(2);
         expect(requests(0)[0]).toMatchObject({
           content: { parts: [{ text: 'tool one' }] },

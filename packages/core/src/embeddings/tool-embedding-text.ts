@@ -35,7 +35,8 @@ export function toolVectorKey(embedderId: string, tool: SearchableTool): string 
     aliases: tool.aliases ?? [],
   });
   const digest = nodeCrypto().createHash('sha256').update(definition).digest('hex');
-  return `${embedderId}\u0000${digest}`;
+  // Text any database stores (PostgreSQL refuses NUL); the digest is fixed-length, so the split is unambiguous.
+  return `${embedderId}|sha256:${digest}`;
 }
 
 function propertiesOf(schema: SearchableTool['inputSchema']): Record<string, { description?: unknown }> {

@@ -52,10 +52,8 @@ describe('tool search scoped by namespace', () => {
   });
 
   it('runs a search within the namespace the model gives, and finds a tool by its alias', async () => {
-    const run = (catalogue.get('tool_search')?.definition as AnyToolDefinition).run as (
-      input: unknown,
-      context: never,
-    ) => Promise<{ isError: boolean; content: unknown }>;
+    const definition = catalogue.get('tool_search')?.definition as AnyToolDefinition;
+    const run = definition.run as (input: unknown, context: never) => Promise<{ isError: boolean; content: unknown }>;
     const scoped = await run({ query: 'create issue', namespace: 'jira' }, context);
     expect(JSON.stringify(scoped.content)).toContain('"loaded":["create_ticket"]');
     const aliased = await run({ query: 'text message my friend' }, context);
@@ -69,7 +67,8 @@ describe('tool search scoped by namespace', () => {
 
   it('gives no namespace parameter to a catalogue without namespaces', () => {
     const plain = createCatalogue([tool('a', 'First.'), tool('b', 'Second.')], { defer: true });
-    const properties = (plain.toolSearch?.declaration.inputSchema as JsonObject).properties as JsonObject;
+    const schema = plain.toolSearch?.declaration.inputSchema as JsonObject;
+    const properties = schema.properties as JsonObject;
     expect(Object.keys(properties)).toEqual(['query', 'limit']);
   });
 
