@@ -1,4 +1,4 @@
-import type { ToolSearchFilter, ToolSearchHit } from '@toolcircuit/core';
+import { createToolSearchIndex, type ToolSearchFilter, type ToolSearchHit } from '@toolcircuit/core';
 import { createNameMatchIndex } from './name-match-search.js';
 import { type SearchSet, searchSets } from './search-sets.js';
 import { CATALOGUE_SIZES, type SizedSet, sizedSet } from './sized-catalogue.js';
@@ -42,6 +42,8 @@ export function recallOf(sized: SizedSet, search?: Search): HeldOutRow {
   const toolSearch = sized.catalogue.toolSearch;
   const searchWith: Search = search ?? ((query, limit, filter) => toolSearch?.search(query, limit, filter) ?? []);
   const names = createNameMatchIndex(sized.tools);
+  // The catalogue's search loads at most 10 tools; what no search reaches at any depth needs the whole ranking.
+  const whole = createToolSearchIndex(sized.tools);
   const deepest = Math.max(...HELD_OUT_KS);
   let pairs = 0;
   let queries = 0;
@@ -69,7 +71,7 @@ export function recallOf(sized: SizedSet, search?: Search): HeldOutRow {
         ? undefined
         : question.queries.map((query) => searchWith(query, 5, { namespace: scope }).map((hit) => hit.name));
     reachable5 += Math.min(question.groundTruth.length, 5 * question.queries.length);
-    const everything = question.queries.map((query) => searchWith(query, sized.tools.length).map((hit) => hit.name));
+    const everything = question.queries.map((query) => whole.search(query, sized.tools.length).map((hit) => hit.name));
     for (const name of question.groundTruth) {
       pairs += 1;
       if (rankIn(everything, name) < 0) unreachable += 1;
