@@ -45,4 +45,21 @@ copy "$upstream/fixtures" fixtures recorded
 if [ -n "${TOOLCIRCUIT_BFCL_DATA:-}" ]; then
   node scripts/extract-bfcl-questions.mjs "$TOOLCIRCUIT_BFCL_DATA" 6ea57973c7a6097fd7c5915698c54c17c5b1b6c8
 fi
+# The tool-search question sets come from clones (or bare mirrors) of four benchmark repositories (commits in
+# fixtures/search/SOURCES.md), when given: TOOLCIRCUIT_SEARCH_SOURCES=<folder> holding StableToolBench,
+# DAMO-ConvAI, LiveMCPBench and mcp-bench, each as <folder>/<owner>+<name>/repo or <folder>/<name>.
+if [ -n "${TOOLCIRCUIT_SEARCH_SOURCES:-}" ]; then
+  find_repo() {
+    for candidate in "$TOOLCIRCUIT_SEARCH_SOURCES/$1/repo" "$TOOLCIRCUIT_SEARCH_SOURCES/$1/.git" "$TOOLCIRCUIT_SEARCH_SOURCES/$2/.git" "$TOOLCIRCUIT_SEARCH_SOURCES/$2"; do
+      if [ -d "$candidate" ]; then echo "$candidate"; return; fi
+    done
+    echo "refresh-fixtures: no clone of $1 under $TOOLCIRCUIT_SEARCH_SOURCES" >&2
+    exit 2
+  }
+  node scripts/extract-search-sets.mjs \
+    --stabletoolbench "$(find_repo THUNLP-MT+StableToolBench StableToolBench)" \
+    --api-bank "$(find_repo AlibabaResearch+DAMO-ConvAI DAMO-ConvAI)" \
+    --livemcpbench "$(find_repo icip-cas+LiveMCPBench LiveMCPBench)" \
+    --mcp-bench "$(find_repo xuhaike+mcp-bench mcp-bench)"
+fi
 git diff --stat -- fixtures || true

@@ -1,7 +1,7 @@
 import type { Scenario } from './scenario/scenario.js';
 import type { StepTiming } from './wire/time-steps.js';
 
-export type Phase = 'timing' | 'paths' | 'rss' | 'imports' | 'translation' | 'wire' | 'startup' | 'durable';
+export type Phase = 'timing' | 'paths' | 'rss' | 'imports' | 'translation' | 'wire' | 'startup' | 'durable' | 'search';
 export const PHASES: readonly Phase[] = [
   'timing',
   'paths',
@@ -11,6 +11,7 @@ export const PHASES: readonly Phase[] = [
   'wire',
   'startup',
   'durable',
+  'search',
 ];
 
 export interface BenchOptions {

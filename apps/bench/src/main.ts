@@ -42,6 +42,9 @@ import {
 } from './report/print-report.js';
 import { formatStartupGoals, judgeStartupGoals } from './report/startup-goals.js';
 import { scenarioLabel } from './scenario/scenario.js';
+import { formatHeldOutReport } from './search/format-held-out-report.js';
+import { type HeldOutRow, measureHeldOutRecall } from './search/measure-held-out-recall.js';
+import { measureSearchSpeed, type SearchSpeed } from './search/measure-search-speed.js';
 import { ai7System } from './systems/ai7-system.js';
 import { allSystems } from './systems/all-systems.js';
 import { SYSTEM_IDS } from './systems/load-system.js';
@@ -148,6 +151,17 @@ if (options.phases.has('durable')) {
   print(formatDurable(durable));
 }
 
+// Tool search on held-out sets (recall by source, style and catalogue size; tuning sets apart) and its speed.
+let search: { rows: HeldOutRow[]; speed: SearchSpeed } | undefined;
+if (options.phases.has('search')) {
+  log(`tool search: held-out recall at ${options.quick ? '600' : '100, 600 and 2,500'} tools, speed (${elapsed()})`);
+  const loadBefore = currentLoadAverage();
+  const rows = measureHeldOutRecall(options.quick ? { sizes: [600] } : {});
+  const speed = measureSearchSpeed(options.quick ? 2 : 5);
+  search = { rows, speed };
+  print(formatHeldOutReport(rows, speed, `${loadBefore.toFixed(1)} → ${currentLoadAverage().toFixed(1)}`));
+}
+
 const results: BenchResults = {
   options,
   cells,
@@ -160,6 +174,7 @@ const results: BenchResults = {
   durable,
   corpusCatalogue,
   coldImports,
+  search,
 };
 const judged = await judgeGoals(results);
 

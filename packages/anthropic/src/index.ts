@@ -33,3 +33,4 @@ export {
 export { mapAnthropicError } from './map-anthropic-error.js';
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 export { CUT_OFF_INPUT_ERROR, parseAnthropicResponse } from './parse-anthropic-response.js';
+export { createVoyageEmbedder, VOYAGE_API_KEY_ENV, type VoyageEmbedderOptions } from './voyage-embedder.js';

@@ -22,6 +22,7 @@ export {
   type ToolOutput,
   type ToolResultOutput,
   type ToolRight,
+  type ToolSearchHints,
   type ToolSpec,
   toolError,
 } from './catalogue/tool.js';
@@ -70,9 +71,19 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export type { Embedder, EmbeddingPurpose } from './embeddings/embedder.js';
+export { DEFAULT_RANK_FUSION, fuseRankings, type RankFusion } from './embeddings/fuse-rankings.js';
+export {
+  createHybridToolSearch,
+  type HybridToolSearch,
+  type ToolEmbeddingsOptions,
+} from './embeddings/hybrid-tool-search.js';
+export { toolEmbeddingText, toolVectorKey } from './embeddings/tool-embedding-text.js';
+export { InMemoryToolVectorCache, type ToolVectorCache } from './embeddings/tool-vector-cache.js';
 export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
+export { EmbeddingResponseError } from './errors/embedding-response-error.js';
 export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
 export { type InvalidResponseReceived, invalidResponseError } from './errors/invalid-response-error.js';
 export { InvalidResumeError } from './errors/invalid-resume-error.js';
@@ -172,7 +183,16 @@ export {
 } from './provenance/confirmation-request.js';
 export type { OutputTrust, PolicyQuery, ProvenanceOptions, TaintPolicy } from './provenance/provenance-options.js';
 export type { TaintSource, TaintSourceRef } from './provenance/taint-source.js';
-export { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex } from './search/tool-search-index.js';
+export {
+  createToolSearchIndex,
+  DEFAULT_TOOL_SEARCH_TUNING,
+  type SearchableTool,
+  type ToolFieldWeights,
+  type ToolSearchFilter,
+  type ToolSearchHit,
+  type ToolSearchIndex,
+  type ToolSearchTuning,
+} from './search/tool-search-index.js';
 export {
   argumentDigest,
   type Confirmation,

@@ -23,6 +23,7 @@ export type {
 } from './google-api.js';
 export type { GoogleSdk } from './google-binding.js';
 export { GoogleConfigurationError, type GoogleConfigurationErrorCode } from './google-configuration-error.js';
+export { createGeminiEmbedder, type GeminiEmbedderOptions } from './google-embedder.js';
 export { GOOGLE_PROVIDER, type GooglePartMetadata } from './google-metadata.js';
 /** Build a Gemini `Model`. */
 export { createGoogleModel } from './google-model.js';

@@ -312,6 +312,11 @@ export class McpConnection {
       right: decision.right,
       irreversible: decision.irreversible,
       ...(decision.timeoutMs === undefined ? {} : { timeoutMs: decision.timeoutMs }),
+      // The tool search knows which server a tool is from (and can be restricted to it), and its title.
+      search: Object.freeze({
+        namespace: this.name,
+        ...(tool.title === undefined || tool.title === '' ? {} : { aliases: Object.freeze([tool.title]) }),
+      }),
       run: (input: Record<string, unknown>, context: ToolContext) =>
         this.#call(state, decision, pinnedFingerprint, input, context),
       mcp: Object.freeze({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   argumentDigest,
+  createCatalogue,
   createSession,
   InMemoryConfirmations,
   InMemoryJournal,
@@ -43,7 +44,12 @@ describe('importing server-filesystem', () => {
       expect(tool.right).toBe('mcp:fs');
       expect(tool.mcp.untrustedOutput).toBe(false); // the server says openWorldHint: false for all of them
       expect(tool.mcp.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+      expect(tool.search?.namespace).toBe('fs'); // the tool search can be restricted to this server
     }
+    // Deferred, the server's tools are found by the catalogue's search, within the server's namespace.
+    const deferred = createCatalogue(fs.tools(), { defer: true });
+    expect(deferred.toolSearch?.namespaces).toEqual(['fs']);
+    expect(deferred.toolSearch?.search('move or rename a file', 1, { namespace: 'fs' })[0]?.name).toBe('move_file');
   });
 
   it('lists and reads at once, pauses writes for approval, runs an approved write exactly once with its arguments', async () => {

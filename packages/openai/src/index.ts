@@ -21,6 +21,7 @@ export {
   OpenAIConfigurationError,
   type OpenAIConfigurationErrorCode,
 } from './openai-configuration-error.js';
+export { createOpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
 export { createOpenAIResponsesModel } from './openai-responses-model.js';
 export type { OpenAIResponsesModelOptions } from './openai-responses-options.js';
 export type { OpenAIResponsesToolSearch } from './openai-responses-tool-search.js';

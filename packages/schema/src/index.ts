@@ -14,7 +14,13 @@ export { TOOL_NAME_RULES, type ToolNameRule } from './names/tool-name-rules.js';
 export type { NormalizedSchema } from './normalize/normalize-schema.js';
 export type { RestoreOptions } from './restore/restore-provider-input.js';
 export type { SchemaChange, SchemaChangeKind } from './schema-change.js';
-export { normalizeSchema, restoreProviderInput, restoreStrictInput, translateSchema } from './schema-engine.js';
+export {
+  normalizeSchema,
+  normalizeToolSchema,
+  restoreProviderInput,
+  restoreStrictInput,
+  translateSchema,
+} from './schema-engine.js';
 export { SCHEMA_TARGETS, type SchemaTarget } from './schema-target.js';
 export { OPENAI_STRICT_LIMITS } from './translate/check-strict-limits.js';
 export { RECURSION_UNROLL_DEPTH } from './translate/recursion-unroll-depth.js';

@@ -6,5 +6,6 @@
  * the bundle's stand-ins forward each call to the loaded module.
  */
 export { normalizeSchema } from './normalize/normalize-schema.js';
+export { normalizeToolSchema } from './normalize/normalize-tool-schema.js';
 export { restoreProviderInput, restoreStrictInput } from './restore/restore-provider-input.js';
 export { translateSchema } from './translate/translate-schema.js';

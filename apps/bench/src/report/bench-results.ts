@@ -8,6 +8,8 @@ import type { PathCell } from '../measure/measure-paths.js';
 import type { MatrixCell } from '../measure/run-matrix.js';
 import type { RssChildReport } from '../rss-child.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { HeldOutRow } from '../search/measure-held-out-recall.js';
+import type { SearchSpeed } from '../search/measure-search-speed.js';
 import type { WireCostReport } from '../wire/measure-wire-cost.js';
 
 export interface RssMeasurement {
@@ -38,4 +40,6 @@ export interface BenchResults {
   readonly corpusCatalogue: CorpusCatalogueCost | undefined;
   /** The startup phase: cold imports of core and each adapter beside its SDK. */
   readonly coldImports: ColdImports | undefined;
+  /** The `search` phase: tool-search recall on the held-out and tuning sets, and its speed. */
+  readonly search?: { readonly rows: readonly HeldOutRow[]; readonly speed: SearchSpeed } | undefined;
 }

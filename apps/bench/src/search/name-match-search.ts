@@ -11,6 +11,7 @@ export function createNameMatchIndex(declarations: readonly ToolDeclaration[]): 
   }));
   return {
     size: names.length,
+    namespaces: [],
     search(query, limit = 5) {
       const wanted = new Set(words(query).filter((word) => word.length > 2));
       const hits: ToolSearchHit[] = [];

@@ -81,7 +81,7 @@ export function createCatalogue(
       const name = checkName(tool);
       if (entries.has(name)) throw new DuplicateToolNameError(name);
       checkDefinition(tool);
-      const { schema, validate } = prepareSchema(tool, compile);
+      const { schema, validate } = prepareSchema(tool, compile, options.normalizeSchema);
       const declaration: ToolDeclaration = Object.freeze({
         name,
         description: tool.description,
@@ -125,7 +125,10 @@ function toolSearchOf(
   compile: ReturnType<typeof createSchemaCompiler>,
 ): { entry: CatalogueEntry; toolSearch: ToolSearch } | undefined {
   if (deferred.size === 0) return undefined;
-  const declarations = [...deferred].map((name) => (entries.get(name) as CatalogueEntry).declaration);
+  const declarations = [...deferred].map((name) => {
+    const { declaration, definition } = entries.get(name) as CatalogueEntry;
+    return definition.search === undefined ? declaration : { ...declaration, ...definition.search };
+  });
   const { definition, search } = toolSearchDefinition(Object.freeze(declarations), options.toolSearch);
   checkName(definition as AnyToolDefinition);
   if (entries.has(definition.name)) {
@@ -196,6 +199,7 @@ function checkDefinition(tool: AnyToolDefinition): void {
   if (defer !== undefined && typeof defer !== 'boolean') {
     throw new InvalidToolDefinitionError(tool.name, '`defer` must be true or false, or left out.');
   }
+  checkSearchHints(tool);
   const trust: unknown = tool.outputTrust;
   if (trust !== undefined && trust !== 'trusted' && trust !== 'untrusted') {
     throw new InvalidToolDefinitionError(
@@ -205,11 +209,28 @@ function checkDefinition(tool: AnyToolDefinition): void {
   }
 }
 
+function checkSearchHints(tool: AnyToolDefinition): void {
+  const hints: unknown = tool.search;
+  if (hints === undefined) return;
+  const fix = '`search` must be `{ namespace?: string, aliases?: string[] }`, or left out';
+  if (hints === null || typeof hints !== 'object' || Array.isArray(hints)) {
+    throw new InvalidToolDefinitionError(tool.name, `${fix}.`);
+  }
+  const { namespace, aliases } = hints as { namespace?: unknown; aliases?: unknown };
+  if (namespace !== undefined && typeof namespace !== 'string') {
+    throw new InvalidToolDefinitionError(tool.name, `${fix}: its namespace is not a string.`);
+  }
+  if (aliases !== undefined && (!Array.isArray(aliases) || aliases.some((alias) => typeof alias !== 'string'))) {
+    throw new InvalidToolDefinitionError(tool.name, `${fix}: its aliases are not a list of strings.`);
+  }
+}
+
 function prepareSchema(
   tool: AnyToolDefinition,
   compile: ReturnType<typeof createSchemaCompiler>,
+  normalize?: CatalogueOptions['normalizeSchema'],
 ): { schema: JsonObject; validate: InputValidator } {
-  const source: unknown = tool.inputSchema;
+  const source: unknown = normalizeSource(tool, normalize);
   if (isStandardToolSchema(source)) {
     // The model sees the converter's JSON Schema; validation stays with the library (transforms, refinements).
     const schema = checkRoot(tool.name, jsonCopy(tool.name, convertStandardSchema(tool.name, source)));
@@ -220,6 +241,22 @@ function prepareSchema(
   if (!declaresObjectRoot(source) && isPlainJson(source)) checkRoot(tool.name, source);
   const schema = checkRoot(tool.name, jsonCopy(tool.name, source));
   return { schema, validate: compile(tool.name, schema) };
+}
+
+/** The schema through the catalogue's `normalizeSchema`, when it has one and the schema is a JSON object. */
+function normalizeSource(tool: AnyToolDefinition, normalize: CatalogueOptions['normalizeSchema']): unknown {
+  const source: unknown = tool.inputSchema;
+  if (normalize === undefined || isStandardToolSchema(source)) return source;
+  if (source === null || typeof source !== 'object' || Array.isArray(source)) return source;
+  try {
+    return normalize(source as JsonObject, tool.name);
+  } catch (error) {
+    throw new SchemaCompileError(
+      tool.name,
+      `the catalogue's normalizeSchema refused it (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
+  }
 }
 
 function convertStandardSchema(toolName: string, schema: StandardSchemaV1): unknown {

@@ -1,4 +1,5 @@
 import type { ToolcircuitError } from '../errors/toolcircuit-error.js';
+import type { JsonObject } from '../json/json.js';
 import type { ToolSearchOptions } from './tool-search.js';
 
 /** `strict` (the default): the first invalid tool throws. `lenient`: valid tools load, invalid ones are listed. */
@@ -13,6 +14,13 @@ export interface CatalogueOptions {
   readonly defer?: boolean;
   /** The search tool the model gets when some tools are deferred. */
   readonly toolSearch?: ToolSearchOptions;
+  /**
+   * Rewrites each JSON input schema before it is checked, shown and compiled: for tool lists written in a
+   * dialect of their own (BFCL's `type: "dict"` and `float`, ToolBench's `optional` lists…). Pass
+   * `normalizeToolSchema` from `@toolcircuit/schema`, the rewrite `toolcircuit lint` and `convert` apply.
+   * Not applied to Standard Schema tools (Zod, Valibot…), which describe themselves.
+   */
+  readonly normalizeSchema?: (schema: JsonObject, toolName: string) => JsonObject;
 }
 
 /** A tool `createCatalogue` did not load in lenient mode, with the same typed error strict mode throws. */

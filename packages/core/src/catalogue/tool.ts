@@ -97,7 +97,20 @@ export interface ToolDefinition<Input = unknown> {
   readonly inputExamples?: readonly JsonObject[];
   /** Raw per-provider fields for this tool's wire entry, e.g. `{ anthropic: { cache_control: { type: 'ephemeral' } } }`. */
   readonly providerOptions?: ProviderOptions;
+  /** How the tool search finds this tool when it is deferred: its namespace and other words for it. */
+  readonly search?: ToolSearchHints;
   readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/** What a deferred tool tells the tool search besides its name, description and schema. */
+export interface ToolSearchHints {
+  /**
+   * The server, vendor or product the tool belongs to ("github", "stripe"). A query that names it ranks the
+   * namespace's tools higher, and the model may restrict a search to it.
+   */
+  readonly namespace?: string;
+  /** Words people use for what the tool does that its description does not ("text message" for an SMS tool). */
+  readonly aliases?: readonly string[];
 }
 
 /**
@@ -121,6 +134,7 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly strict?: boolean;
   readonly inputExamples?: readonly JsonObject[];
   readonly providerOptions?: ProviderOptions;
+  readonly search?: ToolSearchHints;
   readonly run: (input: InferToolInput<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -144,6 +158,7 @@ export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): 
     ...(spec.strict === undefined ? {} : { strict: spec.strict }),
     ...(spec.inputExamples === undefined ? {} : { inputExamples: spec.inputExamples }),
     ...(spec.providerOptions === undefined ? {} : { providerOptions: spec.providerOptions }),
+    ...(spec.search === undefined ? {} : { search: spec.search }),
   };
   return Object.freeze(definition);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createToolSearchIndex, type ToolDeclaration } from '../../src/index.js';
+import { stemEnglish } from '../../src/search/english-stemmer.js';
 import { stem, tokenize } from '../../src/search/tokenize.js';
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}): ToolDeclaration => ({
@@ -10,15 +11,58 @@ const tool = (name: string, description: string, properties: Record<string, unkn
 
 describe('tokenize', () => {
   it('splits snake_case, camelCase, acronyms, dots and digits, and keeps the compound name', () => {
-    expect(tokenize('get_weather_forecast')).toEqual(['get', 'weath', 'forecast']);
-    expect(tokenize('getHTTPResponse')).toEqual(['get', 'http', 'respons', 'gethttpresponse']);
-    expect(tokenize('math.factorial v2')).toEqual(['math', 'factorial', 'v', '2', 'v2']);
+    expect(tokenize('get_weather_forecast')).toEqual(['get', 'weather', 'forecast']);
+    expect(tokenize('getHTTPResponse')).toEqual(['get', 'http', 'respons', 'gethttprespons']);
+    expect(tokenize('math.factorial v2 base64')).toEqual(['math', 'factori', 'v2', 'base', 'base64']);
   });
 
-  it('drops stop words and meets inflections at one stem', () => {
-    expect(tokenize('What is the weather in the city?')).toEqual(['weath', 'city']);
-    expect(new Set(['calculates', 'calculated', 'calculating', 'calculate'].map(stem)).size).toBe(1);
+  it('drops stop words, request chatter and bare numbers', () => {
+    expect(tokenize('What is the weather in the city?')).toEqual(['weather', 'in', 'citi']);
+    expect(tokenize("Hey, I'd like to know: can you please help me book 2 rooms for 2024-08-10?")).toEqual([
+      'book',
+      'room',
+    ]);
+  });
+
+  it('meets inflections and derivations at one Porter2 stem', () => {
+    expect(new Set(['calculates', 'calculated', 'calculating', 'calculate', 'calculation'].map(stem)).size).toBe(1);
     expect(stem('cities')).toBe(stem('city'));
+    expect(stem('bags')).toBe(stem('bag'));
+    expect(stem('connections')).toBe('connect');
+    expect(stem('generously')).toBe('generous');
+  });
+});
+
+describe('stemEnglish (Porter2)', () => {
+  it('follows the published algorithm on its hard cases', () => {
+    const cases: Record<string, string> = {
+      consign: 'consign',
+      consigned: 'consign',
+      consignment: 'consign',
+      generously: 'generous',
+      communication: 'communic',
+      arsenal: 'arsenal',
+      skies: 'sky',
+      dying: 'die',
+      cries: 'cri',
+      ties: 'tie',
+      gaps: 'gap',
+      gas: 'gas',
+      kiwis: 'kiwi',
+      hopping: 'hop',
+      hoping: 'hope',
+      luxuriating: 'luxuri',
+      succeeded: 'succeed',
+      news: 'news',
+      geolocation: 'geoloc',
+    };
+    for (const [word, stemmed] of Object.entries(cases)) expect([word, stemEnglish(word)]).toEqual([word, stemmed]);
+  });
+
+  it('leaves what is not a lower-case English word as it is', () => {
+    expect(stemEnglish('HTTP')).toBe('HTTP');
+    expect(stemEnglish('café')).toBe('café');
+    expect(stemEnglish('搜索')).toBe('搜索');
   });
 });
 

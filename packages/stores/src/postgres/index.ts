@@ -5,4 +5,5 @@ export {
   type PostgresStore,
   type PostgresStoreOptions,
 } from './open-postgres-store.js';
+export { openPostgresToolVectors, type PostgresToolVectors } from './open-postgres-tool-vectors.js';
 export { postgresMigrations } from './postgres-migrations.js';
