@@ -20,8 +20,11 @@ export interface PinState {
 export class GuardedConfirmations implements ConfirmationStore {
   readonly #inner: ConfirmationStore;
   readonly #pins: PinState;
-  /** key → generation of each outstanding grant. */
-  readonly #stamps = new Map<string, number[]>();
+  /**
+   * key → each outstanding grant: the generation it was given under and the confirmation as granted (so a
+   * void spends exactly that one in the inner store, whatever fields it carries).
+   */
+  readonly #stamps = new Map<string, Stamp[]>();
 
   constructor(inner: ConfirmationStore, pins: PinState) {
     this.#inner = inner;
@@ -33,16 +36,18 @@ export class GuardedConfirmations implements ConfirmationStore {
     const generation = this.#pins.generation(confirmation.toolName);
     if (generation === undefined) return;
     const key = keyOf(confirmation);
-    this.#stamps.set(key, [...(this.#stamps.get(key) ?? []), generation]);
+    this.#stamps.set(key, [...(this.#stamps.get(key) ?? []), { generation, confirmation }]);
   }
 
   async consume(confirmation: Confirmation): Promise<boolean> {
     const generation = this.#pins.generation(confirmation.toolName);
     if (generation === undefined) return this.#inner.consume(confirmation);
     if (this.#pins.isChanged(confirmation.toolName)) return false;
+    // Keyed with `informedOf`: an approval given for other untrusted sources (or none) is not this one, even
+    // when the inner store is looser than it should be.
     const key = keyOf(confirmation);
     const stamps = this.#stamps.get(key) ?? [];
-    const index = stamps.indexOf(generation);
+    const index = stamps.findIndex((stamp) => stamp.generation === generation);
     if (index === -1) return false;
     if (!(await this.#inner.consume(confirmation))) return false;
     stamps.splice(index, 1);
@@ -55,11 +60,15 @@ export class GuardedConfirmations implements ConfirmationStore {
     let voided = 0;
     for (const [key, stamps] of this.#stamps) {
       if (!key.startsWith(`${toolName}\u0000`)) continue;
-      const kept = stamps.filter((stamp) => stamp >= generation);
-      const inputDigest = key.slice(toolName.length + 1);
-      for (let count = stamps.length - kept.length; count > 0; count -= 1) {
-        // Also spend it in the inner store, so no later reader of that store finds it.
-        await Promise.resolve(this.#inner.consume({ toolName, inputDigest })).catch(() => false);
+      const kept: Stamp[] = [];
+      for (const stamp of stamps) {
+        if (stamp.generation >= generation) {
+          kept.push(stamp);
+          continue;
+        }
+        // Also spend it in the inner store, as it was granted (its `informedOf` included), so no later reader
+        // of that store finds it.
+        await Promise.resolve(this.#inner.consume(stamp.confirmation)).catch(() => false);
         voided += 1;
       }
       if (kept.length === 0) this.#stamps.delete(key);
@@ -69,6 +78,11 @@ export class GuardedConfirmations implements ConfirmationStore {
   }
 }
 
+interface Stamp {
+  readonly generation: number;
+  readonly confirmation: Confirmation;
+}
+
 function keyOf(confirmation: Confirmation): string {
-  return `${confirmation.toolName}\u0000${confirmation.inputDigest}`;
+  return `${confirmation.toolName}\u0000${confirmation.inputDigest}\u0000${confirmation.informedOf ?? ''}`;
 }

@@ -46,6 +46,10 @@ export function describeRefusal(attempt: AttemptView): string {
       return 'refused: duplicate call id';
     case 'incomplete_call':
       return 'refused: cut off by the token limit';
+    case 'untrusted_context':
+      return 'refused: untrusted content in the run';
+    case 'tool_refused':
+      return 'refused by the tool itself: not run';
     default:
       return 'refused';
   }
