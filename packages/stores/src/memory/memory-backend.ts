@@ -1,11 +1,11 @@
 import { GENESIS_HASH } from '../journal/journal-chain.js';
-import type { JournalHead } from '../journal/journal-record.js';
+import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from '../store/store-backend.js';
 
 /** The rows of a journal and its head, as plain data: what a memory store can be loaded with. */
 export interface JournalSnapshot {
   readonly rows: readonly StoredJournalRow[];
-  readonly head: JournalHead;
+  readonly head: StoredJournalHead;
 }
 
 /**
@@ -16,7 +16,7 @@ export class MemoryBackend implements StoreBackend {
   readonly #runs = new Map<string, RunRow>();
   readonly #calls = new Map<string, CallRow>();
   readonly #journal: StoredJournalRow[];
-  #head: JournalHead;
+  #head: StoredJournalHead;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(snapshot?: JournalSnapshot) {
@@ -46,8 +46,9 @@ export class MemoryBackend implements StoreBackend {
   }
 
   async schemaVersion(): Promise<number> {
-    // The memory store has no schema; it reports the version whose rows it keeps (keyed entries: 2).
-    return 2;
+    // The memory store has no schema; it reports the version whose rows it keeps (keyed entries and the
+    // head's keyed mark: 3).
+    return 3;
   }
 
   async close(): Promise<void> {}
@@ -94,7 +95,8 @@ export class MemoryBackend implements StoreBackend {
       appendJournal: async (row) => {
         const head = this.#head;
         journal.push({ ...row });
-        this.#head = { seq: row.seq, hash: row.hash };
+        const keyedSince = head.keyedSince ?? (row.keyId === null || row.keyId === undefined ? undefined : row.seq);
+        this.#head = { seq: row.seq, hash: row.hash, ...(keyedSince === undefined ? {} : { keyedSince }) };
         undo.push(() => {
           journal.pop();
           this.#head = head;

@@ -422,7 +422,7 @@ export class BackedStore implements DurableStore {
     return this.#backend.read(async (tx) => {
       const head = await tx.head();
       if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
-      return head;
+      return { seq: head.seq, hash: head.hash };
     });
   }
 

@@ -1,4 +1,4 @@
-import type { JournalHead } from '../journal/journal-record.js';
+import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
 import type { CallState, RunStatus } from './durable-store.js';
 
@@ -50,7 +50,7 @@ export interface ReadTransaction {
   getCalls(runId: string): Promise<CallRow[]>;
   getCall(runId: string, turn: number, callId: string): Promise<CallRow | undefined>;
   /** Undefined when the head row is gone (a damaged store: verification reports it). */
-  head(): Promise<JournalHead | undefined>;
+  head(): Promise<StoredJournalHead | undefined>;
   /** Rows in seq order, after `afterSeq`, at most `limit`, optionally of one run. */
   journalRows(options: { afterSeq: number; limit: number; runId?: string }): Promise<StoredJournalRow[]>;
   seqOfHash(hash: string): Promise<number | undefined>;
@@ -61,7 +61,7 @@ export interface WriteTransaction extends ReadTransaction {
   updateRun(row: RunRow): Promise<void>;
   insertCall(row: CallRow): Promise<void>;
   updateCall(row: CallRow): Promise<void>;
-  /** Appends the row and moves the head to it. */
+  /** Appends the row and moves the head to it; the first keyed row also sets the head's `keyedSince`. */
   appendJournal(row: StoredJournalRow): Promise<void>;
 }
 
