@@ -286,6 +286,9 @@ export function describeVerification(verification: CheckedJournal): string {
     return lines.join('\n');
   }
   const verdict = verification.problem === 'unverifiable' ? 'NOT VERIFIED' : 'TAMPERED';
+  if (verification.problem === 'run_mismatch') {
+    return `journal ${verdict}: the run tables: ${verification.message}\n(all ${verification.entries} entries of the chain checked out)`;
+  }
   return (
     `journal ${verdict}: entry ${verification.seq} ${verification.problem}: ${verification.message}\n` +
     `(${verification.entries} entries before it checked out)`

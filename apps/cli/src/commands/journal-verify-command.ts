@@ -32,8 +32,10 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       're-hash an entry. Neither catches a tail cut off with the head row rewound, or a wiped journal: pass an',
       'anchor taken earlier (`toolcircuit journal anchor`) with --anchor for that.',
       '',
-      'A journal that was ever keyed never verifies as intact without its key: give --key. Every kind of',
-      'damage exits 1: a changed, missing or dropped entry or table, an unsigned or altered anchor.',
+      'A journal that was ever keyed never verifies as intact without its key: give --key. The run tables,',
+      'outside the chain, are checked against it: a decided call whose approval, tool or arguments differ',
+      'from the entry that decided it, or a run moved to another session. Every kind of damage exits 1: a',
+      'changed, missing or dropped entry or table, an unsigned or altered anchor.',
     ].join('\n'),
     options: {
       ...JOURNAL_STORE_OPTIONS,

@@ -2,6 +2,7 @@ import { checkAnchor, type JournalAnchor } from './journal-anchor.js';
 import { chainHash, GENESIS_HASH, keyedChainHash, storedRowHash } from './journal-chain.js';
 import { type JournalKey, type JournalKeys, keyRing } from './journal-key.js';
 import type { JournalHead, StoredJournalHead } from './journal-record.js';
+import { type RunTables, RunTablesCheck } from './run-tables-check.js';
 
 /** A row as stored, before its record is trusted: verification parses and re-hashes the text itself. */
 export interface RawJournalRow {
@@ -24,6 +25,8 @@ export interface JournalSource {
   head(): Promise<StoredJournalHead | undefined>;
   /** The seq of the row stored with this hash, if any (used only once the chain breaks). */
   seqOfHash(hash: string): Promise<number | undefined>;
+  /** The store's run tables, checked against the journal once its chain checks out (absent: not checked). */
+  readonly runTables?: RunTables;
 }
 
 /**
@@ -38,6 +41,9 @@ export interface JournalSource {
  *   could have written it (or its key id was stripped and it was re-hashed).
  * - `unverifiable`: an entry is chained under a key that was not given; it could not be checked.
  * - `head_missing`: the store's head row is gone, so a deleted tail could not be told.
+ * - `run_mismatch`: the chain checks out, but the run tables (outside it) contradict it: a decided call's
+ *   approval, tool or arguments differ from the entry that decided it, or no entry did; a call points to
+ *   another call's answer; a run's entries name another session or human than the run.
  */
 export type JournalProblem =
   | 'edited'
@@ -47,7 +53,8 @@ export type JournalProblem =
   | 'truncated'
   | 'unkeyed'
   | 'unverifiable'
-  | 'head_missing';
+  | 'head_missing'
+  | 'run_mismatch';
 
 export type JournalVerification =
   | {
@@ -117,9 +124,10 @@ export async function verifyJournal(
   const fail: Fail = (seq, problem, message) => ({ ok: false, seq, problem, message, entries: vouched });
   const head = await source.head();
   const keyedSince = head?.keyedSince;
+  const runTables = source.runTables === undefined ? undefined : await RunTablesCheck.of(source.runTables);
 
   for await (const row of source.rows()) {
-    let record: { runId?: unknown; kind?: unknown };
+    let record: { runId?: unknown; kind?: unknown } & Readonly<Record<string, unknown>>;
     try {
       record = JSON.parse(row.recordJson);
     } catch {
@@ -183,6 +191,7 @@ export async function verifyJournal(
     vouched = key === undefined ? row.seq - 1 : row.seq;
     if (key === undefined) unkeyedEntries += 1;
     previous = { seq: row.seq, hash: row.hash };
+    runTables?.see(row.seq, record);
   }
 
   if (head === undefined) {
@@ -232,6 +241,8 @@ export async function verifyJournal(
         `${range(previous.seq + 1, anchor.seq)} were removed (the tail cut and the head rewound, or the journal wiped).`,
     );
   }
+  const mismatch = runTables?.result(previous.seq);
+  if (mismatch !== undefined) return fail(mismatch.seq, 'run_mismatch', mismatch.message);
   return {
     ok: true,
     entries: previous.seq,

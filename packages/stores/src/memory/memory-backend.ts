@@ -88,6 +88,18 @@ export class MemoryBackend implements StoreBackend {
           .sort((a, b) => a.seq - b.seq)
           .slice(0, limit),
       seqOfHash: async (hash) => journal.find((row) => row.hash === hash)?.seq,
+      decidedCalls: async () =>
+        [...calls.values()].map((row) => ({
+          runId: row.runId,
+          turn: row.turn,
+          callId: row.callId,
+          toolName: row.toolName,
+          inputDigest: row.inputDigest,
+          approved: row.approved,
+          journalSeq: row.journalSeq,
+        })),
+      runOwners: async () =>
+        [...runs.values()].map((row) => ({ runId: row.runId, sessionId: row.sessionId, humanId: row.humanId })),
       insertRun: async (row) => setRun(row),
       updateRun: async (row) => setRun(row),
       insertCall: async (row) => setCall(row),

@@ -26,11 +26,17 @@ export async function openPostgresJournal(options: {
   let version: number;
   try {
     const [found] = await connection.transaction('read', (session) =>
-      session.all('SELECT to_regclass(?) AS journal, to_regclass(?) AS journal_head, to_regclass(?) AS migrations', [
-        connection.table('journal'),
-        connection.table('journal_head'),
-        connection.table('schema_migrations'),
-      ]),
+      session.all(
+        'SELECT to_regclass(?) AS journal, to_regclass(?) AS journal_head, to_regclass(?) AS runs, ' +
+          'to_regclass(?) AS run_calls, to_regclass(?) AS migrations',
+        [
+          connection.table('journal'),
+          connection.table('journal_head'),
+          connection.table('runs'),
+          connection.table('run_calls'),
+          connection.table('schema_migrations'),
+        ],
+      ),
     );
     // Its migrations table is what makes a schema a toolcircuit store; without it, it is something else.
     if (found === undefined || found.migrations === null) {

@@ -278,6 +278,26 @@ export class SqlBackend implements StoreBackend {
         const [row] = await session.all(`SELECT seq FROM ${journal} WHERE hash = ? ORDER BY seq LIMIT 1`, [hash]);
         return row === undefined ? undefined : Number(row.seq);
       },
+      decidedCalls: async () =>
+        (
+          await session.all(
+            `SELECT run_id, turn, call_id, tool_name, input_digest, approved, journal_seq FROM ${calls} ORDER BY run_id, turn, call_id`,
+          )
+        ).map((row) => ({
+          runId: String(row.run_id),
+          turn: Number(row.turn),
+          callId: String(row.call_id),
+          toolName: String(row.tool_name),
+          inputDigest: String(row.input_digest),
+          approved: Number(row.approved) === 1,
+          journalSeq: integer(row.journal_seq),
+        })),
+      runOwners: async () =>
+        (await session.all(`SELECT run_id, session_id, human_id FROM ${runs} ORDER BY run_id`)).map((row) => ({
+          runId: String(row.run_id),
+          sessionId: String(row.session_id),
+          humanId: String(row.human_id),
+        })),
       insertRun: async (row) => {
         await session.run(
           `INSERT INTO ${runs} (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')})`,

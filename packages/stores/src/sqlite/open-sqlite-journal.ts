@@ -35,7 +35,7 @@ export async function openSqliteJournal(options: {
     const tables = new Set(
       db
         .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'journal_head', 'schema_migrations')",
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'journal_head', 'runs', 'run_calls', 'schema_migrations')",
         )
         .all()
         .map((row) => (row as { name: string }).name),

@@ -1,4 +1,5 @@
 import type { StoredJournalHead } from '../journal/journal-record.js';
+import type { DecidedCallRow, RunOwnerRow } from '../journal/run-tables-check.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
 import type { CallState, RunStatus } from './durable-store.js';
 
@@ -54,6 +55,10 @@ export interface ReadTransaction {
   /** Rows in seq order, after `afterSeq`, at most `limit`, optionally of one run. */
   journalRows(options: { afterSeq: number; limit: number; runId?: string }): Promise<StoredJournalRow[]>;
   seqOfHash(hash: string): Promise<number | undefined>;
+  /** Every decided call of every run, for verification (checked against the journal). */
+  decidedCalls(): Promise<DecidedCallRow[]>;
+  /** Every run's session and human, for verification. */
+  runOwners(): Promise<RunOwnerRow[]>;
 }
 
 export interface WriteTransaction extends ReadTransaction {

@@ -81,7 +81,9 @@ function sqliteUnderTest(file: string): JournalUnderTest {
     sql
       .replaceAll('{journal}', 'journal')
       .replaceAll('{head}', 'journal_head')
-      .replaceAll('{migrations}', 'schema_migrations');
+      .replaceAll('{migrations}', 'schema_migrations')
+      .replaceAll('{runs}', 'runs')
+      .replaceAll('{calls}', 'run_calls');
   return {
     raw: {
       rows: async () =>
@@ -168,6 +170,8 @@ function postgresUnderTest(url: string, schema: string): JournalUnderTest {
       .replaceAll('{journal}', q('journal'))
       .replaceAll('{head}', q('journal_head'))
       .replaceAll('{migrations}', q('schema_migrations'))
+      .replaceAll('{runs}', q('runs'))
+      .replaceAll('{calls}', q('run_calls'))
       .replace(/\?/g, () => `$${++index}`);
   };
   return {

@@ -19,7 +19,10 @@ export interface RawJournalDb {
   rows(): Promise<TamperRow[]>;
   /** Replaces every row; sets the head row to `head` (or leaves it when undefined). */
   replace(rows: readonly TamperRow[], head?: JournalHead): Promise<void>;
-  /** One statement; `{journal}`, `{head}` and `{migrations}` name the tables, `?` are parameters. */
+  /**
+   * One statement; `{journal}`, `{head}`, `{migrations}`, `{runs}` and `{calls}` (the decided calls) name the
+   * tables, `?` are parameters.
+   */
   sql(statement: string, params?: readonly (string | number | null)[]): Promise<void>;
 }
 
@@ -166,14 +169,20 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const rows = (await db.rows()).filter((row) => row.seq <= 5);
       await db.replace(rows, headOf(rows));
     },
-    verdicts: withKey({ unkeyed: 'intact', keyed: 'intact', 'keyed + anchor': detected('truncated', 6) }),
+    // The approved transfer's row in the run tables still points to its answer, entry 6.
+    verdicts: withKey({
+      unkeyed: detected('run_mismatch', 6),
+      keyed: detected('run_mismatch', 6),
+      'keyed + anchor': detected('truncated', 6),
+    }),
   },
   {
     name: 'wipe the journal and reset the head row',
     tamper: (db) => db.replace([], headOf([])),
     // The head row keeps the number of the first keyed entry: a keyed journal that no longer reaches it was cut.
+    // Unkeyed, the run tables still hold calls that no entry decided (0: no entry to name).
     verdicts: {
-      unkeyed: 'intact',
+      unkeyed: detected('run_mismatch', 0),
       keyed: detected('truncated', 1),
       'keyed + anchor': detected('truncated', 1),
       'keyed, checked without the key': detected('truncated', 1),
@@ -185,6 +194,22 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       await db.replace([], headOf([]));
       await db.sql('UPDATE {head} SET keyed_since = NULL');
     },
+    verdicts: {
+      unkeyed: detected('run_mismatch', 0),
+      keyed: detected('run_mismatch', 0),
+      'keyed + anchor': detected('truncated', 1),
+      'keyed, checked without the key': detected('run_mismatch', 0),
+    },
+  },
+  {
+    name: 'wipe the journal and the run tables, reset the head row and clear its keyed mark',
+    tamper: async (db) => {
+      await db.sql('DELETE FROM {calls}');
+      await db.sql('DELETE FROM {runs}');
+      await db.replace([], headOf([]));
+      await db.sql('UPDATE {head} SET keyed_since = NULL');
+    },
+    // Nothing in the database is left to tell: only an anchor kept elsewhere does.
     verdicts: {
       unkeyed: 'intact',
       keyed: 'intact',
@@ -256,6 +281,19 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
     name: 'delete the head row',
     tamper: (db) => db.sql('DELETE FROM {head}'),
     verdicts: everywhere(detected('head_missing', 10)),
+  },
+  {
+    name: "change an approved call's arguments in the run table",
+    // The approved transfer: on resume or recovery, the run would take the changed digest for the approved one.
+    tamper: (db) =>
+      db.sql(`UPDATE {calls} SET input_digest = ? WHERE run_id = 'run-1' AND call_id = 'pay'`, ['f'.repeat(64)]),
+    // The run tables are outside the chain; the entry that decided the call is not.
+    verdicts: everywhere(detected('run_mismatch', 4)),
+  },
+  {
+    name: 'move a run to another session in the run table',
+    tamper: (db) => db.sql(`UPDATE {runs} SET session_id = 'someone-else' WHERE run_id = 'run-1'`),
+    verdicts: everywhere(detected('run_mismatch', 2)),
   },
   {
     name: 'drop the journal table',
