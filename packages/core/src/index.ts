@@ -26,6 +26,7 @@ export {
   type ToolSpec,
   toolError,
 } from './catalogue/tool.js';
+export { type ToolRefusal, toolRefusal } from './catalogue/tool-refusal.js';
 export { DEFAULT_TOOL_SEARCH_NAME, type ToolSearch, type ToolSearchOptions } from './catalogue/tool-search.js';
 export type { InputValidation } from './catalogue/validate-input.js';
 export { describeMedia } from './content/describe-media.js';

@@ -1,4 +1,5 @@
 import { type JsonValue, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import { callGateOf } from './call-gate.js';
 import type { LoopObserver } from './loop-observer.js';
 import { entryDigestOf } from './observed-options.js';
 import type { TraceRecord } from './trace-record.js';
@@ -46,6 +47,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
             approved: decision.approved,
             inputDigest: pending?.inputDigest ?? decision.inputDigest ?? '',
             by: paused.humanId,
+            ...(pending?.request === undefined ? {} : { informedOf: pending.request.taintDigest }),
             ...(content && decision.note !== undefined ? { note: decision.note } : {}),
           });
         }
@@ -88,6 +90,8 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
         callSettled(call) {
           const { event, definition, entry } = call;
           const { verdict } = event;
+          const gate = callGateOf(event, entry, content);
+          const outputTrust = entry?.provenance?.outputTrust;
           sink({
             type: 'call',
             runId,
@@ -117,6 +121,8 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
               provider: invocation.provider,
               ...(call.responseId === undefined ? {} : { responseId: call.responseId }),
             },
+            ...(outputTrust === undefined ? {} : { outputTrust }),
+            ...(gate === undefined ? {} : { gate }),
             ...(content
               ? {
                   input: jsonOf(event.call.input),

@@ -1,7 +1,10 @@
 import type {
   JsonValue,
+  OutputTrust,
   RefusalReason,
   StopReason,
+  TaintPolicy,
+  TaintSourceRef,
   ToolChoice,
   ToolResultContent,
   Usage,
@@ -103,10 +106,37 @@ export interface CallRecord {
   readonly timeoutMs?: number;
   /** Where the call came from: the model response that asked for it. */
   readonly provenance: { readonly turn: number; readonly provider: string; readonly responseId?: string };
+  /**
+   * Whether the call's output may carry someone else's instructions (it then taints the run): from its
+   * journal entry, when the run had a journal and tracked provenance.
+   */
+  readonly outputTrust?: OutputTrust;
+  /** Why the call was gated (untrusted output was in the run when the model asked for it); absent: it was not. */
+  readonly gate?: CallGateRecord;
   /** Content: the arguments, the result sent back to the model, the refusal or failure text. */
   readonly input?: JsonValue;
   readonly result?: ToolResultContent;
   readonly message?: string;
+}
+
+/**
+ * A gated call: the untrusted sources in the run's context when the model asked for it, and which argument
+ * values were found in them. It ran only with a confirmation naming `taintDigest` (given by a human shown
+ * all this), or under the application's `allow` policy.
+ */
+export interface CallGateRecord {
+  readonly gatedBecause: 'irreversible' | 'sensitive';
+  /** The application's provenance policy for it; absent when the run had no journal to say. */
+  readonly policy?: TaintPolicy;
+  readonly taintDigest: string;
+  readonly untrustedSources: readonly TaintSourceRef[];
+  readonly flaggedArguments: readonly {
+    /** JSON Pointer into the input. */
+    readonly path: string;
+    readonly foundIn: readonly TaintSourceRef[];
+    /** Content: the value found in untrusted output. */
+    readonly value?: string | number;
+  }[];
 }
 
 export interface PauseRecord {
@@ -134,6 +164,11 @@ export interface DecisionRecord {
   readonly inputDigest: string;
   /** The human whose decision it is: the session's. */
   readonly by: string;
+  /**
+   * For a gated call: the taint digest the approval names, i.e. the untrusted sources the human was shown
+   * (the call's `gate.taintDigest`).
+   */
+  readonly informedOf?: string;
   /** Content. */
   readonly note?: string;
 }

@@ -271,6 +271,71 @@ describe('createLoopTracing', () => {
     expect(records.at(-1)).toMatchObject({ type: 'invocation-end', status: 'completed', turns: 2 });
   });
 
+  it('trace records say why a call was gated: the untrusted sources and the flagged values (values with content only)', async () => {
+    const run = async (captureContent: boolean) => {
+      const records: TraceRecord[] = [];
+      const tracing = await createLoopTracing({
+        spans: false,
+        captureContent,
+        traceFile: (record) => records.push(record),
+      });
+      const model = createScriptedModel([
+        toolCallsTurn([{ id: 'read', name: 'lookup', input: { numero: 'A-0001' } }]),
+        // Copied from the (untrusted) lookup result: the gate flags it.
+        toolCallsTurn([{ id: 'shut', name: 'close', input: { numero: 'A-0001' } }]),
+        textTurn('closed'),
+      ]);
+      const options = {
+        model,
+        catalogue,
+        session: session(),
+        journal: new InMemoryJournal(),
+        confirmation: 'pause' as const,
+      };
+      const paused = await tracing.runLoop({ ...options, messages: [{ role: 'user', content: 'close A-0001' }] });
+      const pending = paused.paused?.pending[0];
+      if (paused.paused === undefined || pending?.request === undefined) throw new Error('not gated');
+      await tracing.resumeLoop(
+        paused.paused,
+        [{ callId: pending.callId, approved: true, inputDigest: pending.inputDigest }],
+        options,
+      );
+      return { records, taintDigest: pending.request.taintDigest };
+    };
+    const { records, taintDigest } = await run(true);
+    const calls = records.filter((record) => record.type === 'call');
+    const source = {
+      turn: 1,
+      callId: 'read',
+      toolName: 'lookup',
+      outputDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    };
+    expect(calls.map((call) => [call.tool, call.verdict, call.outputTrust])).toEqual([
+      ['lookup', 'executed', 'untrusted'],
+      ['close', 'awaiting_confirmation', 'untrusted'],
+      ['close', 'executed', 'untrusted'],
+    ]);
+    expect(calls[0]?.gate).toBeUndefined();
+    const gate = {
+      gatedBecause: 'irreversible',
+      policy: 'pause',
+      taintDigest,
+      untrustedSources: [source],
+      flaggedArguments: [{ path: '/numero', foundIn: [source], value: 'A-0001' }],
+    };
+    // Held: from the request the human was shown; run after the approval: from its journal entry and input.
+    expect(calls[1]?.gate).toEqual(gate);
+    expect(calls[2]?.gate).toEqual(gate);
+    expect(records.find((record) => record.type === 'decision')).toMatchObject({
+      approved: true,
+      informedOf: taintDigest,
+    });
+    // Without content capture: the same, but no value.
+    const bare = (await run(false)).records.filter((record) => record.type === 'call');
+    expect(bare[1]?.gate?.flaggedArguments).toEqual([{ path: '/numero', foundIn: [source] }]);
+    expect(JSON.stringify(bare)).not.toContain('A-0001');
+  });
+
   it('without a tracer: the global provider of @opentelemetry/api when one is registered, else nothing recorded', async () => {
     const run = async () => {
       const tracing = await createLoopTracing();

@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import {
   ACCEPT_UNKEYED_OPTION,
   anchorOf,
+  checkJournal,
   defaultJournalOpeners,
   describeVerification,
   JOURNAL_STORE_OPTIONS,
@@ -56,7 +57,7 @@ export function createJournalAnchorCommand(openers: JournalOpeners = defaultJour
       let anchor: JournalAnchor | undefined;
       try {
         // Anchoring a damaged journal would vouch for the damage: it is verified first.
-        const verification = await journal.verifyJournal(options);
+        const verification = await checkJournal(journal, options, previous !== undefined);
         if (!verification.ok) {
           io.stdout.write(`${describeVerification(verification)}\nno anchor was taken.\n`);
           return ExitCode.failed;

@@ -196,7 +196,7 @@ export async function anchorOf(
 ): Promise<JournalAnchor | undefined> {
   if (value === undefined) return undefined;
   let text = value;
-  if (!/^\d+:/.test(value)) {
+  if (anchorIsFile(value)) {
     try {
       text = readFileSync(resolve(io.cwd, value), 'utf8');
     } catch (error) {
@@ -224,8 +224,54 @@ function lastLine(text: string): string {
   );
 }
 
+/** A verification, or the anchor it was asked to check against, refused as tampered with. */
+export type CheckedJournal = Verification | { readonly ok: false; readonly anchorRejected: string };
+
+/**
+ * Verifies the journal against `options`. An anchor that shows tampering (its MAC wrong or removed, or
+ * unsigned where keys are used) is reported as a failed check, like damage to the journal, not thrown as a
+ * usage error: the evidence the auditor relies on was changed. `anchorFromFile`: the anchor is the last line
+ * of a file; with keys, an unsigned line there (even a bare `<seq>:<hash>`) is refused.
+ */
+export async function checkJournal(
+  journal: ReadonlyJournal,
+  options: VerifyOptions,
+  anchorFromFile: boolean,
+): Promise<CheckedJournal> {
+  const { anchor, keys } = options;
+  // Neither key id nor MAC (a half-signed one is the verifier's to name: `checkAnchor`).
+  const unsigned = anchor !== undefined && !('mac' in anchor) && !('keyId' in anchor);
+  if (anchorFromFile && unsigned && (keys?.length ?? 0) > 0) {
+    return {
+      ok: false,
+      anchorRejected:
+        'the last line of the anchor file carries no MAC, but keys were given: anchors taken with a journal key ' +
+        'are signed, so an unsigned line may have replaced the real one.',
+    };
+  }
+  try {
+    return await journal.verifyJournal(options);
+  } catch (error) {
+    if (!isTamperedAnchor(error)) throw error;
+    return { ok: false, anchorRejected: error.message };
+  }
+}
+
+// Duck-typed: the stores are loaded on use, and may be another copy than the CLI's types.
+function isTamperedAnchor(error: unknown): error is Error {
+  const fields = error as { code?: unknown; tampered?: unknown };
+  return error instanceof Error && fields.code === 'invalid_journal_anchor' && fields.tampered === true;
+}
+
+/** Whether `--anchor` names a file (anything but `<seq>:…`, which is typed by the auditor). */
+export function anchorIsFile(value: string | undefined): boolean {
+  return value !== undefined && !/^\d+:/.test(value);
+}
+
 /** The verification in words: the intact head (usable as an anchor), or the first entry that did not check out. */
-export function describeVerification(verification: Verification): string {
+export function describeVerification(verification: CheckedJournal): string {
+  if ('anchorRejected' in verification)
+    return `journal NOT VERIFIED: the anchor was rejected: ${verification.anchorRejected}`;
   if (verification.ok) {
     const anchored = verification.anchor === undefined ? '' : `, contains anchor ${verification.anchor.seq}`;
     const lines = [
@@ -240,6 +286,9 @@ export function describeVerification(verification: Verification): string {
     return lines.join('\n');
   }
   const verdict = verification.problem === 'unverifiable' ? 'NOT VERIFIED' : 'TAMPERED';
+  if (verification.problem === 'run_mismatch') {
+    return `journal ${verdict}: the run tables: ${verification.message}\n(all ${verification.entries} entries of the chain checked out)`;
+  }
   return (
     `journal ${verdict}: entry ${verification.seq} ${verification.problem}: ${verification.message}\n` +
     `(${verification.entries} entries before it checked out)`

@@ -2,14 +2,16 @@ import type { Command } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   ACCEPT_UNKEYED_OPTION,
+  anchorIsFile,
   anchorOf,
+  type CheckedJournal,
+  checkJournal,
   defaultJournalOpeners,
   describeVerification,
   JOURNAL_STORE_OPTIONS,
   type JournalOpeners,
   keysOf,
   openJournal,
-  type Verification,
   verifyOptionsOf,
 } from './journal-store.js';
 
@@ -29,6 +31,11 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       'under it: give the key (and retired ones) with --key to check them; without the key nobody can forge or',
       're-hash an entry. Neither catches a tail cut off with the head row rewound, or a wiped journal: pass an',
       'anchor taken earlier (`toolcircuit journal anchor`) with --anchor for that.',
+      '',
+      'A journal that was ever keyed never verifies as intact without its key: give --key. The run tables,',
+      'outside the chain, are checked against it: a decided call whose approval, tool or arguments differ',
+      'from the entry that decided it, or a run moved to another session. Every kind of damage exits 1: a',
+      'changed, missing or dropped entry or table, an unsigned or altered anchor.',
     ].join('\n'),
     options: {
       ...JOURNAL_STORE_OPTIONS,
@@ -49,11 +56,11 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       [ExitCode.ok, 'the journal is intact'],
       [
         ExitCode.failed,
-        'the journal was tampered with, or an entry could not be checked (the entry and the damage are named)',
+        'the journal was tampered with (a table dropped included), an entry could not be checked (a keyed journal without --key), or the anchor was altered or is unsigned where keys are used',
       ],
       [
         ExitCode.usage,
-        'neither or both of --sqlite and --postgres, a missing file, not a store, a bad --anchor or --key',
+        'neither or both of --sqlite and --postgres, a missing file, not a store, a malformed --anchor, a bad --key',
       ],
     ],
     async run(args, io) {
@@ -61,9 +68,9 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       const anchor = await anchorOf(openers, args.string('anchor'), io);
       const options = verifyOptionsOf(args, keys, anchor);
       const journal = await openJournal(openers, 'journal verify', args, io);
-      let verification: Verification;
+      let verification: CheckedJournal;
       try {
-        verification = await journal.verifyJournal(options);
+        verification = await checkJournal(journal, options, anchorIsFile(args.string('anchor')));
       } finally {
         await journal.close();
       }

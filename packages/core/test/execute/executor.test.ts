@@ -11,6 +11,7 @@ import {
   InMemoryJournal,
   jsonDigest,
   toolError,
+  toolRefusal,
   toolResultText,
 } from '../../src/index.js';
 import { chercherDossier, paymentTool } from '../fixtures.js';
@@ -306,6 +307,23 @@ describe('running the tool', () => {
     expect(outcome.verdict).toEqual({ kind: 'executed', isError: true });
     const nothing = single(() => undefined);
     expect((await executeCall(call('c', 't', {}), nothing.context)).result.content).toMatch(/no output/);
+  });
+
+  it('journals a refusal by the tool itself (toolRefusal) as refused, never executed', async () => {
+    const refusing = single(() => toolRefusal('The definition changed; nothing was sent.'));
+    const outcome = await executeCall(call('c', 't', {}), refusing.context);
+    expect(outcome.verdict).toEqual({
+      kind: 'refused',
+      reason: 'tool_refused',
+      message: 'The definition changed; nothing was sent.',
+    });
+    expect(outcome.result).toMatchObject({ isError: true, content: 'The definition changed; nothing was sent.' });
+    expect(refusing.journal.entries.map((entry) => [entry.verdict, entry.reason])).toEqual([
+      ['refused', 'tool_refused'],
+    ]);
+    // A look-alike without the marker is an ordinary value.
+    const lookalike = single(() => ({ message: 'not a refusal' }));
+    expect((await executeCall(call('c', 't', {}), lookalike.context)).verdict.kind).toBe('executed');
   });
 
   it('reports a value JSON cannot carry as a failure instead of throwing', async () => {

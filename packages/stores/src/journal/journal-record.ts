@@ -106,3 +106,13 @@ export interface JournalHead {
   readonly seq: number;
   readonly hash: string;
 }
+
+/**
+ * The head as the store keeps it: with `keyedSince`, the seq of the first entry chained under a key, once
+ * there is one. The store never clears it (the databases refuse to, with triggers), so a journal that was
+ * keyed cannot pass for one that never was: entries from there on must carry a key id, and the journal
+ * must reach that far.
+ */
+export interface StoredJournalHead extends JournalHead {
+  readonly keyedSince?: number;
+}

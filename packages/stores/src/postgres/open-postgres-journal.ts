@@ -4,6 +4,7 @@ import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
+import { JOURNAL_TABLES, missingTableJournal } from '../store/missing-table-journal.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { checkedSchemaName, ownPool } from './open-postgres-store.js';
 import { PostgresConnection } from './postgres-connection.js';
@@ -11,7 +12,8 @@ import { postgresMigrations } from './postgres-migrations.js';
 
 /**
  * Opens the journal of an existing PostgreSQL store read-only (no migration, no write; read transactions
- * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store.
+ * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store; a store
+ * whose journal tables were dropped opens, and its verification reports the damage.
  */
 export async function openPostgresJournal(options: {
   readonly connectionString: string;
@@ -24,17 +26,27 @@ export async function openPostgresJournal(options: {
   let version: number;
   try {
     const [found] = await connection.transaction('read', (session) =>
-      session.all('SELECT to_regclass(?) AS journal, to_regclass(?) AS migrations', [
-        connection.table('journal'),
-        connection.table('schema_migrations'),
-      ]),
+      session.all(
+        'SELECT to_regclass(?) AS journal, to_regclass(?) AS journal_head, to_regclass(?) AS runs, ' +
+          'to_regclass(?) AS run_calls, to_regclass(?) AS migrations',
+        [
+          connection.table('journal'),
+          connection.table('journal_head'),
+          connection.table('runs'),
+          connection.table('run_calls'),
+          connection.table('schema_migrations'),
+        ],
+      ),
     );
-    if (found?.journal === null || found?.migrations === null || found === undefined) {
+    // Its migrations table is what makes a schema a toolcircuit store; without it, it is something else.
+    if (found === undefined || found.migrations === null) {
       throw new InvalidStoreOptionsError('schema', `schema "${schema}" holds no toolcircuit store (no journal table).`);
     }
     version = await appliedVersion(connection);
     const latest = postgresMigrations(schema).length;
     if (version > latest) throw new UnsupportedSchemaVersionError(version, latest);
+    const missing = JOURNAL_TABLES.filter((table) => found[table] === null);
+    if (missing.length > 0) return missingTableJournal(missing, version, () => connection.close());
   } catch (error) {
     await connection.close();
     throw error;

@@ -6,13 +6,15 @@ import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
 import { loadBetterSqlite3 } from '../store/load-driver.js';
+import { JOURNAL_TABLES, missingTableJournal } from '../store/missing-table-journal.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
 /**
  * Opens the journal of an existing SQLite store read-only (no migration, no write), e.g. to verify it
- * from another machine or a backup. Refuses a file that is not a toolcircuit store.
+ * from another machine or a backup. Refuses a file that is not a toolcircuit store; a store whose journal
+ * tables were dropped opens, and its verification reports the damage.
  */
 export async function openSqliteJournal(options: {
   readonly file: string;
@@ -30,12 +32,16 @@ export async function openSqliteJournal(options: {
   const connection = new SqliteConnection(db, realpathSync(options.file));
   let version: number;
   try {
-    const tables = db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'journal_head', 'schema_migrations')",
-      )
-      .all();
-    if (tables.length < 3) {
+    const tables = new Set(
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'journal_head', 'runs', 'run_calls', 'schema_migrations')",
+        )
+        .all()
+        .map((row) => (row as { name: string }).name),
+    );
+    // Its migrations table is what makes a file a toolcircuit store; without it, it is some other file.
+    if (!tables.has('schema_migrations')) {
       throw new InvalidStoreOptionsError(
         'file',
         `${options.file} is not a toolcircuit store (it has no journal tables).`,
@@ -44,6 +50,8 @@ export async function openSqliteJournal(options: {
     version = await appliedVersion(connection);
     const latest = sqliteMigrations.length;
     if (version > latest) throw new UnsupportedSchemaVersionError(version, latest);
+    const missing = JOURNAL_TABLES.filter((table) => !tables.has(table));
+    if (missing.length > 0) return missingTableJournal(missing, version, () => connection.close());
   } catch (error) {
     await connection.close();
     throw error;

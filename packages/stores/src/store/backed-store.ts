@@ -422,7 +422,7 @@ export class BackedStore implements DurableStore {
     return this.#backend.read(async (tx) => {
       const head = await tx.head();
       if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
-      return head;
+      return { seq: head.seq, hash: head.hash };
     });
   }
 
@@ -431,7 +431,12 @@ export class BackedStore implements DurableStore {
     const keys = key === undefined ? options.keys : [key, ...(options.keys ?? [])];
     return this.#backend.read((tx) =>
       verifyJournal(
-        { rows: () => pagedRows(tx), head: () => tx.head(), seqOfHash: (hash) => tx.seqOfHash(hash) },
+        {
+          rows: () => pagedRows(tx),
+          head: () => tx.head(),
+          seqOfHash: (hash) => tx.seqOfHash(hash),
+          runTables: { decidedCalls: () => tx.decidedCalls(), runOwners: () => tx.runOwners() },
+        },
         { ...options, ...(keys === undefined ? {} : { keys }) },
       ),
     );

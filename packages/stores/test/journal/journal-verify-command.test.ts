@@ -83,6 +83,34 @@ describe('toolcircuit journal verify', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, seq: 2, problem: 'deleted' });
   });
 
+  it('exits 1, not 2, on a store whose journal or run tables were dropped: damage, not "not a store"', async () => {
+    for (const [table, problem] of [
+      ['journal', 'deleted'],
+      ['journal_head', 'head_missing'],
+      ['run_calls', 'run_mismatch'],
+    ] as const) {
+      const file = await sqliteJournal(`dropped-${table}.sqlite`);
+      const db = new Database(file);
+      db.exec(`DROP TABLE ${table}`);
+      db.close();
+      const result = await cli(['--sqlite', file, '--json']);
+      expect({ table, code: result.code, stderr: result.stderr }).toEqual({ table, code: 1, stderr: '' });
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, problem, message: expect.stringContaining('gone') });
+    }
+  });
+
+  it('exits 1 when a decided call was changed in the run tables (outside the chain)', async () => {
+    const file = await sqliteJournal('run-table.sqlite');
+    const db = new Database(file);
+    db.prepare("UPDATE run_calls SET approved = 0 WHERE call_id = 'pay'").run();
+    db.close();
+    const result = await cli(['--sqlite', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^journal TAMPERED: the run tables: the declined call "pay" \(turn 1\) of run "run-1" does not match entry 4, which decided it approved/,
+    );
+  });
+
   it('exits 2 on usage errors, a missing file, a file that is not a store, and a bad anchor', async () => {
     await sqliteJournal('usage.sqlite');
     const notAStore = join(root, 'other.sqlite');
