@@ -14,6 +14,7 @@ export { invalidResponseError } from './errors/invalid-response-error.js';
 export { ProviderError } from './errors/provider-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
+export { unsupportedCallError } from './errors/unsupported-call-error.js';
 export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { retryAfterMs } from './http/retry-after.js';

@@ -20,6 +20,7 @@ import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { EmitLoopEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
+import { noteProviderParts } from './note-provider-parts.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { type PlannedStep, planStep } from './plan-step.js';
@@ -141,6 +142,8 @@ async function turns(
     state.turns.push(modelTurn);
     state.usage = addUsage(state.usage, modelTurn.usage);
     state.messages.push(assistantMessageOf(modelTurn));
+    const noted = noteProviderParts(options.journal, options.session, runId, turn, modelTurn);
+    if (isPromiseLike(noted)) await noted;
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
     // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
