@@ -26,3 +26,4 @@ export {
   stringifyRequestBody,
 } from './json/cached-json-text.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
+export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
