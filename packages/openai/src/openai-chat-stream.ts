@@ -11,7 +11,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
 import { mapOpenAIStreamReadError } from './openai-shared-stream-interrupted.js';
-import { uniqueCallId } from './openai-shared-tool-calls.js';
+import { toolCallEndEvent, uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIChatTurn, chatResponseMetadata, extraFieldsOf } from './parse-openai-chat-response.js';
 
@@ -197,13 +197,7 @@ class ChatStreamState {
         continue;
       }
       if (part.type !== 'tool_call' || incompleteToolCallIds.includes(part.id)) continue;
-      yield {
-        type: 'tool-call-end',
-        id: part.id,
-        name: part.name,
-        input: part.input,
-        ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
-      };
+      yield toolCallEndEvent(part);
     }
     yield { type: 'turn-end', turn, incompleteToolCallIds };
   }

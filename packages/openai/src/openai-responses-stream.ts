@@ -18,7 +18,7 @@ import { asJsonObject } from './openai-shared-provider-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
 import { sourcesOfAnnotations } from './openai-shared-sources.js';
 import { mapOpenAIStreamReadError } from './openai-shared-stream-interrupted.js';
-import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+import { toolCallEndEvent, toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIResponsesTurn, responsesSnapshot } from './parse-openai-responses-response.js';
 
@@ -231,13 +231,7 @@ class ResponsesStreamState {
             ? builtinCallPart(item, role, callId, context, false)
             : undefined;
     if (part === undefined) return;
-    yield {
-      type: 'tool-call-end',
-      id: part.id,
-      name: part.name,
-      input: part.input,
-      ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
-    };
+    yield toolCallEndEvent(part);
   }
 
   /** Items in output order, for a final response sent without its output; an unfinished item keeps what arrived. */

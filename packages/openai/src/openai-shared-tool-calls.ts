@@ -1,4 +1,4 @@
-import type { BuiltinToolKind, JsonObject, ProviderMetadata, ToolCallPart } from '@toolcircuit/core';
+import type { BuiltinToolKind, JsonObject, ProviderMetadata, StreamEvent, ToolCallPart } from '@toolcircuit/core';
 import { restoreStrictInput, restoreTextInput, TEXT_INPUT_PARAMETER } from '@toolcircuit/schema';
 
 /** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */
@@ -81,4 +81,15 @@ export function uniqueCallId(id: string | undefined, index: number, seen: Set<st
   const chosen = id === undefined || id === '' || seen.has(id) ? `call_${index}` : id;
   seen.add(chosen);
   return chosen;
+}
+
+/** The `tool-call-end` event of a complete call (with its `inputError` when its arguments did not parse). */
+export function toolCallEndEvent(part: ToolCallPart): StreamEvent {
+  return {
+    type: 'tool-call-end',
+    id: part.id,
+    name: part.name,
+    input: part.input,
+    ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
+  };
 }
