@@ -19,7 +19,7 @@ import type {
   ToolResultPart,
 } from '@toolcircuit/core';
 import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/provider';
-import { TEXT_INPUT_PARAMETER, type ToolNameMap } from '@toolcircuit/schema';
+import { type ToolNameMap, textToolArguments } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
 import { turnMessage } from './anthropic-turn-message.js';
 import { convertToAnthropicToolResult } from './convert-to-anthropic-tool-result.js';
@@ -156,12 +156,7 @@ function toolUseBlock(part: ToolCallPart, names: ToolNameMap): ToolUseBlockParam
     id: part.id,
     name: providerToolName(names, part.name),
     // A text tool's call: declared here as a function with one string parameter, `input`.
-    input:
-      typeof part.input === 'string'
-        ? { [TEXT_INPUT_PARAMETER]: part.input }
-        : isJsonObject(part.input)
-          ? part.input
-          : {},
+    input: typeof part.input === 'string' ? textToolArguments(part.input) : isJsonObject(part.input) ? part.input : {},
   };
   const caller = part.providerMetadata?.['anthropic']?.['caller'];
   if (isJsonObject(caller)) block.caller = caller as unknown as NonNullable<ToolUseBlockParam['caller']>;

@@ -166,8 +166,8 @@ export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
 export type { ProviderPart } from './messages/provider-part.js';
 export type { SourceLocation, SourcePart } from './messages/source-part.js';
-export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
 export type { StreamEvent } from './messages/stream-events.js';
+export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
 export type { Usage } from './messages/usage.js';
 export { addUsage } from './messages/usage.js';

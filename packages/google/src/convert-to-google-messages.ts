@@ -7,7 +7,7 @@ import type {
   UserMessage,
 } from '@toolcircuit/core';
 import { cachedConversion, recordResultContentChanges, sealForReuse, toolCallsOf } from '@toolcircuit/core/provider';
-import { TEXT_INPUT_PARAMETER } from '@toolcircuit/schema';
+import { textToolArguments } from '@toolcircuit/schema';
 import { convertToGoogleToolResult } from './convert-to-google-tool-result.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
 import { hostedPartsOf, pushHostedParts } from './google-hosted-parts.js';
@@ -163,11 +163,7 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
           // Gemini's args is a Struct: a call whose input could not be decoded goes back as `{}`, never as
           // something the API would reject; a text tool's text in its one parameter, `input`.
           args:
-            typeof part.input === 'string'
-              ? { [TEXT_INPUT_PARAMETER]: part.input }
-              : isJsonObject(part.input)
-                ? part.input
-                : {},
+            typeof part.input === 'string' ? textToolArguments(part.input) : isJsonObject(part.input) ? part.input : {},
         },
         ...signature,
       });

@@ -76,10 +76,12 @@ export function openAIChatToolFields(
   prepared: OpenAIChatTools,
   provider: string,
 ): ChatToolFields {
-  checkChatHostedTools(request, provider);
-  if (prepared.tools.length === 0) return {};
-  // The frozen prepared list itself, not a copy, so that its cached text is reused; nothing writes to it.
-  const fields: ChatToolFields = { tools: prepared.tools as ChatCompletionTool[] };
+  const hosted = chatHostedTools(request, provider);
+  if (prepared.tools.length === 0 && hosted.length === 0) return {};
+  // The frozen prepared list itself when nothing is added, so that its cached text is reused; nothing writes to it.
+  const fields: ChatToolFields = {
+    tools: hosted.length === 0 ? (prepared.tools as ChatCompletionTool[]) : [...prepared.tools, ...hosted],
+  };
   const choice = resolveToolChoice(request, prepared.toolSet, provider);
   if (choice !== undefined) {
     fields.tool_choice =
@@ -96,14 +98,20 @@ export function openAIChatToolFields(
 }
 
 /**
- * Chat Completions runs no hosted tools: web search there is a model family (`*-search-preview`, with
- * `web_search_options` in the options bag), not a tool, and there is no code execution. A request that
- * offers one is refused here rather than sent without it; a `provider` tool that names no entry for this
- * adapter is for other providers and is left out.
+ * Chat Completions runs no hosted tools of its own: web search there is a model family (`*-search-preview`, with
+ * `web_search_options` in the options bag), not a tool, and there is no code execution. A request that offers
+ * a neutral one is refused here rather than sent without it. A `provider` tool with an entry for this adapter
+ * is a compatible server's own tool (OpenRouter's `openrouter:web_search`…): it goes after the catalogue's tools
+ * as given; one that names no entry for this adapter is for other providers and is left out.
  */
-function checkChatHostedTools(request: ModelRequest, provider: string): void {
+function chatHostedTools(request: ModelRequest, provider: string): ChatCompletionTool[] {
+  const tools: ChatCompletionTool[] = [];
   for (const tool of request.hostedTools ?? []) {
-    if (tool.kind === 'provider' && tool.providerOptions?.[provider] === undefined) continue;
+    const own = tool.providerOptions?.[provider];
+    if (tool.kind === 'provider') {
+      if (own !== undefined) tools.push(sealForReuse({ ...own } as unknown as ChatCompletionTool));
+      continue;
+    }
     throw new OpenAIConfigurationError(
       provider,
       'invalid_option',
@@ -111,4 +119,5 @@ function checkChatHostedTools(request: ModelRequest, provider: string): void {
       `Chat Completions has no hosted "${tool.kind}" tool; use the Responses adapter (createOpenAIResponsesModel), or a search model with providerOptions.${provider}.web_search_options.`,
     );
   }
+  return tools;
 }

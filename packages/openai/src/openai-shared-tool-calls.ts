@@ -1,5 +1,5 @@
 import type { BuiltinToolKind, JsonObject, ProviderMetadata, StreamEvent, ToolCallPart } from '@toolcircuit/core';
-import { restoreStrictInput, restoreTextInput, TEXT_INPUT_PARAMETER } from '@toolcircuit/schema';
+import { restoreStrictInput, restoreTextInput, textToolArguments } from '@toolcircuit/schema';
 
 /** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */
 export interface ToolCallContext {
@@ -72,7 +72,7 @@ export function toToolCallPart(call: RawToolCall, context: ToolCallContext): Too
 export function argumentsForHistory(part: ToolCallPart): string {
   if (part.inputError !== undefined || part.input === undefined) return '{}';
   // A text tool's call sent as a function's (Chat without custom tools): the text in its one parameter.
-  if (typeof part.input === 'string') return JSON.stringify({ [TEXT_INPUT_PARAMETER]: part.input });
+  if (typeof part.input === 'string') return JSON.stringify(textToolArguments(part.input));
   return JSON.stringify(part.input);
 }
 

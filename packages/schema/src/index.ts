@@ -20,6 +20,7 @@ export {
   restoreTextInput,
   TEXT_INPUT_PARAMETER,
   type TextToolParameters,
+  textToolArguments,
   textToolParameters,
 } from './text/text-tool-parameters.js';
 export { OPENAI_STRICT_LIMITS } from './translate/check-strict-limits.js';

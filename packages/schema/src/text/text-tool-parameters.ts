@@ -48,6 +48,11 @@ export function textToolParameters(grammar: TextGrammar | undefined, target: Sch
   return { schema: Object.freeze(schema), changes: Object.freeze([change]) };
 }
 
+/** A text tool's call as a function's arguments (a history sent to a provider without custom tools). */
+export function textToolArguments(text: string): { [TEXT_INPUT_PARAMETER]: string } {
+  return { [TEXT_INPUT_PARAMETER]: text };
+}
+
 /**
  * The text of a call to a text tool declared as a function: the `input` string of its arguments. Anything
  * else is an error the executor reports to the model (no text is made up).
