@@ -136,6 +136,8 @@ class ChatStreamState {
           ...(type === undefined ? {} : { type }),
         };
         this.calls.set(fragment.index, call);
+        // A call of a type nobody answers is never announced: the turn ends with `unsupported_call`.
+        if (type !== undefined && type !== 'custom') continue;
         yield {
           type: 'tool-call-start',
           id: call.id,

@@ -33,7 +33,8 @@ import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-i
 type Options = Omit<LoopOptions, 'messages'>;
 
 /**
- * The circuit: turns until the model answers without calls, the turn limit, a pause or an abort. `runLoop`
+ * The circuit: turns until the model answers without calls (a turn the provider paused is asked to go on),
+ * the turn limit, a pause or an abort. `runLoop`
  * and `resumeLoop` run it without events, `streamLoop` with; there is one loop.
  *
  * When the reader stops (`emit` rejects with {@link LoopStreamStopped}), `abandon` is called (to abort the
@@ -152,7 +153,12 @@ async function turns(
     if (emit !== undefined) {
       await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
     }
-    if (calls.length === 0) return endLoop(state, 'completed', emit);
+    if (calls.length === 0) {
+      // A turn the provider paused (Anthropic's `pause_turn`: a long server-tool turn cut in two) is no answer
+      // yet: sent back as it is, it goes on. It counts as a turn, so `maxTurns` bounds a provider that keeps pausing.
+      if (modelTurn.stopReason.unified === 'pause') continue;
+      return endLoop(state, 'completed', emit);
+    }
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const mode = options.confirmation ?? 'refuse';

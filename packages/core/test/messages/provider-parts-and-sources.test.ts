@@ -111,3 +111,46 @@ describe('journal notes for provider parts', () => {
     ).rejects.toBeInstanceOf(JournalWriteError);
   });
 });
+
+describe('a turn the provider paused', () => {
+  it('is sent back as it is and the loop goes on, rather than ending the run as completed', async () => {
+    const paused: ModelTurn = {
+      content: [{ type: 'text', text: 'Searching…' }],
+      stopReason: { unified: 'pause', raw: 'pause_turn' },
+      usage: textTurn('').usage,
+      providerMetadata: { test: { serverBlocks: [] } },
+    };
+    const model = scripted([paused, textTurn('Found it.')]);
+    const result = await runLoop({
+      model,
+      catalogue: createCatalogue([chercherDossier]),
+      session,
+      messages: [{ role: 'user', content: 'find' }],
+    });
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('Found it.');
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: paused.content,
+      providerMetadata: paused.providerMetadata,
+    });
+  });
+
+  it('counts as a turn: a provider that keeps pausing stops at maxTurns', async () => {
+    const paused: ModelTurn = {
+      content: [],
+      stopReason: { unified: 'pause', raw: 'pause_turn' },
+      usage: textTurn('').usage,
+    };
+    const result = await runLoop({
+      model: scripted([paused, paused, paused]),
+      catalogue: createCatalogue([chercherDossier]),
+      session,
+      messages: [{ role: 'user', content: 'find' }],
+      maxTurns: 3,
+    });
+    expect(result.status).toBe('max_turns');
+    expect(result.turns).toHaveLength(3);
+  });
+});
