@@ -7,7 +7,7 @@ import {
   type JsonObject,
   runLoop,
 } from '@toolcircuit/core';
-import { followUpRequest, loadCassette, startReplayServer } from '@toolcircuit/testing';
+import { followUpRequest, loadCassette, type ReplayServer, startReplayServer } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { prepareAnthropicTools } from '../src/anthropic-prepare-tools.js';
 import { createAnthropicModel } from '../src/index.js';
@@ -91,7 +91,7 @@ describe('Anthropic: built-in tool types and text tools', () => {
       journal,
     });
     expect(result.status).toBe('completed');
-    const tools = (server.received[0]?.body as { tools: JsonObject[] }).tools;
+    const tools = sentBody(server, 0)['tools'] as JsonObject[];
     expect(tools[0]).toEqual({ type: 'bash_20250124', name: 'bash' });
     expect(tools[1]).toEqual({ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' });
     expect(tools[2]).toMatchObject({
@@ -109,7 +109,7 @@ describe('Anthropic: built-in tool types and text tools', () => {
       ['run_sql', 'executed'],
     ]);
     // The history calls them by their native names again, and the text tool with its one parameter.
-    const history = (server.received[1]?.body as { messages: { content: JsonObject[] }[] }).messages;
+    const history = sentBody(server, 1)['messages'] as { content: JsonObject[] }[];
     expect(history[1]?.content.map((block) => [block['name'], block['input']])).toEqual([
       ['bash', { command: 'ls' }],
       ['str_replace_based_edit_tool', { command: 'view', path: 'README.md' }],
@@ -169,9 +169,9 @@ describe('Anthropic: citations go back with their text', () => {
       const ask = { messages: [{ role: 'user' as const, content: 'What happened?' }], tools: [] };
       const turn = await model.generate(ask);
       await model.generate(followUpRequest(ask, turn, 'Sure?'));
-      const recordedBlocks = (recorded.interactions[0]?.response.body as { json: { content: JsonObject[] } }).json
-        .content;
-      const sent = (server.received[1]?.body as { messages: { content: JsonObject[] }[] }).messages[1]?.content ?? [];
+      const body = recorded.interactions[0]?.response.body;
+      const recordedBlocks = body?.kind === 'json' ? ((body.json as JsonObject)['content'] as JsonObject[]) : [];
+      const sent = (sentBody(server, 1)['messages'] as { content: JsonObject[] }[])[1]?.content ?? [];
       const cited = (blocks: JsonObject[]) =>
         blocks.filter(
           (block) => block['type'] === 'text' && Array.isArray(block['citations']) && block['citations'].length > 0,
@@ -185,3 +185,10 @@ describe('Anthropic: citations go back with their text', () => {
     }
   });
 });
+
+/** The body of the request the replay server received at `index`. */
+function sentBody(server: ReplayServer, index: number): JsonObject {
+  const body = server.received[index]?.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error(`no request #${index}`);
+  return body as JsonObject;
+}

@@ -21,7 +21,7 @@ import {
 } from '@toolcircuit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicModel } from '../src/index.js';
-import { collect } from './stream-events.js';
+import { collect, streamFrom } from './stream-events.js';
 
 // The committed synthetic cassettes of the Messages API (packages/testing/synthetic-cassettes/anthropic): the
 // shapes no public recording has, each through the official SDK and the replay server, streamed or not.
@@ -44,7 +44,7 @@ const ASK: ModelRequest = { messages: [{ role: 'user', content: 'Go.' }], tools:
 
 async function streamed(name: string): Promise<{ events: StreamEvent[]; server: ReplayServer }> {
   const { model, server } = await modelFor(name);
-  const events = await collect(model.stream?.(ASK) ?? []);
+  const events = await collect(streamFrom(model, ASK));
   expect(events.filter((event) => event.type === 'turn-end' || event.type === 'error')).toHaveLength(1);
   return { events, server };
 }

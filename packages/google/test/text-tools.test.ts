@@ -54,10 +54,10 @@ describe.each(SDKS)('Gemini over %s: a text tool is a function with one string p
         messages: [{ role: 'user', content: 'Count.' }],
         journal,
       });
-      const declaration = (server.received[0]?.body as { tools: { functionDeclarations: JsonObject[] }[] }).tools[0]
-        ?.functionDeclarations[0];
+      const declaration = (server.received[0]?.body as { tools: { functionDeclarations: JsonObject[] }[] } | undefined)
+        ?.tools[0]?.functionDeclarations[0];
       expect(declaration).toMatchObject({ name: 'run_sql', parameters: { required: ['input'] } });
-      const model = (server.received[1]?.body as { contents: { parts: JsonObject[] }[] }).contents[1];
+      const model = (server.received[1]?.body as { contents: { parts: JsonObject[] }[] } | undefined)?.contents[1];
       expect(model?.parts.map((part) => (part['functionCall'] as JsonObject)['args'])).toEqual([
         { input: 'SELECT * FROM users;' },
         // What the model sent, back as it sent it: it is told why it was refused.

@@ -340,4 +340,3 @@ describe('the degradation is in the change log', () => {
     expect(prepared.toolSet.changes).toEqual([expect.objectContaining({ path: '', kind: 'text-input-as-function' })]);
   });
 });
-

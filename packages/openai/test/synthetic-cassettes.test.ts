@@ -18,7 +18,7 @@ import {
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIChatModel, createOpenAIResponsesModel } from '../src/index.js';
-import { collect } from './support/replay.js';
+import { collect, streamOf as streamFrom } from './support/replay.js';
 
 // The committed synthetic cassettes of both OpenAI protocols (packages/testing/synthetic-cassettes): the shapes
 // no public recording has, each through the official SDK and the replay server, streamed or not.
@@ -41,7 +41,7 @@ async function withModel<T>(name: string, body: (model: Model, server: ReplaySer
 
 function streamOf(name: string): Promise<StreamEvent[]> {
   return withModel(name, async (model) => {
-    const events = await collect(model.stream?.(ASK) ?? []);
+    const events = await collect(streamFrom(model, ASK));
     expect(events.filter((event) => event.type === 'turn-end' || event.type === 'error')).toHaveLength(1);
     return events;
   });
