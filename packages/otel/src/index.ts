@@ -13,5 +13,6 @@ export {
   TRACE_FORMAT_VERSION,
   type TraceHeaderRecord,
   type TraceRecord,
+  type TraceSource,
   traceRecordLine,
 } from './trace-record.js';
