@@ -10,7 +10,8 @@ export {
 // Per-step control, per-tool provider features and call repair.
 export { descriptionWithExamples } from './catalogue/provider-features.js';
 export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
-export { defineTextTool, type TextGrammar, type TextInput, type TextToolSpec } from './catalogue/text-tool.js';
+export type { TextGrammar, TextInput } from './catalogue/text-input.js';
+export { defineTextTool, type TextToolSpec } from './catalogue/text-tool.js';
 export {
   type AnyToolDefinition,
   defineTool,

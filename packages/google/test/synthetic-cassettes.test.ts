@@ -16,7 +16,7 @@ import { modelFor, withReplay } from './support/replay.js';
 const NAMES = listCassettes({ protocol: 'gemini', directory: syntheticCassettesDirectory() });
 const ASK: ModelRequest = { messages: [{ role: 'user', content: 'Go.' }], tools: [] };
 
-function run<T>(sdk: Sdk, name: string, body: (server: ReplayServer) => Promise<T>): Promise<T> {
+function run<T>(name: string, body: (server: ReplayServer) => Promise<T>): Promise<T> {
   return withReplay(loadSyntheticCassette(name), async (server) => {
     const result = await body(server);
     expect(server.mismatches).toEqual([]);
@@ -33,7 +33,7 @@ const IMAGE = {
 
 const EXPECTATIONS: Readonly<Record<string, (sdk: Sdk) => Promise<void>>> = {
   'gemini/unknown-part': (sdk) =>
-    run(sdk, 'gemini/unknown-part', async (server) => {
+    run('gemini/unknown-part', async (server) => {
       const model = modelFor(sdk, server);
       const turn = await model.generate(ASK);
       expect(turn.content).toEqual([{ type: 'text', text: 'Here it is:' }, IMAGE, { type: 'text', text: 'Done.' }]);
@@ -44,7 +44,7 @@ const EXPECTATIONS: Readonly<Record<string, (sdk: Sdk) => Promise<void>>> = {
       expect(contents?.[1]).toEqual({ role: 'model', parts: [{ text: 'Here it is:' }, IMAGE.data, { text: 'Done.' }] });
     }),
   'gemini/unknown-part.chunks': (sdk) =>
-    run(sdk, 'gemini/unknown-part.chunks', async (server) => {
+    run('gemini/unknown-part.chunks', async (server) => {
       const events = await collect(modelFor(sdk, server).stream?.(ASK));
       expect(events.filter((event) => event.type === 'provider-part')).toEqual([
         { type: 'provider-part', part: IMAGE },
@@ -56,7 +56,7 @@ const EXPECTATIONS: Readonly<Record<string, (sdk: Sdk) => Promise<void>>> = {
       ]);
     }),
   'gemini/unknown-call-part': (sdk) =>
-    run(sdk, 'gemini/unknown-call-part', async (server) => {
+    run('gemini/unknown-call-part', async (server) => {
       const error = await modelFor(sdk, server)
         .generate(ASK)
         .catch((caught: unknown) => caught);
@@ -67,19 +67,19 @@ const EXPECTATIONS: Readonly<Record<string, (sdk: Sdk) => Promise<void>>> = {
       ]);
     }),
   'gemini/unknown-call-part.chunks': (sdk) =>
-    run(sdk, 'gemini/unknown-call-part.chunks', async (server) => {
+    run('gemini/unknown-call-part.chunks', async (server) => {
       const events = await collect(modelFor(sdk, server).stream?.(ASK));
       expect(events.filter((event) => event.type === 'provider-part')).toHaveLength(1);
       expect(errorEvent(events).error).toMatchObject({ code: 'unsupported_call', providerCode: 'teleportCall' });
     }),
   'gemini/stream-error-chunk.chunks': (sdk) =>
-    run(sdk, 'gemini/stream-error-chunk.chunks', async (server) => {
+    run('gemini/stream-error-chunk.chunks', async (server) => {
       const events = await collect(modelFor(sdk, server).stream?.(ASK));
       expect(events[0]).toEqual({ type: 'text-delta', text: 'Partial' });
       expect(errorEvent(events).error).toMatchObject({ code: 'overloaded', retryable: true });
     }),
   'gemini/http-500': (sdk) =>
-    run(sdk, 'gemini/http-500', (server) =>
+    run('gemini/http-500', (server) =>
       expect(modelFor(sdk, server).generate(ASK)).rejects.toMatchObject({
         code: 'server_error',
         status: 500,
@@ -87,7 +87,7 @@ const EXPECTATIONS: Readonly<Record<string, (sdk: Sdk) => Promise<void>>> = {
       }),
     ),
   'gemini/http-503': (sdk) =>
-    run(sdk, 'gemini/http-503', (server) =>
+    run('gemini/http-503', (server) =>
       expect(modelFor(sdk, server).generate(ASK)).rejects.toMatchObject({
         code: 'overloaded',
         status: 503,

@@ -1,30 +1,10 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error.js';
 import type { JsonObject } from '../json/json.js';
+import type { TextGrammar, TextInput } from './text-input.js';
 import type { ToolContext, ToolOutput, ToolSpec } from './tool.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 import type { InputValidation, InputValidator } from './validate-input.js';
-
-/**
- * A grammar a text tool's input follows, in the syntax OpenAI's custom tools take: `lark` (a Lark grammar)
- * or `regex` (a regular expression the whole text matches).
- */
-export interface TextGrammar {
-  readonly syntax: 'lark' | 'regex';
-  readonly definition: string;
-}
-
-/**
- * What a text tool takes: text, free-form or constrained by a grammar. The provider is sent the grammar
- * where it can enforce one (OpenAI custom tools); the executor's input check is the grammar where it can
- * check it here (a `regex` that JavaScript compiles, matched against the whole text) and the tool's own
- * `validate`, which is the only check of a `lark` grammar.
- */
-export interface TextInput {
-  readonly grammar?: TextGrammar;
-  /** The tool's own input check: nothing to accept the text, or the sentence the model is told. */
-  readonly validate?: (text: string) => string | undefined | Promise<string | undefined>;
-}
 
 /** The schema a text tool's declaration carries: a string (adapters read `textInput`, not this). */
 export const TEXT_INPUT_SCHEMA: JsonObject = Object.freeze({ type: 'string' }) as JsonObject;

@@ -6,7 +6,7 @@ import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { OutputTrust } from '../provenance/provenance-options.js';
 import type { Session } from '../session/session.js';
 import type { BuiltinTool } from './builtin-tool.js';
-import type { TextInput } from './text-tool.js';
+import type { TextInput } from './text-input.js';
 
 /**
  * The marker for a tool that every session may call. Rights are deny-by-default: a tool names the right it

@@ -1,6 +1,6 @@
 import type { BuiltinTool } from '../catalogue/builtin-tool.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
-import type { TextGrammar } from '../catalogue/text-tool.js';
+import type { TextGrammar } from '../catalogue/text-input.js';
 import type { JsonObject } from '../json/json.js';
 import type { Message } from './messages.js';
 import type { ModelTurn } from './model-turn.js';
