@@ -8,7 +8,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BinProcess, runBin, startBin } from './support/cli-process.js';
 import { ATTACKER_IBAN, injectedTrace } from './support/injected-trace.js';
-import { syntheticTrace } from './support/synthetic-trace.js';
+import { sourcedTrace, syntheticTrace } from './support/synthetic-trace.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../.toolcircuit/artifacts/', import.meta.url));
@@ -158,6 +158,29 @@ describe.skipIf(browserMissing)('the trace viewer in Chromium', () => {
     } finally {
       injected.child.kill('SIGTERM');
       await injected.done;
+    }
+  });
+
+  it("shows a turn's sources and what the provider sent that the adapter kept without understanding it", async () => {
+    const name = 'synthetic-sources.jsonl';
+    await writeFile(join(folder, name), sourcedTrace().map(traceRecordLine).join(''));
+    const folderServer = startBin(['trace', 'serve', '.'], { cwd: folder });
+    try {
+      const [, address] = await folderServer.line(/trace viewer: (http:\/\/127\.0\.0\.1:\d+\/)/);
+      await page.goto(`${address}?trace=files/${name}`);
+      await page.waitForSelector('[data-turns="1"]');
+      expect(await page.getAttribute('.marker.sources', 'data-sources')).toBe('3');
+      expect(await page.getAttribute('.marker.kept', 'data-provider-parts')).toBe('1');
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      const text = await page.locator('#timeline').innerText();
+      expect(text).toContain('3 citations: Weather in Paris <https://example.org/paris> · <b>report.pdf</b>');
+      expect(text).toContain('Not understood, kept in the conversation and journaled: hologram (anthropic)');
+      // Text from the file is escaped: a title with markup is shown as text, not run.
+      expect(await page.locator('.marker.sources b').count()).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'trace-viewer-sources.png') });
+    } finally {
+      folderServer.child.kill('SIGTERM');
+      await folderServer.done;
     }
   });
 

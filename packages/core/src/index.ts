@@ -1,3 +1,4 @@
+export { BUILTIN_TOOL_KINDS, type BuiltinTool, type BuiltinToolKind } from './catalogue/builtin-tool.js';
 export { type Catalogue, type CatalogueEntry, createCatalogue, type LenientCatalogue } from './catalogue/catalogue.js';
 export {
   type HostedTool,
@@ -9,6 +10,8 @@ export {
 // Per-step control, per-tool provider features and call repair.
 export { descriptionWithExamples } from './catalogue/provider-features.js';
 export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
+export type { TextGrammar, TextInput } from './catalogue/text-input.js';
+export { defineTextTool, type TextToolSpec } from './catalogue/text-tool.js';
 export {
   type AnyToolDefinition,
   defineTool,
@@ -97,6 +100,7 @@ export { SchemaCompileError } from './errors/schema-compile-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
 export { UnboundConfirmationError } from './errors/unbound-confirmation-error.js';
+export { turnOfUnsupportedCall, unsupportedCallError } from './errors/unsupported-call-error.js';
 export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
 export { isAuthorized } from './execute/authorize.js';
 export type { ConfirmationMode, ExecutionContext, ToolStartEvent } from './execute/execution-context.js';
@@ -114,7 +118,13 @@ export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
-export type { Journal, JournalAppendDetail, JournalEntry, JournalProvenance } from './journal/journal.js';
+export type {
+  Journal,
+  JournalAppendDetail,
+  JournalEntry,
+  JournalNote,
+  JournalProvenance,
+} from './journal/journal.js';
 export { type ConversionCache, cachedConversion } from './json/cached-conversion.js';
 export {
   type JsonTextCache,
@@ -168,7 +178,10 @@ export { toolCallsOf, toolResultText } from './messages/messages.js';
 export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
+export type { ProviderPart } from './messages/provider-part.js';
+export type { SourceLocation, SourcePart } from './messages/source-part.js';
 export type { StreamEvent } from './messages/stream-events.js';
+export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
 export {
   type UntrustedContent,

@@ -18,6 +18,12 @@ export interface OpenAIChatModelOptions extends OpenAISharedModelOptions {
    * off for servers that reject `stream_options`.
    */
   readonly streamUsage?: boolean;
+  /**
+   * Declare text tools (core's `defineTextTool`) as custom tools (`type: 'custom'`, with their grammar).
+   * Defaults to true for OpenAI and false for any other `provider`: compatible servers rarely know custom
+   * tools, and get a function with one string parameter instead (`text-input-as-function` in the change log).
+   */
+  readonly customTools?: boolean;
 }
 
 /** The Chat adapter's settings after defaults, as the request builder and stream need them. */
@@ -28,6 +34,7 @@ export interface OpenAIChatSettings {
   readonly systemRole: 'system' | 'developer';
   readonly maxTokensParameter: 'max_completion_tokens' | 'max_tokens';
   readonly streamUsage: boolean;
+  readonly customTools: boolean;
 }
 
 export function resolveOpenAIChatSettings(options: OpenAIChatModelOptions): OpenAIChatSettings {
@@ -39,6 +46,7 @@ export function resolveOpenAIChatSettings(options: OpenAIChatModelOptions): Open
     systemRole: options.systemRole ?? 'system',
     maxTokensParameter: options.maxTokensParameter ?? (provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'),
     streamUsage: options.streamUsage ?? true,
+    customTools: options.customTools ?? provider === 'openai',
   };
 }
 

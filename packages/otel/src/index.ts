@@ -14,5 +14,6 @@ export {
   TRACE_FORMAT_VERSION,
   type TraceHeaderRecord,
   type TraceRecord,
+  type TraceSource,
   traceRecordLine,
 } from './trace-record.js';

@@ -80,6 +80,23 @@ export interface ModelCallRecord {
   readonly error?: { readonly type: string; readonly message: string; readonly retryable?: boolean };
   /** Content: the turn's text. */
   readonly text?: string;
+  /** Content: where the turn's text came from (citations, annotations, grounding), in order. */
+  readonly sources?: readonly TraceSource[];
+  /**
+   * What the turn held that the adapter had no neutral meaning for (`provider` parts): by provider and the
+   * provider's own name for it. Kept in the conversation and journaled as notes; named here (not content).
+   */
+  readonly providerParts?: readonly { readonly provider: string; readonly kind: string }[];
+}
+
+/** A source of a turn's text, as a trace keeps it: what it is and where, not the passage's whole context. */
+export interface TraceSource {
+  readonly sourceType: 'url' | 'file' | 'document';
+  readonly url?: string;
+  readonly title?: string;
+  readonly fileId?: string;
+  readonly filename?: string;
+  readonly citedText?: string;
 }
 
 export interface CallRecord {

@@ -336,6 +336,54 @@ describe('createLoopTracing', () => {
     expect(JSON.stringify(bare)).not.toContain('A-0001');
   });
 
+  it("trace records: a turn's sources (content) and the provider parts it kept (always named)", async () => {
+    const turn = {
+      content: [
+        {
+          type: 'text' as const,
+          text: 'Open since May.',
+          sources: [
+            {
+              type: 'source' as const,
+              sourceType: 'url' as const,
+              url: 'https://example.org/case',
+              title: 'Case page',
+              textRange: { start: 0, end: 4 },
+              providerMetadata: { test: { raw: 1 } },
+            },
+          ],
+        },
+        { type: 'provider' as const, provider: 'test', kind: 'hologram', data: { type: 'hologram' } },
+      ],
+      stopReason: { unified: 'end_turn' as const, raw: 'end_turn' },
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    };
+    const recordsOf = async (captureContent: boolean) => {
+      const records: TraceRecord[] = [];
+      const tracing = await createLoopTracing({
+        spans: false,
+        captureContent,
+        traceFile: (record) => records.push(record),
+      });
+      await tracing.runLoop({
+        model: createScriptedModel([turn]),
+        catalogue,
+        session: session(),
+        messages: [{ role: 'user', content: 'x' }],
+      });
+      return records.find((record) => record.type === 'model-call');
+    };
+    expect(await recordsOf(true)).toMatchObject({
+      text: 'Open since May.',
+      sources: [{ sourceType: 'url', url: 'https://example.org/case', title: 'Case page' }],
+      providerParts: [{ provider: 'test', kind: 'hologram' }],
+    });
+    const withoutContent = await recordsOf(false);
+    expect(withoutContent).toMatchObject({ providerParts: [{ provider: 'test', kind: 'hologram' }] });
+    expect(withoutContent).not.toHaveProperty('sources');
+    expect(withoutContent).not.toHaveProperty('text');
+  });
+
   it('without a tracer: the global provider of @opentelemetry/api when one is registered, else nothing recorded', async () => {
     const run = async () => {
       const tracing = await createLoopTracing();

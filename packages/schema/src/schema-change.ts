@@ -25,6 +25,9 @@
  * - `json-schema-parameters`: `gemini` (`parameters`, the OpenAPI subset) would have narrowed this tool (or
  *   refused it, or left a restore ambiguous), so it is declared with `parametersJsonSchema` instead (the
  *   `gemini-json-schema` dialect): Gemini takes either field per function.
+ * - `text-input-as-function`: a text tool (core's `defineTextTool`) on a provider without custom tools is
+ *   declared as a function with one string parameter, `input`; its grammar, if any, is described there and
+ *   checked by the executor, not by the provider (see `textToolParameters`).
  *
  * A change that leaves some valid inputs impossible to send carries `narrows`, saying which.
  */
@@ -44,7 +47,8 @@ export type SchemaChangeKind =
   | 'renamed'
   | 'ambiguous-restore'
   | 'strict-off'
-  | 'json-schema-parameters';
+  | 'json-schema-parameters'
+  | 'text-input-as-function';
 
 export interface SchemaChange {
   /** JSON pointer into the ORIGINAL schema, e.g. `/properties/when/format` (`''` is the root). */

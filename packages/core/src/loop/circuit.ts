@@ -20,6 +20,7 @@ import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { EmitLoopEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
+import { noteProviderParts } from './note-provider-parts.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { type PlannedStep, planStep } from './plan-step.js';
@@ -32,7 +33,8 @@ import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-i
 type Options = Omit<LoopOptions, 'messages'>;
 
 /**
- * The circuit: turns until the model answers without calls, the turn limit, a pause or an abort. `runLoop`
+ * The circuit: turns until the model answers without calls (a turn the provider paused is asked to go on),
+ * the turn limit, a pause or an abort. `runLoop`
  * and `resumeLoop` run it without events, `streamLoop` with; there is one loop.
  *
  * When the reader stops (`emit` rejects with {@link LoopStreamStopped}), `abandon` is called (to abort the
@@ -143,6 +145,8 @@ async function turns(
     state.messages.push(assistantMessageOf(modelTurn));
     // A hosted tool's result is in the context from where it stood in the turn: the calls after it are judged with it.
     if (modelTurn.untrustedContent !== undefined) state.provenance?.recordUntrustedContent(turn, modelTurn);
+    const noted = noteProviderParts(options.journal, options.session, runId, turn, modelTurn);
+    if (isPromiseLike(noted)) await noted;
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
     // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
@@ -151,7 +155,12 @@ async function turns(
     if (emit !== undefined) {
       await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
     }
-    if (calls.length === 0) return endLoop(state, 'completed', emit);
+    if (calls.length === 0) {
+      // A turn the provider paused (Anthropic's `pause_turn`: a long server-tool turn cut in two) is no answer
+      // yet: sent back as it is, it goes on. It counts as a turn, so `maxTurns` bounds a provider that keeps pausing.
+      if (modelTurn.stopReason.unified === 'pause') continue;
+      return endLoop(state, 'completed', emit);
+    }
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const mode = options.confirmation ?? 'refuse';

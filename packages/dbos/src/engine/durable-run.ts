@@ -154,5 +154,16 @@ function stepJournal(journal: Journal, steps: DurableSteps): Journal {
         return null;
       });
     },
+    // A note is a durable step too: a replayed turn does not write it twice.
+    ...(journal.note === undefined
+      ? {}
+      : {
+          note: async (note) => {
+            await steps.run('journal', async () => {
+              await journal.note?.(note);
+              return null;
+            });
+          },
+        }),
   };
 }

@@ -643,6 +643,7 @@ class Runner implements DurableRunner {
           if (entry.verdict !== 'awaiting_confirmation') return journal.append(entry, detail);
           entries.push({ entry, ...(detail === undefined ? {} : { detail }) });
         },
+        note: (note) => journal.note?.(note),
       },
       appendNow: async () => {
         for (const held of entries.splice(0)) await journal.append(held.entry, held.detail);

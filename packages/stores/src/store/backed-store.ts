@@ -4,6 +4,7 @@ import {
   type InterruptedRun,
   type JournalAppendDetail,
   type JournalEntry,
+  type JournalNote,
   type LoopResult,
   type PausedRun,
   type ToolResultPart,
@@ -81,7 +82,17 @@ export class BackedStore implements DurableStore {
     );
     if (policy.key !== undefined) checkedJournalKey(policy.key);
     this.#policy = policy;
-    this.journal = { append: (entry, detail) => this.#appendCall(entry, detail) };
+    this.journal = {
+      append: (entry, detail) => this.#appendCall(entry, detail),
+      note: (note) => this.#appendNote(note),
+    };
+  }
+
+  async #appendNote(note: JournalNote): Promise<void> {
+    const { kind, ...rest } = note;
+    await this.#backend.write(async (tx) => {
+      await this.#append(tx, { kind: 'note', note: kind, ...rest });
+    });
   }
 
   async #appendCall(entry: JournalEntry, detail: JournalAppendDetail | undefined): Promise<void> {

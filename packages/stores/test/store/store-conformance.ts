@@ -9,6 +9,7 @@ import {
   defineTool,
   everySession,
   InvalidResumeError,
+  type ModelTurn,
   type PausedRun,
   ProviderError,
   toolResultText,
@@ -114,6 +115,8 @@ function describeRecord(record: JournalRecord): string {
       return 'recovery';
     case 'retry':
       return `retry turn ${record.turn} attempt ${record.attempt}`;
+    case 'note':
+      return `note ${record.note} ${record.partKind}`;
   }
 }
 
@@ -840,6 +843,34 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           workerId: 'worker-r',
           delayMs: 1,
           error: { name: 'ProviderError', code: 'overloaded' },
+        });
+        expect((await store.verifyJournal()).ok).toBe(true);
+      });
+
+      it('journals a note for a part of a turn the adapter kept without understanding it, and the chain verifies', async () => {
+        const { store } = await open();
+        const kept: ModelTurn = {
+          content: [
+            { type: 'provider', provider: 'scripted', kind: 'hologram', data: { type: 'hologram', id: 'h1' } },
+            { type: 'text', text: 'Done.' },
+          ],
+          stopReason: { unified: 'end_turn', raw: 'end_turn' },
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        };
+        const runner = world().runner(store, [kept], { workerId: 'worker-n' });
+        const result = await runner.start({ session: marie(), messages: user, runId: 'run-n' });
+        expect(result.status).toBe('completed');
+        expect(await kinds(store, 'run-n')).toEqual(['note provider_part hologram']);
+        const [row] = await store.readJournal({ runId: 'run-n' });
+        expect(row?.record).toMatchObject({
+          kind: 'note',
+          note: 'provider_part',
+          runId: 'run-n',
+          turn: 1,
+          provider: 'scripted',
+          partKind: 'hologram',
+          index: 0,
+          dataDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         });
         expect((await store.verifyJournal()).ok).toBe(true);
       });
