@@ -5,6 +5,7 @@ import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messag
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { addUsage } from '../messages/usage.js';
+import { withProviderPartMarks } from '../provenance/provider-part-marks.js';
 import { stopReached } from '../step/stop-reached.js';
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
@@ -135,8 +136,10 @@ async function turns(
       }
     }
     if (read === undefined) return endLoop(state, 'aborted', emit);
-    const modelTurn = withUniqueCallIds(read.modelTurn, turn, growingCallIdsOf(state.messages));
-    const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
+    const identified = withUniqueCallIds(read.modelTurn, turn, growingCallIdsOf(state.messages));
+    const incomplete = identified === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, identified);
+    // Provider parts the adapter did not understand may carry outside content: marked like a hosted result.
+    const modelTurn = withProviderPartMarks(identified);
     const calls = toolCallsOf(modelTurn.content);
     // Tools the provider's own search loaded during this turn may be called in it.
     if (modelTurn.loadedTools !== undefined) state.loadedTools?.add(modelTurn.loadedTools);
