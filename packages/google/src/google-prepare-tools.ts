@@ -47,12 +47,12 @@ export interface GoogleToolPreparer {
  * Gemini has no switch for "at most one call per turn", so `parallelToolCalls: false` cannot be
  * honoured here; the loop's own limits apply.
  */
-export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleToolPreparer {
+export function createGoogleToolPreparer(target: GoogleSchemaTarget, keepUndeclaredKeys = false): GoogleToolPreparer {
   const cache = new WeakMap<readonly ToolDeclaration[], PreparedGoogleDeclarations>();
   const declarationsOf = (tools: readonly ToolDeclaration[]): PreparedGoogleDeclarations => {
     let prepared = cache.get(tools);
     if (prepared === undefined) {
-      prepared = prepareGoogleDeclarations(tools, target);
+      prepared = prepareGoogleDeclarations(tools, target, keepUndeclaredKeys);
       cache.set(tools, prepared);
     }
     return prepared;
@@ -74,6 +74,7 @@ export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleTool
 export function prepareGoogleDeclarations(
   tools: readonly ToolDeclaration[],
   target: GoogleSchemaTarget,
+  keepUndeclaredKeys = false,
 ): PreparedGoogleDeclarations {
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
@@ -82,7 +83,7 @@ export function prepareGoogleDeclarations(
   const changes: SchemaChange[] = [...nameMap.changes];
   const needsRestore = new Map<string, JsonObject>();
   const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
-    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
+    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name, keepUndeclaredKeys });
     changes.push(...translated.changes);
     if (translated.requiresRestore === true) needsRestore.set(tool.name, tool.inputSchema);
     const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
@@ -107,7 +108,7 @@ export function prepareGoogleDeclarations(
     changes,
     restoreInput: (name, input) => {
       const original = needsRestore.get(name);
-      return original === undefined ? input : restoreProviderInput(original, input, target);
+      return original === undefined ? input : restoreProviderInput(original, input, target, { keepUndeclaredKeys });
     },
   };
 }

@@ -3,7 +3,12 @@ import { sealForReuse } from '@toolcircuit/core/provider';
 import type { ChatCompletionCreateParamsBase, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { sealedElements } from './openai-shared-request-body.js';
-import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
+import {
+  createOpenAIToolSet,
+  type OpenAISchemaOptions,
+  type OpenAIToolSet,
+  resolveToolChoice,
+} from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for Chat Completions. */
 export interface OpenAIChatTools {
@@ -17,10 +22,10 @@ export interface OpenAIChatTools {
  */
 export function prepareOpenAIChatTools(
   declarations: readonly ToolDeclaration[],
-  strict: boolean,
+  schemas: OpenAISchemaOptions,
   provider = 'openai',
 ): OpenAIChatTools {
-  const toolSet = createOpenAIToolSet(declarations, strict, provider);
+  const toolSet = createOpenAIToolSet(declarations, schemas, provider);
   const tools = toolSet.definitions.map(
     (definition): ChatCompletionFunctionTool => ({
       type: 'function',

@@ -2,7 +2,12 @@ import type { HostedTool, ModelRequest, ToolDeclaration } from '@toolcircuit/cor
 import { sealForReuse } from '@toolcircuit/core/provider';
 import type { FunctionTool, ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
 import { sealedElements } from './openai-shared-request-body.js';
-import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
+import {
+  createOpenAIToolSet,
+  type OpenAISchemaOptions,
+  type OpenAIToolSet,
+  resolveToolChoice,
+} from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for the Responses API. */
 export interface OpenAIResponsesTools {
@@ -20,10 +25,10 @@ export interface OpenAIResponsesTools {
  */
 export function prepareOpenAIResponsesTools(
   declarations: readonly ToolDeclaration[],
-  strict: boolean,
+  schemas: OpenAISchemaOptions,
   provider = 'openai',
 ): OpenAIResponsesTools {
-  const toolSet = createOpenAIToolSet(declarations, strict, provider);
+  const toolSet = createOpenAIToolSet(declarations, schemas, provider);
   const tools = toolSet.definitions.map(
     (definition): FunctionTool => ({
       type: 'function',

@@ -1,13 +1,15 @@
-import type { JsonObject, ProviderMetadata, ToolCallPart } from '@toolcircuit/core';
-import { restoreStrictInput } from '@toolcircuit/schema';
+import type { ProviderMetadata, ToolCallPart } from '@toolcircuit/core';
 
 /** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */
 export interface ToolCallContext {
   /** Provider tool name → catalogue name (names may have been rewritten to satisfy the provider). */
   readonly fromProviderName: (providerName: string) => string;
-  /** The catalogue schema of a tool, by catalogue name; needed to undo strict-mode nulls. */
-  readonly schemaOf: (name: string) => JsonObject | undefined;
-  readonly strict: boolean;
+  /**
+   * A call's parsed arguments → the shape of the tool's ORIGINAL schema, by catalogue name (strict mode's null
+   * for "omitted" removed, JSON text parsed back), by the dialect that tool was declared in. Identity for a
+   * tool sent without reshaping (and for names not in the catalogue).
+   */
+  readonly restoreInput: (name: string, input: unknown) => unknown;
 }
 
 export interface RawToolCall {
@@ -49,9 +51,7 @@ export function toToolCallPart(call: RawToolCall, context: ToolCallContext): Too
       inputError: `arguments are not valid JSON: ${reason}`,
     };
   }
-  // Restores by the dialect this tool was sent in: identity for a tool sent with `strict: false`.
-  const schema = context.strict ? context.schemaOf(name) : undefined;
-  return { ...base, input: schema === undefined ? input : restoreStrictInput(schema, input) };
+  return { ...base, input: context.restoreInput(name, input) };
 }
 
 /**

@@ -1,6 +1,12 @@
 import type { JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
 import { descriptionWithExamples } from '@toolcircuit/core/provider';
-import { createToolNameMap, type SchemaChange, type SchemaTarget, translateSchema } from '@toolcircuit/schema';
+import {
+  createToolNameMap,
+  restoreProviderInput,
+  type SchemaChange,
+  type SchemaTarget,
+  translateSchema,
+} from '@toolcircuit/schema';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import type { ToolCallContext } from './openai-shared-tool-calls.js';
 
@@ -35,6 +41,12 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
   return strict ? 'openai-strict' : 'openai';
 }
 
+/** How the catalogue's schemas are translated: the adapter's `strict` and `keepUndeclaredKeys` options. */
+export interface OpenAISchemaOptions {
+  readonly strict: boolean;
+  readonly keepUndeclaredKeys: boolean;
+}
+
 /**
  * Translates every declaration's schema and name for the OpenAI target. A tool's own `strict` overrides the
  * model's for that tool (its schema is translated for that mode, and falls back to `strict: false` when strict
@@ -43,20 +55,24 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
  */
 export function createOpenAIToolSet(
   tools: readonly ToolDeclaration[],
-  strict: boolean,
+  options: OpenAISchemaOptions,
   provider = 'openai',
 ): OpenAIToolSet {
-  const target = schemaTargetOf(strict);
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
-    target,
+    schemaTargetOf(options.strict),
   );
-  const schemas = new Map<string, JsonObject>();
+  // Per tool, how its calls' arguments are restored: by the target and options it was translated with, so a
+  // tool whose own `strict` differs from the model's is restored by its own dialect.
+  const restorers = new Map<string, (input: unknown) => unknown>();
   const changes: SchemaChange[] = [...nameMap.changes];
   const definitions = tools.map((tool) => {
-    schemas.set(tool.name, tool.inputSchema);
-    const toolStrict = tool.strict ?? strict;
-    const translated = translateSchema(tool.inputSchema, schemaTargetOf(toolStrict), { toolName: tool.name });
+    const target = schemaTargetOf(tool.strict ?? options.strict);
+    const translateOptions = { toolName: tool.name, keepUndeclaredKeys: options.keepUndeclaredKeys };
+    const translated = translateSchema(tool.inputSchema, target, translateOptions);
+    if (translated.requiresRestore === true) {
+      restorers.set(tool.name, (input) => restoreProviderInput(tool.inputSchema, input, target, translateOptions));
+    }
     changes.push(...translated.changes);
     return {
       name: nameMap.toProvider(tool.name),
@@ -70,7 +86,6 @@ export function createOpenAIToolSet(
   return {
     definitions,
     changes,
-    strict,
     toProviderName: (name) => nameMap.toProvider(name),
     namingKey: nameMap.key,
     // A name the model invented is kept as is: the executor refuses unknown tools with an error result.
@@ -81,7 +96,10 @@ export function createOpenAIToolSet(
         return providerName;
       }
     },
-    schemaOf: (name) => schemas.get(name),
+    restoreInput: (name, input) => {
+      const restore = restorers.get(name);
+      return restore === undefined ? input : restore(input);
+    },
   };
 }
 
