@@ -356,6 +356,19 @@ describe('openai-strict keeps strict mode wherever no declared input is lost', (
       properties: { n: { type: ['integer', 'null'], minimum: 1, default: 0 } },
     };
     expect(sendsStrict(refused)).toBe(false);
+    // A property whose original refuses null, however that is written, has no explicit null to lose: strict
+    // keeps it, null means omitted, and a null default stands for nothing.
+    for (const nullRefused of [
+      { type: 'string', default: null },
+      { anyOf: [{ type: 'string' }, { type: 'null' }], not: { type: 'null' }, default: null },
+      { type: ['string', 'null'], enum: ['a', 'b'], default: null },
+    ]) {
+      const schema: JsonObject = { type: 'object', properties: { s: nullRefused }, additionalProperties: false };
+      const strict = translateSchema(schema, 'openai-strict');
+      expect(strict.dialect).toBe('openai-strict');
+      expect(changeAt(strict.changes, '/properties/s', 'made-nullable')?.narrows).toBeUndefined();
+      expect(restoreStrictInput(schema, { s: null })).toEqual({});
+    }
   });
 
   it('keys matching patternProperties are declared inputs, even beside additionalProperties: false', () => {

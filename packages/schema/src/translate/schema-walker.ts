@@ -10,7 +10,7 @@ import { mergeRootUnion, type PropertySource } from './merge-root-union.js';
 import { mergeSchemas } from './merge-schemas.js';
 import { RECURSION_UNROLL_DEPTH } from './recursion-unroll-depth.js';
 import { type BranchPlan, type PropertyPlan, type RestorePlan, SAME } from './restore-plan.js';
-import { inferTypes, isNullOnly, matchesNothing, outputTypes, pick, typeList } from './schema-shape.js';
+import { acceptsNull, inferTypes, isNullOnly, matchesNothing, outputTypes, pick, typeList } from './schema-shape.js';
 import type { TargetProfile } from './target-profile.js';
 
 export interface Emitted {
@@ -629,8 +629,15 @@ export class SchemaWalker {
       const optional = !required.includes(name);
       let nullMeansOmitted = false;
       if (profile.strictObjects && optional) {
+        // Only a null the ORIGINAL accepts is an input strict mode could lose (the provider side is looser, so
+        // it accepts null at least there; a merged root property is taken to accept it).
+        const acceptsNull =
+          (child.nullOnly === true || outputTypes(child.schema).has('null')) &&
+          (sources !== undefined || this.#originalAcceptsNull(declared[name], propertyPointer));
         const stand =
-          sources === undefined ? this.#defaultStandsForOmitted(declared[name], propertyPointer) : undefined;
+          acceptsNull && sources === undefined
+            ? this.#defaultStandsForOmitted(declared[name], propertyPointer)
+            : undefined;
         if (stand !== undefined) {
           this.#log(
             propertyPointer,
@@ -639,7 +646,6 @@ export class SchemaWalker {
             'default',
           );
         } else {
-          const acceptsNull = child.nullOnly === true || outputTypes(child.schema).has('null');
           child = this.#nullable(child);
           nullMeansOmitted = true;
           this.#log(
@@ -1026,15 +1032,20 @@ export class SchemaWalker {
    * for "omitted" without losing the explicit null, unless it declares a `default`: omitting it and sending
    * that default are then one input by the schema's own word, so the property stays as it is, required, and
    * the model sends the default (the description shows it) where it would have left the key out. Only when the
-   * ORIGINAL property accepts both null and its default.
+   * ORIGINAL property accepts both null (checked by the caller) and its default.
    */
   #defaultStandsForOmitted(property: JsonValue | undefined, pointer: string): { value: JsonValue } | undefined {
     if (!isJsonObject(property)) return undefined;
     const node = this.#dereference(property, pointer);
     if (!Object.hasOwn(node, 'default')) return undefined;
     const value = node.default as JsonValue;
-    const accepts = this.#validator(pointer);
-    return accepts(null) && accepts(value) ? { value } : undefined;
+    // Called once null is known to be accepted, so the common `default: null` needs no validator.
+    return value === null || this.#validator(pointer)(value) ? { value } : undefined;
+  }
+
+  /** Whether the original property accepts null: from its keywords where that is exact, else by validation. */
+  #originalAcceptsNull(property: JsonValue | undefined, pointer: string): boolean {
+    return acceptsNull(property ?? true) ?? this.#validator(pointer)(null);
   }
 
   /**
