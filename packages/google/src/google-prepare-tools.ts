@@ -49,12 +49,12 @@ export interface GoogleToolPreparer {
  * Gemini has no switch for "at most one call per turn", so `parallelToolCalls: false` cannot be
  * honoured here; the loop's own limits apply.
  */
-export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleToolPreparer {
+export function createGoogleToolPreparer(target: GoogleSchemaTarget, keepUndeclaredKeys = false): GoogleToolPreparer {
   const cache = new WeakMap<readonly ToolDeclaration[], PreparedGoogleDeclarations>();
   const declarationsOf = (tools: readonly ToolDeclaration[]): PreparedGoogleDeclarations => {
     let prepared = cache.get(tools);
     if (prepared === undefined) {
-      prepared = prepareGoogleDeclarations(tools, target);
+      prepared = prepareGoogleDeclarations(tools, target, keepUndeclaredKeys);
       cache.set(tools, prepared);
     }
     return prepared;
@@ -76,6 +76,7 @@ export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleTool
 export function prepareGoogleDeclarations(
   tools: readonly ToolDeclaration[],
   target: GoogleSchemaTarget,
+  keepUndeclaredKeys = false,
 ): PreparedGoogleDeclarations {
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
@@ -100,7 +101,7 @@ export function prepareGoogleDeclarations(
       const own = tool.providerOptions?.['google'];
       return own === undefined ? declaration : ({ ...declaration, ...own } as GeminiFunctionDeclaration);
     }
-    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
+    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name, keepUndeclaredKeys });
     changes.push(...translated.changes);
     if (translated.requiresRestore === true) needsRestore.set(tool.name, tool.inputSchema);
     const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
@@ -130,7 +131,7 @@ export function prepareGoogleDeclarations(
         return restored.ok ? restored.text : input;
       }
       const original = needsRestore.get(name);
-      return original === undefined ? input : restoreProviderInput(original, input, target);
+      return original === undefined ? input : restoreProviderInput(original, input, target, { keepUndeclaredKeys });
     },
   };
 }

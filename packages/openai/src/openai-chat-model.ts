@@ -24,7 +24,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
   const settings = resolveOpenAIChatSettings(options);
   const client = createOpenAIChatClient(options);
   const prepareTools = cacheByToolsArray((tools) =>
-    prepareOpenAIChatTools(tools, settings.strict, settings.provider, settings.customTools),
+    prepareOpenAIChatTools(tools, settings, settings.provider, settings.customTools),
   );
   const provider = settings.provider;
 

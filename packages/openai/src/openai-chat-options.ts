@@ -1,5 +1,6 @@
 import type { OpenAI } from 'openai';
 import { createOpenAIClient, type OpenAISharedModelOptions, providerNameOf } from './openai-shared-options.js';
+import type { OpenAISchemaOptions } from './openai-shared-tool-set.js';
 
 export interface OpenAIChatModelOptions extends OpenAISharedModelOptions {
   /**
@@ -27,10 +28,9 @@ export interface OpenAIChatModelOptions extends OpenAISharedModelOptions {
 }
 
 /** The Chat adapter's settings after defaults, as the request builder and stream need them. */
-export interface OpenAIChatSettings {
+export interface OpenAIChatSettings extends OpenAISchemaOptions {
   readonly provider: string;
   readonly model: string;
-  readonly strict: boolean;
   readonly systemRole: 'system' | 'developer';
   readonly maxTokensParameter: 'max_completion_tokens' | 'max_tokens';
   readonly streamUsage: boolean;
@@ -43,6 +43,7 @@ export function resolveOpenAIChatSettings(options: OpenAIChatModelOptions): Open
     provider,
     model: options.model,
     strict: options.strict ?? false,
+    keepUndeclaredKeys: options.keepUndeclaredKeys ?? false,
     systemRole: options.systemRole ?? 'system',
     maxTokensParameter: options.maxTokensParameter ?? (provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'),
     streamUsage: options.streamUsage ?? true,

@@ -7,7 +7,12 @@ import type {
 } from 'openai/resources/chat/completions';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { sealedElements } from './openai-shared-request-body.js';
-import { createOpenAIToolSet, type OpenAIToolSet, resolveToolChoice } from './openai-shared-tool-set.js';
+import {
+  createOpenAIToolSet,
+  type OpenAISchemaOptions,
+  type OpenAIToolSet,
+  resolveToolChoice,
+} from './openai-shared-tool-set.js';
 
 /** A catalogue translated once for Chat Completions. */
 export interface OpenAIChatTools {
@@ -23,11 +28,11 @@ export interface OpenAIChatTools {
  */
 export function prepareOpenAIChatTools(
   declarations: readonly ToolDeclaration[],
-  strict: boolean,
+  schemas: OpenAISchemaOptions,
   provider = 'openai',
   customTools = provider === 'openai',
 ): OpenAIChatTools {
-  const toolSet = createOpenAIToolSet(declarations, strict, provider, { customTools, nativeBuiltins: [] });
+  const toolSet = createOpenAIToolSet(declarations, schemas, provider, { customTools, nativeBuiltins: [] });
   const tools = toolSet.definitions.map((definition): ChatCompletionTool => {
     if (definition.kind === 'custom') {
       const custom: ChatCompletionCustomTool.Custom = {

@@ -5,6 +5,7 @@ import type { CustomToolInputFormat } from 'openai/resources/shared';
 import { sealedElements } from './openai-shared-request-body.js';
 import {
   createOpenAIToolSet,
+  type OpenAISchemaOptions,
   type OpenAIToolDefinition,
   type OpenAIToolSet,
   resolveToolChoice,
@@ -42,10 +43,10 @@ export interface OpenAIResponsesTools {
  */
 export function prepareOpenAIResponsesTools(
   declarations: readonly ToolDeclaration[],
-  strict: boolean,
+  schemas: OpenAISchemaOptions,
   provider = 'openai',
 ): OpenAIResponsesTools {
-  const toolSet = createOpenAIToolSet(declarations, strict, provider, {
+  const toolSet = createOpenAIToolSet(declarations, schemas, provider, {
     customTools: true,
     nativeBuiltins: NATIVE_KINDS,
   });

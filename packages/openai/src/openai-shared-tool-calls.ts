@@ -1,13 +1,16 @@
 import type { BuiltinToolKind, JsonObject, ProviderMetadata, StreamEvent, ToolCallPart } from '@toolcircuit/core';
-import { restoreStrictInput, restoreTextInput, textToolArguments } from '@toolcircuit/schema';
+import { restoreTextInput, textToolArguments } from '@toolcircuit/schema';
 
 /** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */
 export interface ToolCallContext {
   /** Provider tool name → catalogue name (names may have been rewritten to satisfy the provider). */
   readonly fromProviderName: (providerName: string) => string;
-  /** The catalogue schema of a tool, by catalogue name; needed to undo strict-mode nulls. */
-  readonly schemaOf: (name: string) => JsonObject | undefined;
-  readonly strict: boolean;
+  /**
+   * A call's parsed arguments → the shape of the tool's ORIGINAL schema, by catalogue name (strict mode's null
+   * for "omitted" removed, JSON text parsed back), by the dialect that tool was declared in. Identity for a
+   * tool sent without reshaping (and for names not in the catalogue).
+   */
+  readonly restoreInput: (name: string, input: unknown) => unknown;
   /** Whether a catalogue tool is a text tool: its input is a string, however it was declared. */
   readonly isTextTool: (name: string) => boolean;
   /** The catalogue tool declared with a built-in type's native declaration, by kind. */
@@ -59,9 +62,7 @@ export function toToolCallPart(call: RawToolCall, context: ToolCallContext): Too
     if (!restored.ok) return { ...base, input: undefined, rawInput: call.arguments, inputError: restored.error };
     return { ...base, input: restored.text };
   }
-  // Restores by the dialect this tool was sent in: identity for a tool sent with `strict: false`.
-  const schema = context.strict ? context.schemaOf(name) : undefined;
-  return { ...base, input: schema === undefined ? input : restoreStrictInput(schema, input) };
+  return { ...base, input: context.restoreInput(name, input) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { BuiltinToolKind, JsonObject, ModelRequest, TextGrammar, ToolDeclar
 import { descriptionWithExamples } from '@toolcircuit/core/provider';
 import {
   createToolNameMap,
+  restoreProviderInput,
   type SchemaChange,
   type SchemaTarget,
   textToolParameters,
@@ -73,6 +74,12 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
   return strict ? 'openai-strict' : 'openai';
 }
 
+/** How the catalogue's schemas are translated: the adapter's `strict` and `keepUndeclaredKeys` options. */
+export interface OpenAISchemaOptions {
+  readonly strict: boolean;
+  readonly keepUndeclaredKeys: boolean;
+}
+
 /**
  * Translates every declaration's schema and name for the OpenAI target. A tool's own `strict` overrides the
  * model's for that tool (its schema is translated for that mode, and falls back to `strict: false` when strict
@@ -81,16 +88,17 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
  */
 export function createOpenAIToolSet(
   tools: readonly ToolDeclaration[],
-  strict: boolean,
+  options: OpenAISchemaOptions,
   provider = 'openai',
   native: OpenAIToolSetOptions = FUNCTIONS_ONLY,
 ): OpenAIToolSet {
-  const target = schemaTargetOf(strict);
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
-    target,
+    schemaTargetOf(options.strict),
   );
-  const schemas = new Map<string, JsonObject>();
+  // Per tool, how its calls' arguments are restored: by the target and options it was translated with, so a
+  // tool whose own `strict` differs from the model's is restored by its own dialect.
+  const restorers = new Map<string, (input: unknown) => unknown>();
   const textTools = new Set<string>();
   const builtins = new Map<BuiltinToolKind, string>();
   const changes: SchemaChange[] = [...nameMap.changes];
@@ -112,7 +120,7 @@ export function createOpenAIToolSet(
     }
     const name = nameMap.toProvider(tool.name);
     const description = descriptionWithExamples(tool);
-    const toolStrict = tool.strict ?? strict;
+    const toolStrict = tool.strict ?? options.strict;
     if (tool.textInput !== undefined) {
       textTools.add(tool.name);
       if (native.customTools) return { kind: 'custom', name, description, grammar: tool.textInput.grammar, extra };
@@ -128,8 +136,12 @@ export function createOpenAIToolSet(
         extra,
       };
     }
-    schemas.set(tool.name, tool.inputSchema);
-    const translated = translateSchema(tool.inputSchema, schemaTargetOf(toolStrict), { toolName: tool.name });
+    const target = schemaTargetOf(toolStrict);
+    const translateOptions = { toolName: tool.name, keepUndeclaredKeys: options.keepUndeclaredKeys };
+    const translated = translateSchema(tool.inputSchema, target, translateOptions);
+    if (translated.requiresRestore === true) {
+      restorers.set(tool.name, (input) => restoreProviderInput(tool.inputSchema, input, target, translateOptions));
+    }
     changes.push(...translated.changes);
     return {
       kind: 'function',
@@ -144,7 +156,6 @@ export function createOpenAIToolSet(
   return {
     definitions,
     changes,
-    strict,
     isTextTool: (name) => textTools.has(name),
     builtinTool: (kind) => builtins.get(kind),
     toProviderName: (name) => nameMap.toProvider(name),
@@ -157,7 +168,10 @@ export function createOpenAIToolSet(
         return providerName;
       }
     },
-    schemaOf: (name) => schemas.get(name),
+    restoreInput: (name, input) => {
+      const restore = restorers.get(name);
+      return restore === undefined ? input : restore(input);
+    },
   };
 }
 

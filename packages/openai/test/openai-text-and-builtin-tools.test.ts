@@ -336,7 +336,12 @@ describe('Chat Completions: text tools', () => {
 describe('the degradation is in the change log', () => {
   it('a text tool declared as a function says so (text-input-as-function)', async () => {
     const { prepareOpenAIChatTools } = await import('../src/openai-chat-prepare-tools.js');
-    const prepared = prepareOpenAIChatTools(createCatalogue([sqlTool([])]).declarations, false, 'vllm', false);
+    const prepared = prepareOpenAIChatTools(
+      createCatalogue([sqlTool([])]).declarations,
+      { strict: false, keepUndeclaredKeys: false },
+      'vllm',
+      false,
+    );
     expect(prepared.toolSet.changes).toEqual([expect.objectContaining({ path: '', kind: 'text-input-as-function' })]);
   });
 });
