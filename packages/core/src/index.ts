@@ -79,9 +79,11 @@ export { InvalidResumeError } from './errors/invalid-resume-error.js';
 export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
 export { JournalWriteError } from './errors/journal-write-error.js';
+export { PausedRunResumedError } from './errors/paused-run-resumed-error.js';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
 export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
 export { SchemaCompileError } from './errors/schema-compile-error.js';
+export { StateSealError, type StateSealProblem } from './errors/state-seal-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
 export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
@@ -113,7 +115,7 @@ export {
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
 export { continueLoop } from './loop/continue-loop.js';
-export { type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
+export { INTERRUPTED_RUN_SEAL, type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
 export type { CallEvent, LoopHooks, ResultEvent, RetryEvent, TurnEvent } from './loop/loop-hooks.js';
 export type { LoopOptions } from './loop/loop-options.js';
@@ -132,6 +134,7 @@ export type {
   LoopTurnStartEvent,
 } from './loop/loop-stream-event.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
+export { PAUSED_RUN_SEAL } from './loop/paused-run-of.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
 export { type RetryPolicy, retryDelayMs } from './loop/retry-policy.js';
 export { runLoop } from './loop/run-loop.js';
@@ -166,6 +169,9 @@ export {
 } from './provenance/confirmation-request.js';
 export type { OutputTrust, PolicyQuery, ProvenanceOptions, TaintPolicy } from './provenance/provenance-options.js';
 export type { TaintSource, TaintSourceRef } from './provenance/taint-source.js';
+export { MIN_SEAL_KEY_BYTES, type SealKey, sealKeyProblem, sealKeyRing, sealSecretBytes } from './seal/seal-key.js';
+export type { SealOptions } from './seal/seal-options.js';
+export { checkStateSeal, type SealedKind, type StateSeal, sealOfText, sealState } from './seal/state-seal.js';
 export { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex } from './search/tool-search-index.js';
 export {
   argumentDigest,
@@ -175,6 +181,7 @@ export {
   InMemoryConfirmations,
 } from './session/confirm.js';
 export { ResumeConfirmations } from './session/resume-confirmations.js';
+export type { ResumeTokenStore } from './session/resume-tokens.js';
 export { createSession, type Session, type SessionInit } from './session/session.js';
 export type { PrepareStep, StepContext, StepPlan, StepSettings } from './step/step-settings.js';
 export {

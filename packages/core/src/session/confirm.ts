@@ -23,6 +23,11 @@ export interface ConfirmationStore {
   grant(confirmation: Confirmation): void | Promise<void>;
   /** Removes one matching confirmation and says whether there was one. */
   consume(confirmation: Confirmation): boolean | Promise<boolean>;
+  /**
+   * Records a paused run's resume token and says whether it was new (see `ResumeTokenStore`): `resumeLoop`
+   * spends it here, so a paused run is resumed once. A store without it cannot resume a paused run.
+   */
+  spendResumeToken?(token: string): boolean | Promise<boolean>;
 }
 
 /** The argument digest of an input: what a confirmation and a journal entry refer to. */
@@ -41,6 +46,8 @@ export function confirmationFor(toolName: string, input: unknown): Confirmation 
  */
 export class InMemoryConfirmations implements ConfirmationStore {
   readonly #uses = new Map<string, number>();
+  /** Resume tokens spent here: one short string per resumed pause, kept for the store's life. */
+  readonly #spentTokens = new Set<string>();
 
   constructor(initial: Iterable<Confirmation> = []) {
     for (const confirmation of initial) this.grant(confirmation);
@@ -64,6 +71,12 @@ export class InMemoryConfirmations implements ConfirmationStore {
     if (uses === 0) return false;
     if (uses === 1) this.#uses.delete(key);
     else this.#uses.set(key, uses - 1);
+    return true;
+  }
+
+  spendResumeToken(token: string): boolean {
+    if (this.#spentTokens.has(token)) return false;
+    this.#spentTokens.add(token);
     return true;
   }
 
