@@ -135,6 +135,7 @@ export type {
 } from './loop/loop-stream-event.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
 export { PAUSED_RUN_SEAL } from './loop/paused-run-of.js';
+export { untrustedSourcesOf } from './loop/restored-provenance.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
 export { type RetryPolicy, retryDelayMs } from './loop/retry-policy.js';
 export { runLoop } from './loop/run-loop.js';

@@ -1,9 +1,10 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { Message } from '../messages/messages.js';
+import type { Message, ToolResultPart } from '../messages/messages.js';
 import type { ProvenanceOptions } from '../provenance/provenance-options.js';
 import { type OpenReply, restoredSources, storedSources } from '../provenance/restored-sources.js';
-import type { RunProvenance } from '../provenance/run-provenance.js';
+import { RunProvenance } from '../provenance/run-provenance.js';
 import { resumedProvenance } from '../provenance/start-provenance.js';
+import type { TaintSource } from '../provenance/taint-source.js';
 
 /** What a stored state (paused, interrupted) holds that its provenance is rebuilt from. */
 export interface StoredRunState {
@@ -32,4 +33,21 @@ export function restoredProvenance(
     for (const result of open.results) provenance.record(open.turn, result);
   }
   return provenance;
+}
+
+/**
+ * The untrusted sources `results` make when answered in `turn`, as the run's provenance settings judge them
+ * (a trusted tool's result makes none; none at all when provenance is off). For a durable store that goes
+ * on from the results it recorded for a turn: they count from that turn, as they did in the run.
+ */
+export function untrustedSourcesOf(
+  catalogue: Catalogue,
+  options: ProvenanceOptions | false | undefined,
+  turn: number,
+  results: readonly ToolResultPart[],
+): TaintSource[] {
+  if (options === false) return [];
+  const provenance = new RunProvenance(catalogue, options ?? {});
+  for (const result of results) provenance.record(turn, result);
+  return provenance.sources();
 }
