@@ -188,7 +188,8 @@ class Runner implements DurableRunner {
       catalogue: this.#fingerprint,
       at: this.#now(),
       claim,
-      started: { version: 1, ...base },
+      // Sealed like every later state the runner stores: a recovery before the first turn checks it too.
+      started: this.#sealed(STARTED_TURN_SEAL, { version: 1 as const, ...base }),
     });
     const mirror = new TurnMirror(base, 0, this.#sealKey);
     const held = this.#holdingJournal();
@@ -421,6 +422,7 @@ class Runner implements DurableRunner {
         const neverRun = this.#neverStarted(claimed.runId, index, call);
         results.push('pending' in neverRun ? null : neverRun.result);
         if ('pending' in neverRun) pending.push(neverRun.pending);
+        else await this.#journalNotRun(claimed, started, call);
         continue;
       }
       if (row.state === 'started') {
@@ -490,6 +492,38 @@ class Runner implements DurableRunner {
   #sealed<T extends object>(kind: string, state: T): T {
     const key = this.#sealKey;
     return key === undefined ? state : sealState(kind, state, key);
+  }
+
+  /**
+   * Journals the answer to a call of the recovered turn that is not run without a human (it never started,
+   * and needed a confirmation nobody was asked for): every call the model made has its journal entry.
+   */
+  async #journalNotRun(claimed: RunRecord, started: StartedTurn, call: ToolCallPart): Promise<void> {
+    let input: JsonValue = null;
+    let inputDigest: string | null = null;
+    try {
+      input = JSON.parse(canonicalJson(call.input)) as JsonValue;
+      inputDigest = jsonDigest(call.input);
+    } catch {
+      // Not JSON: journaled without its input, as the executor journals unparsable arguments.
+    }
+    await this.#store.journal.append({
+      at: this.#now(),
+      runId: claimed.runId,
+      sessionId: claimed.sessionId,
+      humanId: claimed.humanId,
+      turn: started.turn,
+      callId: call.id,
+      toolName: call.name,
+      input,
+      inputDigest,
+      verdict: 'refused',
+      reason: 'confirmation_required',
+      detail:
+        'its worker stopped before it started and nobody was asked to confirm it; the model was told to ask again',
+      durationMs: 0,
+      ...(started.step === undefined ? {} : { step: started.step }),
+    });
   }
 
   /** A started call without a recorded result: "outcome unknown", unless its result landed meanwhile. */

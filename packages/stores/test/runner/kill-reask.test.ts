@@ -78,6 +78,13 @@ describe('a worker killed before the pause of an irreversible call was stored, t
           const [, reply] = toolReplies(recovered.messages);
           const notRun = reply?.content.find((part) => part.callId === 'p1');
           expect(toolResultText(notRun?.content ?? '')).toMatch(/was not run.*call it again/s);
+          // The killed worker left no entry for it; the recovery journals its answer.
+          const entries = (await store.readJournal({ runId: 'run-r' })).map(({ record }) => record);
+          expect(
+            entries
+              .filter((record) => record.kind === 'call' && record.callId === 'p1')
+              .map((record) => record.kind === 'call' && record.verdict),
+          ).toEqual(['refused']);
         }
         // The re-asked payment waits for the human, who is shown the mail it may come from.
         expect(recovered.status).toBe('paused');
