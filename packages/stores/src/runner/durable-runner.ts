@@ -477,7 +477,9 @@ class Runner implements DurableRunner {
     const stored = started.provenance?.sources;
     if (stored === undefined) return {};
     const recorded = untrustedSourcesOf(this.#loop.catalogue, this.#loop.provenance, started.turn, ran);
-    return { provenance: { sources: [...stored, ...recorded] } };
+    // Stored without their texts: core makes each again from its result in the conversation.
+    const sources = stored.map((source): TaintSource => ({ ...source, text: '' }));
+    return { provenance: { sources: [...sources, ...recorded] } };
   }
 
   /** The runner's own key for the states it stores and derives, when it seals. */

@@ -7,7 +7,7 @@ import {
   type SealKey,
   type StepPlan,
   sealOfText,
-  type TaintSource,
+  type TaintSourceRef,
   type TurnEvent,
   toolCallsOf,
   type Usage,
@@ -33,7 +33,7 @@ export class TurnMirror {
   #turn: number;
   #step: StepPlan | undefined;
   /** The run's untrusted sources, as of the last reply (or the base state); absent when not tracked. */
-  #sources: (() => readonly TaintSource[] | undefined) | undefined;
+  #sources: (() => readonly TaintSourceRef[] | undefined) | undefined;
   readonly #key: SealKey | undefined;
   /** Position of each call of the current turn. */
   #positions = new Map<string, number>();
@@ -42,8 +42,11 @@ export class TurnMirror {
   /** Canonical JSON of the first messages and turns, each written once (the state's text is made of them). */
   readonly #messageTexts: string[] = [];
   readonly #turnTexts: string[] = [];
-  /** Canonical JSON of each source, written once: the sources of a run are the same objects reply after reply. */
-  readonly #sourceTexts = new WeakMap<TaintSource, string>();
+  /**
+   * Each source as stored (without its text) and its canonical JSON, made once: the sources of a run are the
+   * same objects reply after reply.
+   */
+  readonly #storedSources = new WeakMap<TaintSourceRef, { readonly ref: TaintSourceRef; readonly text: string }>();
 
   constructor(base: Omit<StartedTurn, 'version' | 'seal'>, storedTurn: number, key?: SealKey) {
     this.#runId = base.runId;
@@ -107,7 +110,7 @@ export class TurnMirror {
    * arrays joined by commas); the seal is made from that text too.
    */
   state(): StartedTurn {
-    const sources = this.#sources?.();
+    const sources = this.#sources?.()?.map((source) => this.#stored(source));
     const content: Omit<StartedTurn, 'seal'> = {
       version: 1,
       runId: this.#runId,
@@ -116,7 +119,7 @@ export class TurnMirror {
       turns: [...this.#turns],
       usage: this.#usage,
       ...(this.#step === undefined ? {} : { step: this.#step }),
-      ...(sources === undefined ? {} : { provenance: { sources } }),
+      ...(sources === undefined ? {} : { provenance: { sources: sources.map((source) => source.ref) } }),
     };
     for (let index = this.#messageTexts.length; index < this.#messages.length; index += 1) {
       this.#messageTexts.push(canonicalJson(this.#messages[index]));
@@ -124,7 +127,9 @@ export class TurnMirror {
     for (let index = this.#turnTexts.length; index < this.#turns.length; index += 1) {
       this.#turnTexts.push(canonicalJson(this.#turns[index]));
     }
-    const head = `{"messages":[${this.#messageTexts.join(',')}],${this.#provenanceText(sources)}"runId":${JSON.stringify(this.#runId)},`;
+    const provenance =
+      sources === undefined ? '' : `"provenance":{"sources":[${sources.map((source) => source.text).join(',')}]},`;
+    const head = `{"messages":[${this.#messageTexts.join(',')}],${provenance}"runId":${JSON.stringify(this.#runId)},`;
     const tail =
       `${content.step === undefined ? '' : `"step":${canonicalJson(content.step)},`}"turn":${content.turn},` +
       `"turns":[${this.#turnTexts.join(',')}],"usage":${canonicalJson(content.usage)},"version":1}`;
@@ -138,17 +143,20 @@ export class TurnMirror {
     return state;
   }
 
-  #provenanceText(sources: readonly TaintSource[] | undefined): string {
-    if (sources === undefined) return '';
-    const texts = sources.map((source) => {
-      let text = this.#sourceTexts.get(source);
-      if (text === undefined) {
-        text = canonicalJson(source);
-        this.#sourceTexts.set(source, text);
-      }
-      return text;
-    });
-    return `"provenance":{"sources":[${texts.join(',')}]},`;
+  /** A source as the state stores it: without its text, the same object (and text) every turn. */
+  #stored(source: TaintSourceRef): { readonly ref: TaintSourceRef; readonly text: string } {
+    let stored = this.#storedSources.get(source);
+    if (stored === undefined) {
+      const ref: TaintSourceRef = {
+        turn: source.turn,
+        callId: source.callId,
+        toolName: source.toolName,
+        outputDigest: source.outputDigest,
+      };
+      stored = { ref, text: canonicalJson(ref) };
+      this.#storedSources.set(source, stored);
+    }
+    return stored;
   }
 
   #index(content: Message['content']): void {

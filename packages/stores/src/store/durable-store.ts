@@ -9,7 +9,7 @@ import type {
   PausedRun,
   StateSeal,
   StepPlan,
-  TaintSource,
+  TaintSourceRef,
   ToolResultPart,
   Usage,
 } from '@toolcircuit/core';
@@ -88,8 +88,10 @@ export interface StartedTurn {
   /**
    * The run's untrusted sources when the turn's calls started (absent when provenance is off, and in states
    * written before they were kept: `recover` then counts every tool result of `messages` as untrusted).
+   * Kept without their texts: a source's text is made from its result, which `messages` holds already, so
+   * the state rewritten each turn does not hold every untrusted output twice.
    */
-  readonly provenance?: { readonly sources: readonly TaintSource[] };
+  readonly provenance?: { readonly sources: readonly TaintSourceRef[] };
   /** HMAC of everything above under the runner's `seal` key (kind `started-turn`); absent when unsealed. */
   readonly seal?: StateSeal;
 }
