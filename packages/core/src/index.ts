@@ -94,9 +94,11 @@ export { InvalidResumeError } from './errors/invalid-resume-error.js';
 export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
 export { JournalWriteError } from './errors/journal-write-error.js';
+export { PausedRunResumedError } from './errors/paused-run-resumed-error.js';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
 export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
 export { SchemaCompileError } from './errors/schema-compile-error.js';
+export { StateSealError, type StateSealProblem } from './errors/state-seal-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
 export { UnboundConfirmationError } from './errors/unbound-confirmation-error.js';
@@ -136,7 +138,7 @@ export {
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
 export { continueLoop } from './loop/continue-loop.js';
-export { type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
+export { INTERRUPTED_RUN_SEAL, type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
 export type { CallEvent, LoopHooks, ResultEvent, RetryEvent, TurnEvent } from './loop/loop-hooks.js';
 export type { LoopOptions } from './loop/loop-options.js';
@@ -155,6 +157,8 @@ export type {
   LoopTurnStartEvent,
 } from './loop/loop-stream-event.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
+export { PAUSED_RUN_SEAL } from './loop/paused-run-of.js';
+export { untrustedSourcesOf } from './loop/restored-provenance.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
 export { type RetryPolicy, retryDelayMs } from './loop/retry-policy.js';
 export { runLoop } from './loop/run-loop.js';
@@ -197,6 +201,9 @@ export {
 } from './provenance/confirmation-request.js';
 export type { OutputTrust, PolicyQuery, ProvenanceOptions, TaintPolicy } from './provenance/provenance-options.js';
 export type { TaintSource, TaintSourceRef } from './provenance/taint-source.js';
+export { MIN_SEAL_KEY_BYTES, type SealKey, sealKeyProblem, sealKeyRing, sealSecretBytes } from './seal/seal-key.js';
+export type { SealOptions } from './seal/seal-options.js';
+export { checkStateSeal, type SealedKind, type StateSeal, sealOfText, sealState } from './seal/state-seal.js';
 export {
   createToolSearchIndex,
   DEFAULT_TOOL_SEARCH_TUNING,
@@ -216,6 +223,7 @@ export {
   InMemoryConfirmations,
 } from './session/confirm.js';
 export { ResumeConfirmations } from './session/resume-confirmations.js';
+export type { ResumeTokenStore } from './session/resume-tokens.js';
 export { createSession, type Session, type SessionInit } from './session/session.js';
 export type { PrepareStep, StepContext, StepPlan, StepSettings } from './step/step-settings.js';
 export {

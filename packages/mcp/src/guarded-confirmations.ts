@@ -1,4 +1,4 @@
-import type { Confirmation, ConfirmationStore } from '@toolcircuit/core';
+import { type Confirmation, type ConfirmationStore, InvalidLoopOptionsError } from '@toolcircuit/core';
 
 /** What the guard asks the connection about a tool. */
 export interface PinState {
@@ -73,6 +73,17 @@ export class GuardedConfirmations implements ConfirmationStore {
       else this.#stamps.set(key, kept);
     }
     return voided;
+  }
+
+  /** Resume tokens are the inner store's to record (see core's `spendResumeToken`). */
+  spendResumeToken(token: string): boolean | Promise<boolean> {
+    if (this.#inner.spendResumeToken === undefined) {
+      throw new InvalidLoopOptionsError(
+        'session.confirmations',
+        'the store inside guardConfirmations() cannot record resume tokens; give it a spendResumeToken(token) method, or use InMemoryConfirmations.',
+      );
+    }
+    return this.#inner.spendResumeToken(token);
   }
 }
 

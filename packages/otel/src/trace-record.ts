@@ -40,7 +40,8 @@ export interface TraceHeaderRecord {
 export interface InvocationRecord {
   readonly type: 'invocation';
   readonly runId: string;
-  readonly kind: 'start' | 'resume';
+  /** `start` (runLoop, streamLoop), `resume` (resumeLoop), `continue` (continueLoop after a model failure). */
+  readonly kind: 'start' | 'resume' | 'continue';
   readonly at: number;
   /** Which backend or configuration the run used, when the application says (the demo: its backend id). */
   readonly label?: string;

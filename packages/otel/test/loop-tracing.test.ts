@@ -2,10 +2,12 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as semconv from '@opentelemetry/semantic-conventions/incubating';
 import {
+  continueLoop,
   createCatalogue,
   createSession,
   defineTool,
   InMemoryJournal,
+  interruptedRunOfError,
   ProviderError,
   resumeLoop,
   runLoop,
@@ -423,5 +425,54 @@ describe('createLoopTracing', () => {
     expect(tracing.runLoop).toBe(runLoop);
     expect(tracing.resumeLoop).toBe(resumeLoop);
     expect(tracing.streamLoop).toBe(streamLoop);
+    expect(tracing.continueLoop).toBe(continueLoop);
+  });
+
+  it('a run continued after the provider failed is one more invocation, its turns numbered on', async () => {
+    const { exporter, tracer } = tracerSetup();
+    const records: TraceRecord[] = [];
+    const tracing = await createLoopTracing({ tracer, traceFile: (record) => records.push(record) });
+    const overloaded = new ProviderError({ provider: 'scripted', code: 'overloaded', message: '529', retryable: true });
+    const journal = new InMemoryJournal();
+    const options = { catalogue, session: session(), journal };
+    const failed = await tracing
+      .runLoop({
+        ...options,
+        model: createScriptedModel([
+          toolCallsTurn([{ name: 'lookup', input: { numero: 'A-0001' } }]),
+          () => {
+            throw overloaded;
+          },
+        ]),
+        messages: [{ role: 'user', content: 'find it' }],
+      })
+      .catch((error: unknown) => error);
+    const interrupted = interruptedRunOfError(failed);
+    if (interrupted === undefined) throw new Error('expected an interrupted run');
+    const model = createScriptedModel([
+      toolCallsTurn([{ name: 'lookup', input: { numero: 'A-0002' } }]),
+      textTurn('ok'),
+    ]);
+    const result = await tracing.continueLoop(interrupted, { ...options, model });
+    expect(result.status).toBe('completed');
+
+    const spans = exporter.getFinishedSpans();
+    const agents = spans.filter((span) => span.attributes[GEN_AI.operationName] === 'invoke_agent');
+    expect(agents.map((span) => span.attributes['toolcircuit.invocation'])).toEqual(['start', 'continue']);
+    expect(agents.map((span) => span.attributes[GEN_AI.conversationId])).toEqual([
+      interrupted.runId,
+      interrupted.runId,
+    ]);
+    expect(agents[1]?.attributes['toolcircuit.run.status']).toBe('completed');
+    const continuedChats = spans.filter(
+      (span) =>
+        span.attributes[GEN_AI.operationName] === 'chat' &&
+        span.parentSpanContext?.spanId === agents[1]?.spanContext().spanId,
+    );
+    expect(continuedChats.map((span) => span.attributes['toolcircuit.turn'])).toEqual([2, 3]);
+    const tools = spans.filter((span) => span.attributes[GEN_AI.operationName] === 'execute_tool');
+    expect(tools.map((span) => span.attributes['toolcircuit.provenance.turn'])).toEqual([1, 2]);
+    const invocations = records.filter((record) => record.type === 'invocation');
+    expect(invocations.map((record) => record.kind)).toEqual(['start', 'continue']);
   });
 });

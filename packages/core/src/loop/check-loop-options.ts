@@ -1,5 +1,6 @@
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
+import { sealKeysOf } from '../seal/seal-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
 import type { LoopOptions } from './loop-options.js';
 import { activeSet } from './plan-step.js';
@@ -44,6 +45,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
   checkProvenanceOptions(options.provenance);
+  if (options.seal !== undefined) sealKeysOf(options.seal);
   checkStepOptions(options);
 }
 

@@ -104,7 +104,7 @@ async function turns(
       const tag = { runId, turn };
       const interrupted = (error: unknown) => {
         delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
-        return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
+        return delayMs === undefined ? interruptedRunOf(state, turn, error, plan, options.seal) : undefined;
       };
       let generated = false;
       try {
@@ -191,7 +191,7 @@ async function turns(
     if (pending.length > 0) {
       // A pause leaves the reply open on purpose: `resumeLoop` completes it.
       progress.open = undefined;
-      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes, plan));
+      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes, plan, options.seal));
     }
     const replied = appendReply(state, turn, outcomes, options);
     const message = isPromiseLike(replied) ? await replied : replied;
