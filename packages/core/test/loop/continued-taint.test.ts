@@ -92,7 +92,7 @@ function expectGated(w: ReturnType<typeof world>, result: LoopResult): void {
     expect(call.request?.untrustedSources.map((source) => [source.callId, source.turn])).toEqual([['m1', 1]]);
   }
   // The stale approval is still there, unused.
-  expect(w.confirmations.outstanding()).toEqual([confirmationFor('pay', payment)]);
+  expect(w.confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'alice', anyRun: true })]);
   expect(w.journal.entries.filter((entry) => entry.verdict === 'executed').map((entry) => entry.toolName)).toEqual([
     'read_mail',
   ]);
@@ -157,6 +157,6 @@ describe('a run continued after the provider failed keeps its untrusted sources'
     const resumed = await resumeLoop(paused, approvals, { ...w, model: scripted([textTurn('done')]) });
     expect(resumed.status).toBe('completed');
     expect(w.done.map((action) => action.tool)).toEqual(['share_document', 'pay']);
-    expect(w.confirmations.outstanding()).toEqual([confirmationFor('pay', payment)]);
+    expect(w.confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'alice', anyRun: true })]);
   });
 });

@@ -56,7 +56,12 @@ describe('sources and provider parts on the stream', () => {
       expect.objectContaining({ type: 'source', source, turn: 1 }),
     ]);
     expect(events.filter((event) => event.type === 'provider-part')).toHaveLength(1);
-    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: turn.content });
+    // Kept as sent, and marked as untrusted content where it stood (an unknown item may carry outside text).
+    expect(result.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: turn.content,
+      untrustedContent: [expect.objectContaining({ at: 1, kind: 'compaction' })],
+    });
   });
 });
 

@@ -50,7 +50,7 @@ async function killThenRecover(phase: Phase, sealKey?: SealKey) {
 
   const store = await openSqliteStore({ file });
   // The payment was confirmed before the run by someone who never saw the mail: stale once it was read.
-  const confirmations = new InMemoryConfirmations([confirmationFor('pay', payment)]);
+  const confirmations = new InMemoryConfirmations([confirmationFor('pay', payment, { humanId: 'ines', anyRun: true })]);
   const session = createSession({ id: 'session-9', humanId: 'ines', confirmations });
   const runner = createDurableRunner({
     store,
@@ -96,7 +96,7 @@ describe('a worker killed before the pause of an irreversible call was stored, t
         expect(pending?.request?.flaggedArguments.map((flag) => flag.path).sort()).toEqual(['/amount', '/iban']);
         // The confirmation from before the mail was not used.
         expect(effectsIn<{ tool: string }>(effects).filter((effect) => effect.tool === 'pay')).toEqual([]);
-        expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment)]);
+        expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'ines', anyRun: true })]);
         if (sealed) expect((await store.getRun('run-r'))?.paused?.seal?.keyId).toBe('k-2026');
 
         const approval = [{ callId: 'p2', approved: true, inputDigest: pending?.inputDigest ?? '' }];
@@ -109,7 +109,7 @@ describe('a worker killed before the pause of an irreversible call was stored, t
         // Exactly once: the same approval again changes nothing.
         await expect(runner.resume('run-r', approval, { session })).rejects.toBeInstanceOf(RunNotResumableError);
         expect(effectsIn<{ tool: string }>(effects).filter((effect) => effect.tool === 'pay')).toHaveLength(1);
-        expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment)]);
+        expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'ines', anyRun: true })]);
         expect((await store.verifyJournal()).ok).toBe(true);
         await store.close();
       });

@@ -100,7 +100,7 @@ function world(injection: Case) {
       },
     }),
   ]);
-  const stale = confirmationFor(injection.action, injection.input);
+  const stale = confirmationFor(injection.action, injection.input, { humanId: 'alice', anyRun: true });
   const confirmations = new InMemoryConfirmations([stale]);
   const session = createSession({ id: `s-${injection.id}`, humanId: 'alice', confirmations });
   return {

@@ -39,7 +39,7 @@ function world() {
     () => hang,
   );
   // Confirmed before the run, without the mail: stale once the mail is read.
-  const confirmations = new InMemoryConfirmations([confirmationFor('pay', payment)]);
+  const confirmations = new InMemoryConfirmations([confirmationFor('pay', payment, { humanId: 'ines', anyRun: true })]);
   const session = createSession({ id: 'session-9', humanId: 'ines', confirmations });
   return {
     paid,
