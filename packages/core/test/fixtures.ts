@@ -136,7 +136,9 @@ export function injectionWorld() {
     action('share_document', { sensitive: true }),
     action('pay', { irreversible: true }),
   ]);
-  const confirmations = new InMemoryConfirmations([confirmationFor('pay', injectedPayment, { humanId: 'alice', anyRun: true })]);
+  const confirmations = new InMemoryConfirmations([
+    confirmationFor('pay', injectedPayment, { humanId: 'alice', anyRun: true }),
+  ]);
   const session = createSession({ id: 's-1', humanId: 'alice', confirmations });
   const paid = () => done.filter((action) => action.tool === 'pay').map((action) => action.input);
   return { done, paid, catalogue, session, confirmations, journal: new InMemoryJournal() };

@@ -157,6 +157,8 @@ describe('a run continued after the provider failed keeps its untrusted sources'
     const resumed = await resumeLoop(paused, approvals, { ...w, model: scripted([textTurn('done')]) });
     expect(resumed.status).toBe('completed');
     expect(w.done.map((action) => action.tool)).toEqual(['share_document', 'pay']);
-    expect(w.confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'alice', anyRun: true })]);
+    expect(w.confirmations.outstanding()).toEqual([
+      confirmationFor('pay', payment, { humanId: 'alice', anyRun: true }),
+    ]);
   });
 });

@@ -93,7 +93,9 @@ describe('a sealed paused run', () => {
       await expect(resuming).rejects.toMatchObject({ name: 'StateSealError', problem: 'mismatch' });
       expect(() => checkResume(altered, approve(altered), options.session, options)).toThrow(StateSealError);
       expect(paid()).toEqual([]);
-      expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'alice', anyRun: true })]);
+      expect(confirmations.outstanding()).toEqual([
+        confirmationFor('pay', payment, { humanId: 'alice', anyRun: true }),
+      ]);
     });
   }
 

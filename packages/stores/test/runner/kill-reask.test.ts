@@ -96,7 +96,9 @@ describe('a worker killed before the pause of an irreversible call was stored, t
         expect(pending?.request?.flaggedArguments.map((flag) => flag.path).sort()).toEqual(['/amount', '/iban']);
         // The confirmation from before the mail was not used.
         expect(effectsIn<{ tool: string }>(effects).filter((effect) => effect.tool === 'pay')).toEqual([]);
-        expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'ines', anyRun: true })]);
+        expect(confirmations.outstanding()).toEqual([
+          confirmationFor('pay', payment, { humanId: 'ines', anyRun: true }),
+        ]);
         if (sealed) expect((await store.getRun('run-r'))?.paused?.seal?.keyId).toBe('k-2026');
 
         const approval = [{ callId: 'p2', approved: true, inputDigest: pending?.inputDigest ?? '' }];
@@ -109,7 +111,9 @@ describe('a worker killed before the pause of an irreversible call was stored, t
         // Exactly once: the same approval again changes nothing.
         await expect(runner.resume('run-r', approval, { session })).rejects.toBeInstanceOf(RunNotResumableError);
         expect(effectsIn<{ tool: string }>(effects).filter((effect) => effect.tool === 'pay')).toHaveLength(1);
-        expect(confirmations.outstanding()).toEqual([confirmationFor('pay', payment, { humanId: 'ines', anyRun: true })]);
+        expect(confirmations.outstanding()).toEqual([
+          confirmationFor('pay', payment, { humanId: 'ines', anyRun: true }),
+        ]);
         expect((await store.verifyJournal()).ok).toBe(true);
         await store.close();
       });
