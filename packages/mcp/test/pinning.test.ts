@@ -249,8 +249,9 @@ describe('pinning tool definitions (synthetic changing server)', () => {
     const events: McpEvent[] = [];
     connection = await connect({}, events);
     const inner = new InMemoryConfirmations();
+    const alice = { humanId: 'alice', anyRun: true } as const;
     const store = connection.guardConfirmations(inner);
-    const informed = { ...confirmationFor('send_report', input), informedOf: 'a'.repeat(64) };
+    const informed = { ...confirmationFor('send_report', input, alice), informedOf: 'a'.repeat(64) };
     await store.grant(informed);
     await connection.client.callTool({ name: 'rotate', arguments: {} });
     await connection.refresh();
@@ -259,9 +260,9 @@ describe('pinning tool definitions (synthetic changing server)', () => {
     expect(inner.outstanding()).toEqual([]);
     connection.accept('send_report');
     // A new approval of the same call, given without seeing those sources, does not revive the voided one.
-    await store.grant(confirmationFor('send_report', input));
+    await store.grant(confirmationFor('send_report', input, alice));
     expect(await store.consume(informed)).toBe(false);
-    expect(await store.consume(confirmationFor('send_report', input))).toBe(true);
+    expect(await store.consume(confirmationFor('send_report', input, alice))).toBe(true);
     // An informed approval given under the accepted definition holds once, for those sources only.
     await store.grant(informed);
     expect(await store.consume({ ...informed, informedOf: 'b'.repeat(64) })).toBe(false);
