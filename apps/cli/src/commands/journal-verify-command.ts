@@ -8,9 +8,8 @@ import {
   JOURNAL_STORE_OPTIONS,
   type JournalOpeners,
   keysOf,
-  openJournal,
-  type Verification,
   verifyOptionsOf,
+  verifyStoreJournal,
 } from './journal-store.js';
 
 /** `toolcircuit journal verify`; `openers` is replaceable so tests can open the stores from their sources. */
@@ -49,7 +48,7 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       [ExitCode.ok, 'the journal is intact'],
       [
         ExitCode.failed,
-        'the journal was tampered with, or an entry could not be checked (the entry and the damage are named)',
+        'the journal was tampered with, an entry could not be checked, or the store is damaged (the entry and the damage are named)',
       ],
       [
         ExitCode.usage,
@@ -60,13 +59,8 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       const keys = keysOf(args, io);
       const anchor = await anchorOf(openers, args.string('anchor'), io);
       const options = verifyOptionsOf(args, keys, anchor);
-      const journal = await openJournal(openers, 'journal verify', args, io);
-      let verification: Verification;
-      try {
-        verification = await journal.verifyJournal(options);
-      } finally {
-        await journal.close();
-      }
+      const { journal, verification } = await verifyStoreJournal(openers, 'journal verify', args, io, options);
+      await journal?.close();
       if (args.flag('json')) io.stdout.write(`${JSON.stringify(verification, null, 2)}\n`);
       else io.stdout.write(`${describeVerification(verification)}\n`);
       return verification.ok ? ExitCode.ok : ExitCode.failed;

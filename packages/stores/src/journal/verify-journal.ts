@@ -36,6 +36,7 @@ export interface JournalSource {
  * - `unkeyed`: verified with keys, an entry carries no key id: anyone could have written it.
  * - `unverifiable`: an entry is chained under a key that was not given; it could not be checked.
  * - `head_missing`: the store's head row is gone, so a deleted tail could not be told.
+ * - `corrupt`: the database itself is damaged: entries from `seq` on cannot be read (restore a backup).
  */
 export type JournalProblem =
   | 'edited'
@@ -45,7 +46,8 @@ export type JournalProblem =
   | 'truncated'
   | 'unkeyed'
   | 'unverifiable'
-  | 'head_missing';
+  | 'head_missing'
+  | 'corrupt';
 
 export type JournalVerification =
   | {

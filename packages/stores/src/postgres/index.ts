@@ -6,3 +6,4 @@ export {
   type PostgresStoreOptions,
 } from './open-postgres-store.js';
 export { postgresMigrations } from './postgres-migrations.js';
+export type { PostgresTimeouts } from './postgres-settings.js';

@@ -1,26 +1,28 @@
-import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import { NotAStoreError } from '../errors/not-a-store-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
 import { appliedVersion } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
-import { checkedSchemaName, ownPool } from './open-postgres-store.js';
-import { PostgresConnection } from './postgres-connection.js';
+import { checkedSchemaName, postgresConnection } from './open-postgres-store.js';
 import { postgresMigrations } from './postgres-migrations.js';
+import type { PostgresTimeouts } from './postgres-settings.js';
 
 /**
  * Opens the journal of an existing PostgreSQL store read-only (no migration, no write; read transactions
- * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store.
+ * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store
+ * (`NotAStoreError`).
  */
 export async function openPostgresJournal(options: {
   readonly connectionString: string;
   readonly schema?: string;
   /** The store's current key: verification checks entries with it, anchors are signed with it. */
   readonly key?: JournalKey;
+  readonly timeouts?: PostgresTimeouts;
 }): Promise<ReadonlyJournal> {
   const schema = checkedSchemaName(options.schema);
-  const connection = new PostgresConnection(await ownPool(options.connectionString, 1), schema, true);
+  const connection = await postgresConnection(options, schema, 1);
   let version: number;
   try {
     const [found] = await connection.transaction('read', (session) =>
@@ -30,7 +32,12 @@ export async function openPostgresJournal(options: {
       ]),
     );
     if (found?.journal === null || found?.migrations === null || found === undefined) {
-      throw new InvalidStoreOptionsError('schema', `schema "${schema}" holds no toolcircuit store (no journal table).`);
+      throw new NotAStoreError({
+        store: connection.location,
+        problem: 'the schema holds no toolcircuit store (it has no journal table)',
+        nextStep: 'Check the database in the URL and the --schema (default "toolcircuit").',
+        retryable: false,
+      });
     }
     version = await appliedVersion(connection);
     const latest = postgresMigrations(schema).length;
@@ -40,6 +47,8 @@ export async function openPostgresJournal(options: {
     throw error;
   }
   return readonlyJournalOf(
-    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }),
+    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }, {
+      location: connection.location,
+    }),
   );
 }

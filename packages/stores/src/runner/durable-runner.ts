@@ -38,6 +38,7 @@ import type {
   StartedTurn,
 } from '../store/durable-store.js';
 import { storedAsDigested } from '../store/stored-state.js';
+import { attemptFailure, claimHeld } from './attempt-close.js';
 import { NO_USAGE, TurnMirror } from './turn-mirror.js';
 
 interface HoldingJournal {
@@ -144,6 +145,8 @@ class Runner implements DurableRunner {
   readonly #workerId: string;
   readonly #leaseMs: number;
   readonly #clock: () => Date;
+  /** The claims this runner is running an attempt under right now (any other claim of its own has ended). */
+  readonly #active = new Set<string>();
 
   constructor(options: DurableRunnerOptions) {
     const { store, workerId, leaseMs, clock, ...loop } = options;
@@ -177,7 +180,7 @@ class Runner implements DurableRunner {
     });
     const mirror = new TurnMirror(base, 0);
     const held = this.#holdingJournal();
-    return this.#settle(runId, claim.token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       const result = await runLoop({
         ...this.#loop,
         session: input.session,
@@ -320,7 +323,7 @@ class Runner implements DurableRunner {
       hooks: this.#durableHooks(runId, token, mirror),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    return this.#settle(runId, token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       if (started.turn === 0) {
         // No turn had started: nothing ran, the run starts over from its input.
         const result = await runLoop({ ...loop(new TurnMirror(started, 0)), messages: started.messages, runId });
@@ -500,7 +503,7 @@ class Runner implements DurableRunner {
     const held = this.#holdingJournal();
     // The stored state is the interrupted one: the first start of the turn asked again stores that turn.
     const mirror = new TurnMirror({ ...interrupted, turn: interrupted.turn - 1 }, -1);
-    return this.#settle(claimed.runId, claim.token, held, async () => {
+    return this.#settle(claimed.runId, claim, held, async () => {
       const result = await continueLoop(interrupted, {
         ...this.#loop,
         session: context.session,
@@ -519,10 +522,12 @@ class Runner implements DurableRunner {
    */
   async #settle(
     runId: string,
-    token: string,
+    claim: RunClaim,
     held: HoldingJournal,
     work: () => Promise<DurableRunResult>,
   ): Promise<DurableRunResult> {
+    const { token } = claim;
+    this.#active.add(token);
     try {
       const result = await work();
       await this.#store.finishRun({
@@ -539,8 +544,10 @@ class Runner implements DurableRunner {
       // Even after a ClaimLostError: interruptRun writes only while this token still holds the claim (a
       // worker whose claim was taken over writes nothing), and a holder that failed must not leave the run
       // stuck in `resuming` until its lease ends. Interrupted, `recover` continues it.
+      // The store tries this again while it is away (within its `writeRetryMs`); if it still cannot, the run
+      // stays `resuming` under this claim, and the error says how to recover it.
       const interrupted = interruptedRunOfError(error);
-      await this.#store
+      const closeFailure = await this.#store
         .interruptRun({
           runId,
           token,
@@ -548,8 +555,13 @@ class Runner implements DurableRunner {
           error: describeError(error),
           ...(interrupted === undefined ? {} : { interrupted }),
         })
-        .catch(() => undefined);
-      throw error;
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+      throw attemptFailure(error, closeFailure, runId, claim);
+    } finally {
+      this.#active.delete(token);
     }
   }
 
@@ -563,7 +575,7 @@ class Runner implements DurableRunner {
     const { runId } = claimed;
     const token = claim.token;
     const held = this.#holdingJournal();
-    return this.#settle(runId, token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
@@ -740,13 +752,12 @@ class Runner implements DurableRunner {
       throw new RunNotResumableError(runId, status, 'has finished; there is nothing to recover.');
     }
     if (force) return 'forced by the operator';
+    if (claim?.workerId === this.#workerId && !this.#active.has(claim.token)) {
+      // This runner's own attempt, and it is not running it: that attempt is over (its end could not be stored).
+      return `the previous attempt of this worker ended without being recorded (claimed at ${claim.claimedAt})`;
+    }
     if (claim !== undefined && claim.leaseExpiresAt > this.#now()) {
-      throw new RunNotResumableError(
-        runId,
-        status,
-        `is held by worker "${claim.workerId}" until ${claim.leaseExpiresAt}. Wait for that lease to end, or pass ` +
-          '`force: true` if you know that worker has stopped.',
-      );
+      throw claimHeld(this.#store.location ?? 'the run store', runId, claim);
     }
     return `the lease of worker "${claim?.workerId ?? '?'}" expired`;
   }

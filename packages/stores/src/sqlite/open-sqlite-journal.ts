@@ -1,5 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import { NotAStoreError } from '../errors/not-a-store-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
@@ -7,12 +9,15 @@ import { appliedVersion } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
 import { loadBetterSqlite3 } from '../store/load-driver.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
+import { openDatabase } from './open-sqlite-store.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
+import { sqliteStoreError } from './sqlite-store-error.js';
 
 /**
  * Opens the journal of an existing SQLite store read-only (no migration, no write), e.g. to verify it
- * from another machine or a backup. Refuses a file that is not a toolcircuit store.
+ * from another machine or a backup. Refuses a file that is not a toolcircuit store (`NotAStoreError`). A
+ * damaged file opens as far as it can: `verifyJournal()` reports the damage as a finding.
  */
 export async function openSqliteJournal(options: {
   readonly file: string;
@@ -25,21 +30,28 @@ export async function openSqliteJournal(options: {
       `${options.file} does not exist; give the path of the store's database file.`,
     );
   }
+  const path = resolve(options.file);
   const Database = await loadBetterSqlite3();
-  const db = new Database(options.file, { readonly: true, fileMustExist: true });
-  const connection = new SqliteConnection(db, realpathSync(options.file));
+  const open = () => openDatabase(Database, path, true);
+  let connection: SqliteConnection;
+  try {
+    connection = new SqliteConnection(open(), realpathSync(path), { file: path, open, busyTimeoutMs: 5000 });
+  } catch (error) {
+    throw sqliteStoreError(error, path, true);
+  }
   let version: number;
   try {
-    const tables = db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'journal_head', 'schema_migrations')",
-      )
-      .all();
+    const tables = await connection.outsideTransaction(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'journal_head', 'schema_migrations')",
+      true,
+    );
     if (tables.length < 3) {
-      throw new InvalidStoreOptionsError(
-        'file',
-        `${options.file} is not a toolcircuit store (it has no journal tables).`,
-      );
+      throw new NotAStoreError({
+        store: path,
+        problem: 'the file is a SQLite database but not a toolcircuit store (it has no journal tables)',
+        nextStep: "Check the path: give the store's own database file (<data dir>/toolcircuit.sqlite by default).",
+        retryable: false,
+      });
     }
     version = await appliedVersion(connection);
     const latest = sqliteMigrations.length;
@@ -49,6 +61,8 @@ export async function openSqliteJournal(options: {
     throw error;
   }
   return readonlyJournalOf(
-    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }),
+    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }, {
+      location: path,
+    }),
   );
 }

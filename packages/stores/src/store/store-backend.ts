@@ -1,3 +1,4 @@
+import type { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { JournalHead } from '../journal/journal-record.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
 import type { CallState, RunStatus } from './durable-store.js';
@@ -82,5 +83,7 @@ export interface StoreBackend {
     | ((runId: string) => Promise<{ readonly run: RunRow; readonly calls: readonly CallRow[] } | undefined>)
     | undefined;
   schemaVersion(): Promise<number>;
+  /** The damage this backend met in the database, if any: the store then creates and claims no run. */
+  damage?(): StoreCorruptError | undefined;
   close(): Promise<void>;
 }
