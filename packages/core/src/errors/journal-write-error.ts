@@ -18,7 +18,7 @@ export class JournalWriteError extends ToolcircuitError {
     const ofRun = runId === undefined ? '' : ` of run "${runId}"`;
     const retryable = (cause as { retryable?: unknown } | null)?.retryable === true;
     super(
-      `The journal could not record call "${callId}"${ofRun}: ${cause instanceof Error ? cause.message : String(cause)}. ` +
+      `The journal could not record call "${callId}"${ofRun}: ${text(cause).replace(/\.$/, '')}. ` +
         'The run was stopped so that no call goes unrecorded. Once the journal store records again, continue the run ' +
         `from its last recorded state${runId === undefined ? '' : ` (a durable run: runner.recover("${runId}", { session }))`}; ` +
         'this call is then reported "outcome unknown", never run a second time.',
@@ -28,4 +28,8 @@ export class JournalWriteError extends ToolcircuitError {
     this.runId = runId;
     this.retryable = retryable;
   }
+}
+
+function text(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
 }

@@ -165,7 +165,8 @@ export class PostgresConnection implements SqlConnection {
       });
     } catch (error) {
       if (!connectionUsable(error)) state.broken ??= asError(error);
-      throw error;
+      // Typed here already, so a transaction's work can tell damage or a lost connection from anything else.
+      throw postgresStoreError(error, this.location);
     }
   }
 

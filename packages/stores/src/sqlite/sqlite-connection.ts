@@ -110,7 +110,8 @@ export class SqliteConnection implements SqlConnection {
   /** SQLite's `quick_check` of the whole file: undefined when it checks out, else its first complaint. */
   async quickCheck(): Promise<string | undefined> {
     const rows = await this.transaction('read', (session) => session.all('PRAGMA quick_check(1)'));
-    const verdict = String(rows[0]?.quick_check ?? 'no answer');
+    // SQLite's answer spans lines ("*** in database main ***", then the problem): one line for a message.
+    const verdict = String(rows[0]?.quick_check ?? 'no answer').replace(/\s*\n\s*/g, ' ');
     return verdict === 'ok' ? undefined : verdict;
   }
 
@@ -126,11 +127,19 @@ export class SqliteConnection implements SqlConnection {
   /** Runs `attempt` again, after an async wait, while another process holds the lock (until `busyTimeoutMs`). */
   async #whileBusy<T>(attempt: () => Promise<T>, opening = false): Promise<T> {
     const started = performance.now();
+    let reopened = false;
     for (let tries = 0; ; tries += 1) {
       try {
         return await attempt();
       } catch (error) {
         const waited = performance.now() - started;
+        if (needsReopen(error) && !reopened) {
+          // Once, on a new handle: the file may have been replaced or made writable again since this one was
+          // opened, and a handle that SQLite opened read-only stays so. A second failure is what is reported.
+          this.#stale = true;
+          reopened = true;
+          continue;
+        }
         if (isSqliteBusy(error)) {
           const delay = BUSY_DELAYS_MS[Math.min(tries, BUSY_DELAYS_MS.length - 1)] as number;
           if (waited + delay <= this.#busyTimeoutMs) {
@@ -201,18 +210,30 @@ export class SqliteConnection implements SqlConnection {
     return this.#db;
   }
 
+  /**
+   * A transaction's statements. Their errors are the store's typed errors already (so the work can tell
+   * damage from anything else), except a lock another process holds, which the retry loop waits out.
+   */
   #session(db: Database): SqlSession {
+    const typed = <T>(statement: () => T): T => {
+      try {
+        return statement();
+      } catch (error) {
+        throw isSqliteBusy(error) ? error : sqliteStoreError(error, this.location);
+      }
+    };
     return {
-      all: async (sql, params = []) => this.#prepare(db, sql).all(...params) as Record<string, unknown>[],
-      run: async (sql, params = []) => {
-        const statement = this.#prepare(db, sql);
-        // Statements that return rows (e.g. a PRAGMA) cannot be `run`.
-        if (statement.reader) {
-          statement.all(...params);
-          return 0;
-        }
-        return statement.run(...params).changes;
-      },
+      all: async (sql, params = []) => typed(() => this.#prepare(db, sql).all(...params) as Record<string, unknown>[]),
+      run: async (sql, params = []) =>
+        typed(() => {
+          const statement = this.#prepare(db, sql);
+          // Statements that return rows (e.g. a PRAGMA) cannot be `run`.
+          if (statement.reader) {
+            statement.all(...params);
+            return 0;
+          }
+          return statement.run(...params).changes;
+        }),
     };
   }
 

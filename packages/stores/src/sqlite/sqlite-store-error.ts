@@ -2,14 +2,16 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NotAStoreError } from '../errors/not-a-store-error.js';
 import { StoreCorruptError } from '../errors/store-corrupt-error.js';
+import { isStoreError } from '../errors/store-error.js';
 import { StoreReadOnlyError } from '../errors/store-read-only-error.js';
 import { StoreTimeoutError } from '../errors/store-timeout-error.js';
 import { StoreUnavailableError } from '../errors/store-unavailable-error.js';
 
-/** The code of a better-sqlite3 error (`SQLITE_BUSY`, `SQLITE_READONLY_DBMOVED`…), if it is one. */
+/** The code of a better-sqlite3 error (`SQLITE_BUSY`, `SQLITE_READONLY_DBMOVED`…), or of the store error made of one. */
 export function sqliteCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+  const { code, driverCode } = (error ?? {}) as { code?: unknown; driverCode?: unknown };
+  const found = typeof code === 'string' && code.startsWith('SQLITE_') ? code : driverCode;
+  return typeof found === 'string' && found.startsWith('SQLITE_') ? found : undefined;
 }
 
 export function isSqliteBusy(error: unknown): boolean {
@@ -36,7 +38,7 @@ export function needsReopen(error: unknown): boolean {
  */
 export function sqliteStoreError(error: unknown, file: string, opening = false): unknown {
   const code = sqliteCode(error);
-  if (code === undefined) return error;
+  if (code === undefined || isStoreError(error)) return error;
   const detail = `${code}: ${(error as Error).message}`;
   const base = { store: file, driverCode: code, cause: error };
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {

@@ -519,7 +519,7 @@ export class BackedStore implements DurableStore {
 async function* pagedRows(tx: ReadTransaction, read: { lastSeq: number }) {
   let afterSeq = 0;
   for (;;) {
-    const page = await tx.journalRows({ afterSeq, limit: PAGE });
+    const page = await journalPage(tx, afterSeq);
     for (const row of page) {
       read.lastSeq = row.seq;
       yield row;
@@ -527,6 +527,35 @@ async function* pagedRows(tx: ReadTransaction, read: { lastSeq: number }) {
     const last = page.at(-1);
     if (last === undefined || page.length < PAGE) return;
     afterSeq = last.seq;
+  }
+}
+
+/**
+ * A page of the journal. When the database reports damage inside it, the page is read again row by row up
+ * to the damage, so that verification names the first entry that cannot be read (the damage is thrown
+ * there); should the transaction not allow that (PostgreSQL aborts it), the page's own error is thrown.
+ */
+async function journalPage(tx: ReadTransaction, afterSeq: number): Promise<StoredJournalRow[]> {
+  try {
+    return await tx.journalRows({ afterSeq, limit: PAGE });
+  } catch (damage) {
+    if (!(damage instanceof StoreCorruptError)) throw damage;
+    const rows: StoredJournalRow[] = [];
+    for (let after = afterSeq; rows.length < PAGE; ) {
+      let next: StoredJournalRow[];
+      try {
+        next = await tx.journalRows({ afterSeq: after, limit: 1 });
+      } catch (error) {
+        if (rows.length === 0 || !(error instanceof StoreCorruptError)) throw damage;
+        // The rows before the damage, then the damage (on the next page's read).
+        return rows;
+      }
+      const [row] = next;
+      if (row === undefined) return rows;
+      rows.push(row);
+      after = row.seq;
+    }
+    return rows;
   }
 }
 
