@@ -133,6 +133,38 @@ describe('SQLite faults', () => {
     }
   });
 
+  it("a lock held across a result's commit, past busyTimeoutMs: the write is tried again, the result stays known", async () => {
+    const file = freshFile();
+    const store = await openSqliteStore({ file, busyTimeoutMs: 200 });
+    let lock: { release: () => Promise<void> } | undefined;
+    // While the first note runs, another process takes the write lock and keeps it well past busyTimeoutMs.
+    const world = faultWorld({
+      onRun: async (key) => {
+        if (key === 'blip/a') lock = await holdLock(file);
+      },
+    });
+    try {
+      const run = startFaultRun(world.runner(store, { concurrency: 1 }), 'blip');
+      for (let tries = 0; lock === undefined; tries += 1) {
+        if (tries > 1000) throw new Error('the lock was never taken');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await lock.release();
+      const result = await run;
+      expect(result.status).toBe('completed');
+      expect(result.unknownOutcomes).toEqual([]);
+      expect(await audit(store, world, ['blip'])).toEqual({
+        statuses: { completed: 1 },
+        unknown: 0,
+        doubles: 0,
+        verified: true,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a file this process may not write is refused at open, naming it; made writable, it opens and runs', async () => {
     const file = freshFile();
     await completedRuns(file, 1);
