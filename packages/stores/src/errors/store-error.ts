@@ -17,9 +17,13 @@ export interface StoreErrorInit {
 
 /**
  * The database behind a store failed or refused. One family, one shape: which store (`store`), which run
- * when there is one (`runId`), whether the same operation may succeed if tried again later without anyone
- * changing anything (`retryable`), and the next step, in the message. A failed operation wrote nothing,
- * unless its message says the commit's outcome is unknown.
+ * when there is one (`runId`), whether to try again (`retryable`), and the next step, in the message.
+ *
+ * `retryable`: the operation wrote nothing and the same call can succeed later, with no change to the
+ * application: once the condition passes by itself (a lost connection, a restart, a lock, a time-out) or
+ * once someone fixes the database (its permissions, its disk space). Not retryable: a configuration to fix
+ * (a missing database, credentials, a path), damage to restore from a backup, or a commit whose outcome
+ * is unknown (doing it again could do it twice; its message says to read the run first).
  */
 export abstract class StoreError extends ToolcircuitError {
   readonly kind = 'store' as const;

@@ -96,7 +96,7 @@ export function postgresStoreError(error: unknown, store: string): unknown {
     return unavailable(
       'the disk of the database server is full',
       'Nothing was written. Free space on the server; the store then writes again, without a restart.',
-      false,
+      true,
     );
   }
   if (code === '3D000') {
@@ -125,7 +125,7 @@ export function postgresStoreError(error: unknown, store: string): unknown {
       ...base,
       problem: `the server accepts no writes (${detail}): a standby, or default_transaction_read_only is on`,
       nextStep: 'Nothing was written. Point the store at the primary server; the same store then writes again.',
-      retryable: false,
+      retryable: true,
     });
   }
   if (code === 'XX001' || code === 'XX002') {
@@ -142,7 +142,7 @@ export function postgresStoreError(error: unknown, store: string): unknown {
     return unavailable(
       'the database server failed to read or write its files',
       "Nothing was written. Check the server's disk and logs.",
-      false,
+      true,
     );
   }
   if (code === '42P01' || code === '3F000') {

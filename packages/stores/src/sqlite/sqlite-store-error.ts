@@ -62,7 +62,7 @@ export function sqliteStoreError(error: unknown, file: string, opening = false):
         ? 'Nothing was written. Put the file back where it was; the store opens it again on its next operation.'
         : `Nothing was written. Give this process${uid()} write access to the file, its -wal and -shm files and ` +
           'its folder; the store opens the file again on its next operation, without a restart.',
-      retryable: false,
+      retryable: true,
     });
   }
   if (code === 'SQLITE_NOTADB' && opening) {
@@ -83,7 +83,7 @@ export function sqliteStoreError(error: unknown, file: string, opening = false):
       ...base,
       problem: `the disk that holds the database is full (${detail})`,
       nextStep: 'Nothing was written. Free space on that disk; the store then writes again, without a restart.',
-      retryable: false,
+      retryable: true,
     });
   }
   if (code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM') {
@@ -103,7 +103,7 @@ export function sqliteStoreError(error: unknown, file: string, opening = false):
       nextStep:
         'Nothing was written. Check the disk, the file system and the permissions of the file and its folder; ' +
         'the store opens the file again on its next operation.',
-      retryable: false,
+      retryable: true,
     });
   }
   if (code.startsWith('SQLITE_NOMEM') || code.startsWith('SQLITE_PROTOCOL') || code.startsWith('SQLITE_INTERRUPT')) {

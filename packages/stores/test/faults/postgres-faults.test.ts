@@ -9,13 +9,13 @@ import { StoreTimeoutError, StoreUnavailableError } from '../../src/index.js';
 import { openPostgresStore, type PostgresStore, type PostgresTimeouts } from '../../src/postgres/index.js';
 import { audit, faultWorld, startFaultRun } from '../support/fault-world.js';
 import { entry } from '../support/journal-entry.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.mjs';
 import {
   freePort,
   postgresBinDir,
   startThrowawayPostgres,
   type ThrowawayPostgres,
-} from '../support/throwaway-postgres.js';
+} from '../support/throwaway-postgres.mjs';
 
 const bin = postgresBinDir();
 const MISSING =
@@ -35,7 +35,7 @@ describe.skipIf(bin === undefined)(`PostgreSQL faults${bin === undefined ? ` (sk
   }, 120_000);
   afterAll(async () => {
     await proxy?.close();
-    server?.destroy();
+    await server?.destroy();
   });
 
   /** A store on a schema of its own, straight to the server or through the proxy. */
@@ -130,9 +130,9 @@ describe.skipIf(bin === undefined)(`PostgreSQL faults${bin === undefined ? ` (sk
       const runs = runIds.map((runId) => startFaultRun(runner, runId));
       // Once some notes have run, the server and every backend die; it comes back a moment later.
       await until(async () => world.executions.size >= 3, 'some notes ran');
-      server.kill();
+      await server.kill();
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      server.start();
+      await server.start();
       const results = await Promise.all(runs);
       expect(results.map((result) => result.status)).toEqual(runIds.map(() => 'completed'));
       expect(results.flatMap((result) => result.unknownOutcomes)).toEqual([]);
@@ -171,7 +171,7 @@ describe.skipIf(bin === undefined)(`PostgreSQL faults${bin === undefined ? ` (sk
     const store = await open({ viaProxy: true, timeouts: { queryMs: 400, connectMs: 400 }, writeRetryMs: 0 });
     try {
       await store.journal.append(entry('partition', 'before'));
-      proxy.silence();
+      proxy.stall();
       const silent = store.getRun('partition');
       await expect(silent).rejects.toBeInstanceOf(StoreTimeoutError);
       await expect(silent).rejects.toMatchObject({ retryable: true, store: store.location });
@@ -192,7 +192,7 @@ describe.skipIf(bin === undefined)(`PostgreSQL faults${bin === undefined ? ` (sk
   });
 
   it('opening against a server that accepts and never answers fails in time; connect_timeout in the URL counts', async () => {
-    proxy.silence();
+    proxy.stall();
     try {
       const url = `postgres://postgres@127.0.0.1:${proxy.port}/postgres`;
       for (const options of [

@@ -90,6 +90,40 @@ async function completedRuns(file: string, count: number): Promise<void> {
   await store.close();
 }
 
+/**
+ * A store as openSqliteStore builds it, on a handle whose file may not grow past its size once the second
+ * note of run "full" has run (its result, kept whole with its call, needs more room), until `room()`.
+ */
+async function cappedStore(writeRetryMs: number) {
+  const file = freshFile();
+  await (await openSqliteStore({ file })).close();
+  let handle: Database.Database | undefined;
+  let full = false;
+  const open = () => {
+    handle = openDatabase(Database, file, false);
+    return handle;
+  };
+  const connection = new SqliteConnection(open(), realpathSync(file), { file, open, busyTimeoutMs: 1000 });
+  const store = new BackedStore(new SqlBackend(connection, 2), {}, { location: file, writeRetryMs });
+  const world = faultWorld({
+    onRun: async (key) => {
+      if (key !== 'full/b') return;
+      handle?.pragma(`max_page_count = ${Number(handle.pragma('page_count', { simple: true }))}`);
+      full = true;
+    },
+    output: (key) => (key === 'full/b' ? 'x'.repeat(64 * 1024) : `noted ${key}`),
+  });
+  return {
+    file,
+    store,
+    world,
+    isFull: () => full,
+    room: () => {
+      handle?.pragma('max_page_count = 1000000');
+    },
+  };
+}
+
 describe('SQLite faults', () => {
   it('another process holds the write lock: the wait does not freeze this process, and the write goes through', async () => {
     const file = freshFile();
@@ -97,7 +131,7 @@ describe('SQLite faults', () => {
     try {
       const lock = await holdLock(file);
       const events: string[] = [];
-      const write = store.journal.append(entry('busy', 'c1')).then(() => events.push('written'));
+      const write = Promise.resolve(store.journal.append(entry('busy', 'c1'))).then(() => events.push('written'));
       // A timer of this process, due while the write waits for the lock: it runs, then lets the lock go.
       await new Promise((resolve) => setTimeout(resolve, 50));
       events.push('timer ran');
@@ -173,7 +207,7 @@ describe('SQLite faults', () => {
     try {
       const opening = openSqliteStore({ file });
       await expect(opening).rejects.toBeInstanceOf(StoreReadOnlyError);
-      await expect(opening).rejects.toMatchObject({ retryable: false, store: file });
+      await expect(opening).rejects.toMatchObject({ retryable: true, store: file });
       await expect(opening).rejects.toThrow(new RegExp(`not writable by this process: ${file}.*write access`));
     } finally {
       allowWrites(parts);
@@ -257,56 +291,58 @@ describe('SQLite faults', () => {
     expect(readFileSync(file)).toEqual(Buffer.alloc(8192, 0x42));
   });
 
-  it('a full disk: typed, not retryable, naming the file; once there is room the same store writes, and its runner recovers the run', async () => {
-    const file = freshFile();
-    await (await openSqliteStore({ file })).close();
-    // The store as openSqliteStore builds it, on a handle whose file may not grow past `cap` pages.
-    let handle: Database.Database | undefined;
-    let cap = 0;
-    const open = () => {
-      handle = openDatabase(Database, file, false);
-      handle.pragma(`max_page_count = ${cap === 0 ? 1_000_000 : cap}`);
-      return handle;
-    };
-    const connection = new SqliteConnection(open(), realpathSync(file), { file, open, busyTimeoutMs: 1000 });
-    const store = new BackedStore(new SqlBackend(connection, 2), {}, { location: file, writeRetryMs: 0 });
-    const fill = () => {
-      cap = Number(handle?.pragma('page_count', { simple: true }));
-      handle?.pragma(`max_page_count = ${cap}`);
-    };
-    const room = () => {
-      cap = 1_000_000;
-      handle?.pragma(`max_page_count = ${cap}`);
-    };
-    // The second note's result (kept whole with its call) needs more room than is left once the first ran.
-    const world = faultWorld({
-      onRun: async (key) => {
-        if (key === 'full/b') fill();
-      },
-      output: (key) => (key === 'full/b' ? 'x'.repeat(64 * 1024) : `noted ${key}`),
-    });
+  it('a full disk: typed, naming the file; once there is room the same store writes, and its runner recovers the run', async () => {
+    const disk = await cappedStore(0);
     // One call at a time: the first note's result is stored, then the second's meets the full disk.
-    const runner = world.runner(store, { concurrency: 1 });
+    const runner = disk.world.runner(disk.store, { concurrency: 1 });
     try {
       const failing = startFaultRun(runner, 'full');
-      await expect(failing).rejects.toMatchObject({ code: 'journal_write_failed', runId: 'full', retryable: false });
-      const failure = await failing.catch((error: Error) => error);
+      await expect(failing).rejects.toMatchObject({ code: 'journal_write_failed', runId: 'full', retryable: true });
+      const failure = (await failing.then(
+        () => undefined,
+        (error: Error) => error,
+      )) as Error;
       expect(failure.cause).toBeInstanceOf(StoreUnavailableError);
-      expect(failure.cause).toMatchObject({ retryable: false, driverCode: 'SQLITE_FULL', store: file, runId: 'full' });
+      expect(failure.cause).toMatchObject({ driverCode: 'SQLITE_FULL', store: disk.file, runId: 'full' });
       expect(failure.message).toMatch(/disk that holds the database is full .*Free space .*recover\("full"/);
       // Marking the run interrupted needed no new page: another worker may recover it now.
-      expect((await store.getRun('full'))?.status).toBe('interrupted');
+      expect((await disk.store.getRun('full'))?.status).toBe('interrupted');
       // Room again (the disk freed): the same store object writes, and the run is recovered without a restart.
-      room();
+      disk.room();
       const recovered = await runner.recover('full', { session: faultSession });
       expect(recovered.status).toBe('completed');
       // The note whose result could not be stored had run: it is reported, never run again.
       expect(recovered.unknownOutcomes).toEqual(['b']);
-      expect(world.executions.get('full/b')).toBe(1);
+      expect(disk.world.executions.get('full/b')).toBe(1);
       expect((await startFaultRun(runner, 'room')).status).toBe('completed');
-      expect((await store.verifyJournal()).ok).toBe(true);
+      expect((await disk.store.verifyJournal()).ok).toBe(true);
     } finally {
-      await store.close();
+      await disk.store.close();
+    }
+  });
+
+  it('a full disk freed within writeRetryMs: the result is written once there is room, and stays known', async () => {
+    const disk = await cappedStore(30_000);
+    const runner = disk.world.runner(disk.store, { concurrency: 1 });
+    try {
+      const run = startFaultRun(runner, 'full');
+      for (let tries = 0; !disk.isFull(); tries += 1) {
+        if (tries > 1000) throw new Error('the disk never filled');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      disk.room();
+      const result = await run;
+      expect(result.status).toBe('completed');
+      expect(result.unknownOutcomes).toEqual([]);
+      expect(await audit(disk.store, disk.world, ['full'])).toEqual({
+        statuses: { completed: 1 },
+        unknown: 0,
+        doubles: 0,
+        verified: true,
+      });
+    } finally {
+      await disk.store.close();
     }
   });
 });
