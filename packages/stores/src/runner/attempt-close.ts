@@ -13,8 +13,8 @@ export function attemptFailure(failure: unknown, closeFailure: unknown, runId: s
   return closeFailure.forRun(
     runId,
     `The attempt failed (${why.slice(0, 500)}) and the store could not record that, so the run is still ` +
-      `"resuming" under this worker's claim. Once the store is back, call recover("${runId}", { session }) on this ` +
-      `same runner (it recovers its own attempt without force), or on any worker after the lease ends at ` +
+      `"resuming" under this worker's claim. Once the store is back, call recover("${runId}", { session }) in this ` +
+      `process (it takes over its own failed attempt without force), or in any other after the lease ends at ` +
       `${claim.leaseExpiresAt}.`,
     failure,
   );

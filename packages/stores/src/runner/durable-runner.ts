@@ -49,6 +49,14 @@ interface HoldingJournal {
   appendNow(): Promise<void>;
 }
 
+/**
+ * The claims of attempts made in this process that failed and whose end the store could not record (it was
+ * away): their runs are still `resuming` under them, and `recover` in this process takes them over without
+ * waiting for the lease, since nothing runs under them any more. Known by token, never guessed from a worker
+ * id another process might share.
+ */
+const unclosedAttempts = new Set<string>();
+
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
 
@@ -145,8 +153,6 @@ class Runner implements DurableRunner {
   readonly #workerId: string;
   readonly #leaseMs: number;
   readonly #clock: () => Date;
-  /** The claims this runner is running an attempt under right now (any other claim of its own has ended). */
-  readonly #active = new Set<string>();
 
   constructor(options: DurableRunnerOptions) {
     const { store, workerId, leaseMs, clock, ...loop } = options;
@@ -469,6 +475,7 @@ class Runner implements DurableRunner {
         ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
       },
     });
+    if (record.claim !== undefined) unclosedAttempts.delete(record.claim.token);
     return { claim, claimed };
   }
 
@@ -527,7 +534,6 @@ class Runner implements DurableRunner {
     work: () => Promise<DurableRunResult>,
   ): Promise<DurableRunResult> {
     const { token } = claim;
-    this.#active.add(token);
     try {
       const result = await work();
       await this.#store.finishRun({
@@ -559,9 +565,8 @@ class Runner implements DurableRunner {
           () => undefined,
           (failure: unknown) => failure,
         );
+      if (closeFailure !== undefined) unclosedAttempts.add(token);
       throw attemptFailure(error, closeFailure, runId, claim);
-    } finally {
-      this.#active.delete(token);
     }
   }
 
@@ -752,9 +757,9 @@ class Runner implements DurableRunner {
       throw new RunNotResumableError(runId, status, 'has finished; there is nothing to recover.');
     }
     if (force) return 'forced by the operator';
-    if (claim?.workerId === this.#workerId && !this.#active.has(claim.token)) {
-      // This runner's own attempt, and it is not running it: that attempt is over (its end could not be stored).
-      return `the previous attempt of this worker ended without being recorded (claimed at ${claim.claimedAt})`;
+    if (claim !== undefined && unclosedAttempts.has(claim.token)) {
+      // An attempt of this process that is over, though the store could not record it: no one else holds it.
+      return `the previous attempt of worker "${claim.workerId}" ended without being recorded (the store was unavailable)`;
     }
     if (claim !== undefined && claim.leaseExpiresAt > this.#now()) {
       throw claimHeld(this.#store.location ?? 'the run store', runId, claim);

@@ -576,7 +576,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
       });
 
-      it('a worker whose attempt could not be closed (store away) recovers it itself, without force', async () => {
+      it('an attempt that could not be closed (store away) is recovered in its own process, without force', async () => {
         const { store } = await open();
         const w = world();
         const paused = await startPaused(w, store);
@@ -604,11 +604,9 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           claim: { workerId: 'blinking-worker' },
         });
         storeAway = false;
-        // Another worker must wait for the lease (or force); this one knows its attempt is over.
-        await expect(w.runner(store, [done]).recover('run-1', { session: marie() })).rejects.toBeInstanceOf(
-          RunClaimHeldError,
-        );
-        const recovered = await runner.recover('run-1', { session: marie() });
+        // Its lease runs for 15 minutes, but this process knows that attempt is over: any runner of it takes
+        // the run over without force (a live claim is still refused: see the test above).
+        const recovered = await w.runner(store, [done]).recover('run-1', { session: marie() });
         expect(recovered.status).toBe('completed');
         expect(recovered.unknownOutcomes).toEqual([]);
         expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);

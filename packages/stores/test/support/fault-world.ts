@@ -1,21 +1,14 @@
 // Runs for the fault tests: each run's one turn makes two calls of a tool that counts its real executions
 // (by key) and takes a little while, then the model answers. What every fault test checks afterwards:
 // every run finished, no call ran twice, no known result was reported unknown, the journal verifies.
-import {
-  createCatalogue,
-  createSession,
-  defineTool,
-  everySession,
-  type ModelRequest,
-  type Session,
-} from '@toolcircuit/core';
-import { createScriptedModel, textTurn, toolCallsTurn } from '@toolcircuit/testing';
+import { createCatalogue, createSession, defineTool, everySession, type Session } from '@toolcircuit/core';
 import {
   createDurableRunner,
   type DurableRunner,
   type DurableRunnerOptions,
   type DurableStore,
 } from '../../src/index.js';
+import { faultModel } from './fault-model.mjs';
 
 export const faultSession: Session = createSession({ id: 'session-faults', humanId: 'olga', rights: [] });
 
@@ -61,23 +54,10 @@ export function faultWorld(options: FaultWorldOptions = {}): FaultWorld {
       createDurableRunner({
         store,
         catalogue,
-        // Every run this runner starts asks for the two notes of its own id, then answers: one step, replayed.
-        model: createScriptedModel(Array.from({ length: 10_000 }, () => step)),
+        model: faultModel('note'),
         ...options,
       }),
   };
-}
-
-/** The model's turn for any request: the two notes of the run named in the user's message, then an answer. */
-function step(request: ModelRequest) {
-  const first = request.messages[0];
-  const runId = /run id: (\S+)/.exec(typeof first?.content === 'string' ? first.content : '')?.[1] ?? 'unknown';
-  return request.messages.some((message) => message.role === 'tool')
-    ? textTurn(`done ${runId}`)
-    : toolCallsTurn([
-        { id: 'a', name: 'note', input: { key: `${runId}/a` } },
-        { id: 'b', name: 'note', input: { key: `${runId}/b` } },
-      ]);
 }
 
 /** Starts a run whose model writes two notes under its id. */
