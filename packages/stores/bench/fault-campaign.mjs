@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // The fault campaign: durable runs on several worker processes while the database misbehaves, then what
 // came of it. Outside the unit tests (they check each fault once; this counts over many). Needs root: it
-// starts its own PostgreSQL server (fsync on) and kills it, and for SQLite mounts a small tmpfs (a real
+// starts its own PostgreSQL server (fsync on) and kills it, and for SQLite mounts a 160 MB tmpfs (a real
 // full disk) and makes the file immutable (chattr +i, which stops root too). Run the BUILT packages:
-//   pnpm build && pnpm --filter @toolcircuit/stores faults:campaign [--pg-seconds 120] [--sqlite-seconds 60]
+//   pnpm build && pnpm --filter @toolcircuit/stores faults:campaign [--pg-seconds 180] [--sqlite-seconds 90]
 //     [--workers 4] [--concurrency 4] [--out results.json] [--keep (the logs)]
 //
 // PostgreSQL (workers go through a TCP proxy, so that the network can stall): the server SIGKILLed with
 // every backend, stopped "immediate", the stores' backends terminated, the journal's head row locked for
 // 3-12 s (past the 5 s statement time-out), the network stalled for 5-10 s; each followed by a calm
-// stretch. SQLite (workers share one file): another process holding the write lock for 3-15 s, the file
-// and its WAL made immutable for 3-6 s, the disk filled for 3-6 s. Then the workers are told to drain:
+// stretch; once, halfway, the server down for 40 s, longer than the writes' 30 s retry budget. SQLite
+// (workers share one file): another process holding the write lock for 3-15 s, the file and its WAL made
+// immutable for 3-6 s, the disk filled for 3-6 s; once, the lock held 40 s. Then the workers are told to drain:
 // they start nothing new and recover their own failed runs (without force). Counted: worker crashes, runs
 // not settled (left resuming or interrupted) after the database is back and how long settling took, calls
 // whose result was known (the tool had returned) but that ended "outcome unknown", the share of the errors
@@ -47,8 +48,8 @@ function flag(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
   return index === -1 ? fallback : process.argv[index + 1];
 }
-const PG_SECONDS = Number(flag('pg-seconds', '120'));
-const SQLITE_SECONDS = Number(flag('sqlite-seconds', '60'));
+const PG_SECONDS = Number(flag('pg-seconds', '180'));
+const SQLITE_SECONDS = Number(flag('sqlite-seconds', '90'));
 const WORKERS = Number(flag('workers', '4'));
 const CONCURRENCY = Number(flag('concurrency', '4'));
 const OUT = flag('out', undefined);
@@ -110,15 +111,24 @@ function startWorkers(base, count) {
 }
 
 /** Runs `faults` (name → async action) one after another, with calm between, for `seconds`. */
-async function faultLoop(seconds, faults) {
+/**
+ * Runs `faults` (name → async action) in turn, with calm between, for `seconds`; `once` (name → action)
+ * runs a single time, halfway: an outage longer than the writes' retry budget.
+ */
+async function faultLoop(seconds, faults, once) {
   const log = [];
+  const half = Date.now() + (seconds * 1000) / 2;
   const end = Date.now() + seconds * 1000;
   const names = Object.keys(faults);
   let index = 0;
+  let onceDone = false;
   while (Date.now() < end) {
     await sleep(between(2000, 5000));
-    const name = names[index % names.length];
-    index += 1;
+    const single = !onceDone && Date.now() >= half;
+    onceDone ||= single;
+    const name = single ? Object.keys(once)[0] : names[index % names.length];
+    if (!single) index += 1;
+    faults[name] ??= once[name];
     const started = Date.now();
     const detail = await faults[name]();
     log.push({ fault: name, at: started, ms: Date.now() - started, ...(detail ?? {}) });
@@ -140,16 +150,22 @@ function lines(file) {
  * the run and call rows as the database holds them after the campaign).
  */
 async function figures({ outcomes, effects, runs, calls, journal, workers, settledAfterMs, faults }) {
-  const verification = await journal.verifyJournal();
-  await journal.close();
+  const verification = await journal.verifyJournal().finally(() => journal.close());
   const log = lines(outcomes);
   const effectLines = lines(effects);
   const started = new Map();
-  const known = new Set();
-  for (const { key, phase } of effectLines) {
+  const known = new Map(); // key → when the tool had its result
+  for (const { key, phase, t } of effectLines) {
     if (phase === 'start') started.set(key, (started.get(key) ?? 0) + 1);
-    else known.add(key);
+    else known.set(key, t);
   }
+  // A result known when the database then stayed away for longer than the writes' retry budget cannot be
+  // recorded: it is reported "outcome unknown", as promised. That is a result known from shortly before the
+  // outage (its write in flight) until the budget before the database was back (5 s either way for the
+  // connect time-out and the pauses between tries). Any other known result reported unknown is a failure.
+  const beyondBudget = faults.filter(({ ms }) => ms > WRITE_RETRY_MS);
+  const duringLongOutage = (t) =>
+    beyondBudget.some(({ at, ms }) => t >= at - 5000 && t <= at + ms - WRITE_RETRY_MS + 5000);
   const runStatus = new Map(runs.map((run) => [run.run_id, run.status]));
   const errors = log.filter((record) => record.type === 'error');
   const finishedByWorkers = log.filter((record) => record.type === 'run' && record.status === 'completed');
@@ -171,14 +187,23 @@ async function figures({ outcomes, effects, runs, calls, journal, workers, settl
     runsNotSettled: runs.filter((run) => run.status === 'resuming' || run.status === 'interrupted').length,
     settledAfterMs,
     unknownOutcomes: unknownCalls.length,
-    knownResultsReportedUnknown: unknownCalls.filter((call) => known.has(`${call.run_id}/${call.call_id}`)).length,
+    knownResultsReportedUnknown: unknownCalls.filter((call) => {
+      const t = known.get(`${call.run_id}/${call.call_id}`);
+      return t !== undefined && !duringLongOutage(t);
+    }).length,
+    knownResultsReportedUnknownDuringTheLongOutage: unknownCalls.filter((call) => {
+      const t = known.get(`${call.run_id}/${call.call_id}`);
+      return t !== undefined && duringLongOutage(t);
+    }).length,
     errorsSeen: errors.length,
     typedErrors: errors.filter((error) => error.typed).length,
-    storeErrorsNamingTheStore: errors.filter((error) => error.kind === 'store' && error.namesStore).length,
-    storeErrors: errors.filter((error) => error.kind === 'store').length,
+    // Store errors, and journal writes that failed because of the store: do they name the store?
+    storeErrors: errors.filter(aboutTheStore).length,
+    storeErrorsNamingTheStore: errors.filter((error) => aboutTheStore(error) && error.namesStore).length,
     errorsByCode: byCode,
     doubleRuns: [...started.values()].filter((count) => count > 1).length,
     runsRecoveredByTheirWorker: log.filter((record) => record.type === 'run' && record.op === 'recover').length,
+    ...afterLongOutage(log, beyondBudget, runStatus),
     startsRefused: errors.filter((error) => error.op === 'start').length,
     finishedRunsChecked: finishedByWorkers.length,
     lostCommits: lost.length,
@@ -206,6 +231,38 @@ function stalls(log, faults) {
     result[window] = { max: values.at(-1), p99: at(0.99), p50: at(0.5), seconds: values.length };
   }
   return result;
+}
+
+/**
+ * The runs that failed during the outage longer than the retry budget: how many, and how long after the
+ * database came back the last of them was recovered by its own worker.
+ */
+function afterLongOutage(log, beyondBudget, runStatus) {
+  const [outage] = beyondBudget;
+  if (outage === undefined) return {};
+  const back = outage.at + outage.ms;
+  // A run failing in the outage reports it once the store has tried for its budget (and marked it interrupted).
+  const reported = back + WRITE_RETRY_MS + 10_000;
+  const failed = new Set(
+    log
+      .filter(
+        (record) => record.type === 'error' && record.op === 'start' && record.t >= outage.at && record.t <= reported,
+      )
+      .map((record) => record.runId)
+      // Those that exist: a start whose first write failed created nothing to recover.
+      .filter((runId) => runStatus.has(runId)),
+  );
+  const recovered = log.filter(
+    (record) => record.type === 'run' && record.op === 'recover' && failed.has(record.runId),
+  );
+  return {
+    runsFailedInTheLongOutage: failed.size,
+    recoveredAfterItMs: recovered.length === 0 ? undefined : Math.max(...recovered.map((record) => record.t)) - back,
+  };
+}
+
+function aboutTheStore(error) {
+  return error.kind === 'store' || error.code === 'journal_write_failed';
 }
 
 function countBy(values) {
@@ -257,47 +314,58 @@ async function postgresCampaign(work) {
   try {
     say(`PostgreSQL: ${WORKERS} workers × ${CONCURRENCY} runs for ${PG_SECONDS} s of faults`);
     const workers = startWorkers(base, WORKERS);
-    const faults = await faultLoop(PG_SECONDS, {
-      kill: async () => {
-        await server.kill();
-        const down = between(500, 3000);
-        await sleep(down);
-        await server.start();
-        return { downMs: Math.round(down) };
+    const faults = await faultLoop(
+      PG_SECONDS,
+      {
+        kill: async () => {
+          await server.kill();
+          const down = between(500, 3000);
+          await sleep(down);
+          await server.start();
+          return { downMs: Math.round(down) };
+        },
+        terminate: async () => {
+          const { rowCount } = await admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND application_name <> 'campaign-admin'",
+          );
+          return { terminated: rowCount };
+        },
+        lock: async () => {
+          const client = new pg.Client({ connectionString: server.url, application_name: 'campaign-admin' });
+          client.on('error', () => {});
+          await client.connect();
+          const held = between(3000, 12_000);
+          await client.query('BEGIN');
+          await client.query('SELECT * FROM campaign.journal_head FOR UPDATE');
+          await sleep(held);
+          await client.query('COMMIT');
+          await client.end();
+          return { heldMs: Math.round(held) };
+        },
+        stall: async () => {
+          const stalled = between(5000, 10_000);
+          proxy.stall();
+          await sleep(stalled);
+          proxy.heal();
+          return { stalledMs: Math.round(stalled) };
+        },
+        immediate: async () => {
+          await server.crash();
+          const down = between(500, 3000);
+          await sleep(down);
+          await server.start();
+          return { downMs: Math.round(down) };
+        },
       },
-      terminate: async () => {
-        const { rowCount } = await admin(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND application_name <> 'campaign-admin'",
-        );
-        return { terminated: rowCount };
+      {
+        'long outage': async () => {
+          await server.kill();
+          await sleep(WRITE_RETRY_MS + 10_000);
+          await server.start();
+          return { downMs: WRITE_RETRY_MS + 10_000 };
+        },
       },
-      lock: async () => {
-        const client = new pg.Client({ connectionString: server.url, application_name: 'campaign-admin' });
-        client.on('error', () => {});
-        await client.connect();
-        const held = between(3000, 12_000);
-        await client.query('BEGIN');
-        await client.query('SELECT * FROM campaign.journal_head FOR UPDATE');
-        await sleep(held);
-        await client.query('COMMIT');
-        await client.end();
-        return { heldMs: Math.round(held) };
-      },
-      stall: async () => {
-        const stalled = between(5000, 10_000);
-        proxy.stall();
-        await sleep(stalled);
-        proxy.heal();
-        return { stalledMs: Math.round(stalled) };
-      },
-      immediate: async () => {
-        await server.crash();
-        const down = between(500, 3000);
-        await sleep(down);
-        await server.start();
-        return { downMs: Math.round(down) };
-      },
-    });
+    );
     const back = Date.now();
     say('PostgreSQL: faults over, draining');
     await workers.drain();
@@ -311,7 +379,7 @@ async function postgresCampaign(work) {
     );
     const runs = (await admin('SELECT run_id, status FROM campaign.runs')).rows;
     const calls = (await admin('SELECT run_id, call_id, state FROM campaign.run_calls')).rows;
-    return figures({
+    return await figures({
       ...base,
       runs,
       calls,
@@ -324,6 +392,9 @@ async function postgresCampaign(work) {
       settledAfterMs,
       faults,
     });
+  } catch (error) {
+    say(`PostgreSQL part failed; the end of the server's log:\n${server.log()}`);
+    throw error;
   } finally {
     await proxy.close();
     await server.destroy();
@@ -352,41 +423,55 @@ async function sqliteCampaign(work) {
     await (await openSqliteStore({ file, journal: { key: { id: 'campaign', secret: key } } })).close();
     say(`SQLite: 3 workers × 3 runs for ${SQLITE_SECONDS} s of faults`);
     const workers = startWorkers(base, 3);
-    const faults = await faultLoop(SQLITE_SECONDS, {
-      lock: async () => {
-        const held = between(3000, 15_000);
-        const ready = join(work, `lock-${Date.now()}`);
-        const child = spawn(process.execPath, [LOCK_HOLDER, file, ready, join(work, 'never'), String(held)], {
-          stdio: 'ignore',
-        });
-        await new Promise((resolve) => child.on('exit', resolve));
-        return { heldMs: Math.round(held) };
+    const faults = await faultLoop(
+      SQLITE_SECONDS,
+      {
+        lock: async () => {
+          const held = between(3000, 15_000);
+          const ready = join(work, `lock-${Date.now()}`);
+          const child = spawn(process.execPath, [LOCK_HOLDER, file, ready, join(work, 'never'), String(held)], {
+            stdio: 'ignore',
+          });
+          await new Promise((resolve) => child.on('exit', resolve));
+          return { heldMs: Math.round(held) };
+        },
+        immutable: async () => {
+          const parts = [file, `${file}-wal`].filter((path) => existsSync(path));
+          const held = between(3000, 6000);
+          execFileSync('chattr', ['+i', ...parts]);
+          await sleep(held);
+          execFileSync('chattr', ['-i', ...parts]);
+          return { heldMs: Math.round(held) };
+        },
+        full: async () => {
+          const ballast = join(dir, 'ballast');
+          const held = between(3000, 6000);
+          const fd = openSync(ballast, 'w');
+          const chunk = Buffer.alloc(64 * 1024, 1);
+          try {
+            for (;;) writeSync(fd, chunk);
+          } catch {
+            // ENOSPC: the disk is full
+          } finally {
+            closeSync(fd);
+          }
+          await sleep(held);
+          rmSync(ballast);
+          return { heldMs: Math.round(held) };
+        },
       },
-      immutable: async () => {
-        const parts = [file, `${file}-wal`].filter((path) => existsSync(path));
-        const held = between(3000, 6000);
-        execFileSync('chattr', ['+i', ...parts]);
-        await sleep(held);
-        execFileSync('chattr', ['-i', ...parts]);
-        return { heldMs: Math.round(held) };
+      {
+        'long lock': async () => {
+          const ready = join(work, `long-lock-${Date.now()}`);
+          const held = WRITE_RETRY_MS + 10_000;
+          const child = spawn(process.execPath, [LOCK_HOLDER, file, ready, join(work, 'never'), String(held)], {
+            stdio: 'ignore',
+          });
+          await new Promise((resolve) => child.on('exit', resolve));
+          return { heldMs: held };
+        },
       },
-      full: async () => {
-        const ballast = join(dir, 'ballast');
-        const held = between(3000, 6000);
-        const fd = openSync(ballast, 'w');
-        const chunk = Buffer.alloc(64 * 1024, 1);
-        try {
-          for (;;) writeSync(fd, chunk);
-        } catch {
-          // ENOSPC: the disk is full
-        } finally {
-          closeSync(fd);
-        }
-        await sleep(held);
-        rmSync(ballast);
-        return { heldMs: Math.round(held) };
-      },
-    });
+    );
     const back = Date.now();
     say('SQLite: faults over, draining');
     await workers.drain();

@@ -65,9 +65,9 @@ const effect = defineTool({
   },
   right: everySession,
   run: async ({ key }) => {
-    appendFileSync(config.effects, `${JSON.stringify({ key, phase: 'start', pid: process.pid })}\n`);
+    appendFileSync(config.effects, `${JSON.stringify({ key, phase: 'start', pid: process.pid, t: Date.now() })}\n`);
     await sleep(config.toolMs);
-    appendFileSync(config.effects, `${JSON.stringify({ key, phase: 'end', pid: process.pid })}\n`);
+    appendFileSync(config.effects, `${JSON.stringify({ key, phase: 'end', pid: process.pid, t: Date.now() })}\n`);
     return `done ${key}`;
   },
 });

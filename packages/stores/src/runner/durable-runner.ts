@@ -28,6 +28,7 @@ import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
+import { isStoreError } from '../errors/store-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
 import type {
   DurableStore,
@@ -565,7 +566,7 @@ class Runner implements DurableRunner {
           () => undefined,
           (failure: unknown) => failure,
         );
-      if (closeFailure !== undefined) unclosedAttempts.add(token);
+      if (isStoreError(closeFailure)) unclosedAttempts.add(token);
       throw attemptFailure(error, closeFailure, runId, claim);
     }
   }

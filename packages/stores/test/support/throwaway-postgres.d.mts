@@ -6,6 +6,8 @@ export interface ThrowawayPostgres {
   /** SIGKILLs the postmaster and every backend, then waits until they are gone. */
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** The end of the server's log. */
+  log(): string;
   destroy(): Promise<void>;
 }
 

@@ -117,6 +117,11 @@ export async function startThrowawayPostgres(bin, options = {}) {
       rmSync(join(data, 'postmaster.pid'), { force: true });
     },
     start,
+    /** The end of the server's log. */
+    log: () => {
+      const file = join(data, 'server.log');
+      return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-60).join('\n') : '';
+    },
     destroy: async () => {
       await run(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(data, { recursive: true, force: true });
