@@ -1,4 +1,4 @@
-import type { BuiltinToolKind, JsonObject, ProviderMetadata, StreamEvent, ToolCallPart } from '@toolcircuit/core';
+import type { BuiltinToolKind, ProviderMetadata, StreamEvent, ToolCallPart } from '@toolcircuit/core';
 import { restoreTextInput, textToolArguments } from '@toolcircuit/schema';
 
 /** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */

@@ -144,7 +144,9 @@ export async function openJournal(
     }
     return await openers.postgres(url, schema);
   } catch (error) {
-    if (error instanceof UsageError || isConfigurationError(error)) throw error;
+    // Typed already (a configuration or store error names the store and what to do), or damage, which the
+    // verifying commands report as a finding.
+    if (error instanceof UsageError || isConfigurationError(error) || isStoreKind(error)) throw error;
     // A refused connection or an unreadable file: the user's environment, not a toolcircuit bug. The URL
     // is not repeated (it may hold a password).
     throw new UsageError(
@@ -157,6 +159,41 @@ export async function openJournal(
 
 export function isConfigurationError(error: unknown): boolean {
   return error instanceof Error && (error as { kind?: unknown }).kind === 'configuration';
+}
+
+function isStoreKind(error: unknown): boolean {
+  return error instanceof Error && (error as { kind?: unknown }).kind === 'store';
+}
+
+/**
+ * Opens the journal and verifies it. A store the database reports damaged (a corrupted page) is a finding
+ * about the journal, exit 1, like any other damage: never an internal error.
+ */
+export async function verifyStoreJournal(
+  openers: JournalOpeners,
+  commandName: string,
+  args: ParsedArgs,
+  io: CliIo,
+  options: VerifyOptions,
+  anchorFromFile: boolean,
+): Promise<{ journal?: ReadonlyJournal; verification: CheckedJournal }> {
+  let journal: ReadonlyJournal | undefined;
+  try {
+    journal = await openJournal(openers, commandName, args, io);
+    return { journal, verification: await checkJournal(journal, options, anchorFromFile) };
+  } catch (error) {
+    await journal?.close();
+    if ((error as { code?: unknown } | null)?.code !== 'store_corrupt') throw error;
+    return {
+      verification: {
+        ok: false,
+        seq: 1,
+        problem: 'corrupt',
+        message: `the store cannot be read: ${(error as Error).message}`,
+        entries: 0,
+      },
+    };
+  }
 }
 
 /**
@@ -285,7 +322,12 @@ export function describeVerification(verification: CheckedJournal): string {
     }
     return lines.join('\n');
   }
-  const verdict = verification.problem === 'unverifiable' ? 'NOT VERIFIED' : 'TAMPERED';
+  const verdict =
+    verification.problem === 'unverifiable'
+      ? 'NOT VERIFIED'
+      : verification.problem === 'corrupt'
+        ? 'DAMAGED'
+        : 'TAMPERED';
   if (verification.problem === 'run_mismatch') {
     return `journal ${verdict}: the run tables: ${verification.message}\n(all ${verification.entries} entries of the chain checked out)`;
   }

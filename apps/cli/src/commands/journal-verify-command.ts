@@ -4,15 +4,13 @@ import {
   ACCEPT_UNKEYED_OPTION,
   anchorIsFile,
   anchorOf,
-  type CheckedJournal,
-  checkJournal,
   defaultJournalOpeners,
   describeVerification,
   JOURNAL_STORE_OPTIONS,
   type JournalOpeners,
   keysOf,
-  openJournal,
   verifyOptionsOf,
+  verifyStoreJournal,
 } from './journal-store.js';
 
 /** `toolcircuit journal verify`; `openers` is replaceable so tests can open the stores from their sources. */
@@ -56,7 +54,7 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       [ExitCode.ok, 'the journal is intact'],
       [
         ExitCode.failed,
-        'the journal was tampered with (a table dropped included), an entry could not be checked (a keyed journal without --key), or the anchor was altered or is unsigned where keys are used',
+        'the journal was tampered with (a table dropped included), an entry could not be checked (a keyed journal without --key), the anchor was altered or is unsigned where keys are used, or the store is damaged (the entry and the damage are named)',
       ],
       [
         ExitCode.usage,
@@ -67,13 +65,15 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       const keys = keysOf(args, io);
       const anchor = await anchorOf(openers, args.string('anchor'), io);
       const options = verifyOptionsOf(args, keys, anchor);
-      const journal = await openJournal(openers, 'journal verify', args, io);
-      let verification: CheckedJournal;
-      try {
-        verification = await checkJournal(journal, options, anchorIsFile(args.string('anchor')));
-      } finally {
-        await journal.close();
-      }
+      const { journal, verification } = await verifyStoreJournal(
+        openers,
+        'journal verify',
+        args,
+        io,
+        options,
+        anchorIsFile(args.string('anchor')),
+      );
+      await journal?.close();
       if (args.flag('json')) io.stdout.write(`${JSON.stringify(verification, null, 2)}\n`);
       else io.stdout.write(`${describeVerification(verification)}\n`);
       return verification.ok ? ExitCode.ok : ExitCode.failed;

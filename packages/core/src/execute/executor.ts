@@ -387,13 +387,13 @@ function finish(
   try {
     appended = context.journal.append(entry, { result });
   } catch (error) {
-    throw new JournalWriteError(call.id, error);
+    throw new JournalWriteError(call.id, error, attempt.runId);
   }
   if (!isPromiseLike(appended)) return outcome;
   return Promise.resolve(appended).then(
     () => outcome,
     (error: unknown) => {
-      throw new JournalWriteError(call.id, error);
+      throw new JournalWriteError(call.id, error, attempt.runId);
     },
   );
 }

@@ -429,7 +429,22 @@ describe('journal entries', () => {
     const failing = { append: () => Promise.reject(new Error('disk full')) };
     await expect(
       executeCall(call('c1', 'chercher_dossier', { numero: 'A-1234' }), { ...context, journal: failing }),
-    ).rejects.toMatchObject({ code: 'journal_write_failed', kind: 'circuit' });
+    ).rejects.toMatchObject({ code: 'journal_write_failed', kind: 'circuit', retryable: false });
+  });
+
+  it("a journal's failure names the run, passes on whether the store may recover by itself, and says what to do", async () => {
+    const { context } = setup();
+    const away = Object.assign(new Error('the connection to the database was lost.'), { retryable: true });
+    const failing = { append: () => Promise.reject(away) };
+    const attempt = executeCall(call('c1', 'chercher_dossier', { numero: 'A-1234' }), {
+      ...context,
+      runId: 'run-42',
+      journal: failing,
+    });
+    await expect(attempt).rejects.toMatchObject({ callId: 'c1', runId: 'run-42', retryable: true, cause: away });
+    await expect(attempt).rejects.toThrow(
+      /call "c1" of run "run-42": the connection to the database was lost\. .*runner\.recover\("run-42", \{ session \}\)/,
+    );
   });
 });
 

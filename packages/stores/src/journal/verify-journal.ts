@@ -44,6 +44,7 @@ export interface JournalSource {
  * - `run_mismatch`: the chain checks out, but the run tables (outside it) contradict it: a decided call's
  *   approval, tool or arguments differ from the entry that decided it, or no entry did; a call points to
  *   another call's answer; a run's entries name another session or human than the run.
+ * - `corrupt`: the database itself is damaged: entries from `seq` on cannot be read (restore a backup).
  */
 export type JournalProblem =
   | 'edited'
@@ -54,7 +55,8 @@ export type JournalProblem =
   | 'unkeyed'
   | 'unverifiable'
   | 'head_missing'
-  | 'run_mismatch';
+  | 'run_mismatch'
+  | 'corrupt';
 
 export type JournalVerification =
   | {

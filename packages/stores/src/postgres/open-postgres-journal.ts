@@ -1,4 +1,4 @@
-import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import { NotAStoreError } from '../errors/not-a-store-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import type { JournalKey } from '../journal/journal-key.js';
 import { SqlBackend } from '../sql/sql-backend.js';
@@ -6,23 +6,24 @@ import { appliedVersion } from '../sql/sql-migrations.js';
 import { BackedStore } from '../store/backed-store.js';
 import { JOURNAL_TABLES, missingTableJournal } from '../store/missing-table-journal.js';
 import { type ReadonlyJournal, readonlyJournalOf } from '../store/readonly-journal.js';
-import { checkedSchemaName, ownPool } from './open-postgres-store.js';
-import { PostgresConnection } from './postgres-connection.js';
+import { checkedSchemaName, postgresConnection } from './open-postgres-store.js';
 import { postgresMigrations } from './postgres-migrations.js';
+import type { PostgresTimeouts } from './postgres-settings.js';
 
 /**
  * Opens the journal of an existing PostgreSQL store read-only (no migration, no write; read transactions
- * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store; a store
- * whose journal tables were dropped opens, and its verification reports the damage.
+ * only), e.g. for `toolcircuit journal verify`. Refuses a schema that holds no toolcircuit store
+ * (`NotAStoreError`); a store whose journal tables were dropped opens, and its verification reports the damage.
  */
 export async function openPostgresJournal(options: {
   readonly connectionString: string;
   readonly schema?: string;
   /** The store's current key: verification checks entries with it, anchors are signed with it. */
   readonly key?: JournalKey;
+  readonly timeouts?: PostgresTimeouts;
 }): Promise<ReadonlyJournal> {
   const schema = checkedSchemaName(options.schema);
-  const connection = new PostgresConnection(await ownPool(options.connectionString, 1), schema, true);
+  const connection = await postgresConnection(options, schema, 1);
   let version: number;
   try {
     const [found] = await connection.transaction('read', (session) =>
@@ -40,7 +41,12 @@ export async function openPostgresJournal(options: {
     );
     // Its migrations table is what makes a schema a toolcircuit store; without it, it is something else.
     if (found === undefined || found.migrations === null) {
-      throw new InvalidStoreOptionsError('schema', `schema "${schema}" holds no toolcircuit store (no journal table).`);
+      throw new NotAStoreError({
+        store: connection.location,
+        problem: 'the schema holds no toolcircuit store (it has no journal table)',
+        nextStep: 'Check the database in the URL and the --schema (default "toolcircuit").',
+        retryable: false,
+      });
     }
     version = await appliedVersion(connection);
     const latest = postgresMigrations(schema).length;
@@ -52,6 +58,8 @@ export async function openPostgresJournal(options: {
     throw error;
   }
   return readonlyJournalOf(
-    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }),
+    new BackedStore(new SqlBackend(connection, version), options.key === undefined ? {} : { key: options.key }, {
+      location: connection.location,
+    }),
   );
 }

@@ -35,6 +35,7 @@ import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
+import { isStoreError } from '../errors/store-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
 import {
   type DurableStore,
@@ -46,6 +47,7 @@ import {
   type StartedTurn,
 } from '../store/durable-store.js';
 import { storedAsDigested } from '../store/stored-state.js';
+import { attemptFailure, claimHeld } from './attempt-close.js';
 import { NO_USAGE, TurnMirror } from './turn-mirror.js';
 
 interface HoldingJournal {
@@ -55,6 +57,14 @@ interface HoldingJournal {
   /** Appends what is held on its own (when no pause is stored to carry it). */
   appendNow(): Promise<void>;
 }
+
+/**
+ * The claims of attempts made in this process that failed and whose end the store could not record (it was
+ * away): their runs are still `resuming` under them, and `recover` in this process takes them over without
+ * waiting for the lease, since nothing runs under them any more. Known by token, never guessed from a worker
+ * id another process might share.
+ */
+const unclosedAttempts = new Set<string>();
 
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
@@ -193,7 +203,7 @@ class Runner implements DurableRunner {
     });
     const mirror = new TurnMirror(base, 0, this.#sealKey);
     const held = this.#holdingJournal();
-    return this.#settle(runId, claim.token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       const result = await runLoop({
         ...this.#loop,
         session: input.session,
@@ -337,7 +347,7 @@ class Runner implements DurableRunner {
       hooks: this.#durableHooks(runId, token, mirror),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    return this.#settle(runId, token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       if (started.turn === 0) {
         // No turn had started: nothing ran, the run starts over from its input.
         const result = await runLoop({
@@ -567,6 +577,7 @@ class Runner implements DurableRunner {
         ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
       },
     });
+    if (record.claim !== undefined) unclosedAttempts.delete(record.claim.token);
     return { claim, claimed };
   }
 
@@ -601,7 +612,7 @@ class Runner implements DurableRunner {
     const held = this.#holdingJournal();
     // The stored state is the interrupted one: the first start of the turn asked again stores that turn.
     const mirror = new TurnMirror({ ...interrupted, turn: interrupted.turn - 1 }, -1, this.#sealKey);
-    return this.#settle(claimed.runId, claim.token, held, async () => {
+    return this.#settle(claimed.runId, claim, held, async () => {
       const result = await continueLoop(interrupted, {
         ...this.#loop,
         session: context.session,
@@ -620,10 +631,11 @@ class Runner implements DurableRunner {
    */
   async #settle(
     runId: string,
-    token: string,
+    claim: RunClaim,
     held: HoldingJournal,
     work: () => Promise<DurableRunResult>,
   ): Promise<DurableRunResult> {
+    const { token } = claim;
     try {
       const result = await work();
       await this.#store.finishRun({
@@ -640,8 +652,10 @@ class Runner implements DurableRunner {
       // Even after a ClaimLostError: interruptRun writes only while this token still holds the claim (a
       // worker whose claim was taken over writes nothing), and a holder that failed must not leave the run
       // stuck in `resuming` until its lease ends. Interrupted, `recover` continues it.
+      // The store tries this again while it is away (within its `writeRetryMs`); if it still cannot, the run
+      // stays `resuming` under this claim, and the error says how to recover it.
       const interrupted = interruptedRunOfError(error);
-      await this.#store
+      const closeFailure = await this.#store
         .interruptRun({
           runId,
           token,
@@ -649,8 +663,12 @@ class Runner implements DurableRunner {
           error: describeError(error),
           ...(interrupted === undefined ? {} : { interrupted }),
         })
-        .catch(() => undefined);
-      throw error;
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+      if (isStoreError(closeFailure)) unclosedAttempts.add(token);
+      throw attemptFailure(error, closeFailure, runId, claim);
     }
   }
 
@@ -664,7 +682,7 @@ class Runner implements DurableRunner {
     const { runId } = claimed;
     const token = claim.token;
     const held = this.#holdingJournal();
-    return this.#settle(runId, token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
@@ -861,13 +879,12 @@ class Runner implements DurableRunner {
       throw new RunNotResumableError(runId, status, 'has finished; there is nothing to recover.');
     }
     if (force) return 'forced by the operator';
+    if (claim !== undefined && unclosedAttempts.has(claim.token)) {
+      // An attempt of this process that is over, though the store could not record it: no one else holds it.
+      return `the previous attempt of worker "${claim.workerId}" ended without being recorded (the store was unavailable)`;
+    }
     if (claim !== undefined && claim.leaseExpiresAt > this.#now()) {
-      throw new RunNotResumableError(
-        runId,
-        status,
-        `is held by worker "${claim.workerId}" until ${claim.leaseExpiresAt}. Wait for that lease to end, or pass ` +
-          '`force: true` if you know that worker has stopped.',
-      );
+      throw claimHeld(this.#store.location ?? 'the run store', runId, claim);
     }
     return `the lease of worker "${claim?.workerId ?? '?'}" expired`;
   }

@@ -1,3 +1,4 @@
+import { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { CallState, RunStatus } from '../store/durable-store.js';
 import type {
@@ -58,6 +59,7 @@ export class SqlBackend implements StoreBackend {
   readonly #t: (name: string) => string;
   readonly #keyColumn: string;
   readonly #headColumns: string;
+  #damage: StoreCorruptError | undefined;
   readonly readRun: StoreBackend['readRun'];
 
   /**
@@ -77,7 +79,7 @@ export class SqlBackend implements StoreBackend {
         `SELECT r.*, (SELECT COALESCE(json_agg(c ORDER BY c.turn, c.position), '[]'::json) FROM ${this.#t('run_calls')} ` +
         `AS c WHERE c.run_id = r.run_id) AS calls_json FROM ${this.#t('runs')} AS r WHERE r.run_id = ?`;
       this.readRun = async (runId) => {
-        const [row] = await single(sql, [runId]);
+        const [row] = await this.#noting(single(sql, [runId]));
         if (row === undefined) return undefined;
         // node-postgres parses json columns; the numbers inside are JSON numbers, not BIGINT text.
         return { run: runRowOf(row), calls: (row.calls_json as Record<string, unknown>[]).map(callRowOf) };
@@ -93,7 +95,7 @@ export class SqlBackend implements StoreBackend {
     const lock = postgres
       ? `SELECT ${this.#headColumns} FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE`
       : undefined;
-    return this.#connection.transaction(
+    const written = this.#connection.transaction(
       'write',
       async (session, opened) => {
         const [row] = opened;
@@ -105,10 +107,23 @@ export class SqlBackend implements StoreBackend {
       },
       lock,
     );
+    return this.#noting(written);
   }
 
   read<T>(work: (tx: ReadTransaction) => Promise<T>): Promise<T> {
-    return this.#connection.transaction('read', (session) => work(this.#transaction(session)));
+    return this.#noting(this.#connection.transaction('read', (session) => work(this.#transaction(session))));
+  }
+
+  damage(): StoreCorruptError | undefined {
+    return this.#damage;
+  }
+
+  /** Remembers damage the database reported, whichever operation met it. */
+  #noting<T>(operation: Promise<T>): Promise<T> {
+    return operation.catch((error: unknown) => {
+      if (error instanceof StoreCorruptError) this.#damage ??= error;
+      throw error;
+    });
   }
 
   schemaVersion(): Promise<number> {

@@ -253,6 +253,8 @@ export interface DurableStore {
    * answers (same transaction), so a recovered run reuses the result instead of running the call again.
    */
   readonly journal: Journal;
+  /** Where the store keeps its data, as errors name it: its file, or its schema and database. */
+  readonly location?: string;
 
   /** Throws `RunAlreadyExistsError` if the id is taken. */
   createRun(run: NewRun): Promise<void>;

@@ -1,3 +1,4 @@
+import type { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { DecidedCallRow, RunOwnerRow } from '../journal/run-tables-check.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
@@ -87,5 +88,7 @@ export interface StoreBackend {
     | ((runId: string) => Promise<{ readonly run: RunRow; readonly calls: readonly CallRow[] } | undefined>)
     | undefined;
   schemaVersion(): Promise<number>;
+  /** The damage this backend met in the database, if any: the store then creates and claims no run. */
+  damage?(): StoreCorruptError | undefined;
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/postgres/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
+import { corruptJournalPage } from '../support/corrupt-page.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
 import { approveAll, done, marie, startPaused, world } from '../support/world.js';
 
@@ -109,6 +110,25 @@ describe('toolcircuit journal verify', () => {
     expect(result.stdout).toMatch(
       /^journal TAMPERED: the run tables: the declined call "pay" \(turn 1\) of run "run-1" does not match entry 4, which decided it approved/,
     );
+  });
+
+  it('exits 1, never "internal error", on a store whose file is damaged, naming the first entry it cannot read', async () => {
+    const file = join(root, 'damaged.sqlite');
+    const store = await openSqliteStore({ file });
+    const w = world();
+    for (let index = 0; index < 40; index += 1) await startPaused(w, store, `run-${index}`);
+    await store.close();
+    corruptJournalPage(file);
+    const result = await cli(['--sqlite', file, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const finding = JSON.parse(result.stdout);
+    expect(finding).toMatchObject({ ok: false, problem: 'corrupt' });
+    expect(finding.seq).toBeGreaterThan(1);
+    expect(finding.message).toMatch(/cannot be read from entry \d+ on: the database file is damaged/);
+    const text = await cli(['--sqlite', file]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^journal DAMAGED: entry \d+ corrupt: /);
   });
 
   it('exits 2 on usage errors, a missing file, a file that is not a store, and a bad anchor', async () => {
