@@ -70,6 +70,21 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export type {
+  DataFlowOptions,
+  PlanOptions,
+  QuarantineOptions,
+  SinkPolicy,
+  SinkQuery,
+  TrustedOnly,
+} from './data-flow/data-flow-options.js';
+export type {
+  CheckedArgument,
+  DataFlowReport,
+  JournalDataFlow,
+  ReferencedArgument,
+  TrustedOrigin,
+} from './data-flow/data-flow-report.js';
 export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
@@ -156,6 +171,7 @@ export { toolCallsOf, toolResultText } from './messages/messages.js';
 export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
+export type { ResultDataFlow, VouchedValue } from './messages/result-data-flow.js';
 export type { StreamEvent } from './messages/stream-events.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
 export {

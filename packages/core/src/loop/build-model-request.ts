@@ -23,7 +23,8 @@ export function buildModelRequest(
     // A fresh array each turn: the model may keep it, the loop keeps appending to its own. Spotlit results
     // are wrapped here only, so the marker never reaches the run's messages or the journal.
     messages: spotlit === undefined ? [...state.messages] : spotlightMessages(state.messages, spotlit),
-    tools: step.tools,
+    // The run's data-flow options may add tools of their own (a plan declaration, an extraction).
+    tools: provenance?.dataFlow === undefined ? step.tools : provenance.dataFlow.offered(step.tools),
   };
   // Assigned rather than spread from `{}` or `{ key }` per option: no throw-away object per option and turn.
   if (step.deferredTools !== undefined) request.deferredTools = step.deferredTools;

@@ -1,3 +1,4 @@
+import { checkDataFlowOptions } from '../data-flow/check-data-flow-options.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
@@ -44,6 +45,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
   checkProvenanceOptions(options.provenance);
+  checkDataFlowOptions(options.dataFlow, options.catalogue, options.provenance);
   checkStepOptions(options);
 }
 

@@ -1,4 +1,8 @@
+import { declaresTrustedOnly } from '../data-flow/check-data-flow-options.js';
+import { startDataFlow } from '../data-flow/start-data-flow.js';
 import { InvalidResumeError } from '../errors/invalid-resume-error.js';
+import type { RunProvenance } from '../provenance/run-provenance.js';
+import { resumedProvenance } from '../provenance/start-provenance.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import type { InterruptedRun } from './interrupted-run.js';
 import { loadedToolsOf } from './loaded-tools.js';
@@ -19,7 +23,27 @@ export function continueLoop(interrupted: InterruptedRun, options: ResumeOptions
   checkLoopOptions(options);
   const state = stateOf(interrupted);
   const loadedTools = loadedToolsOf(options.catalogue, interrupted.messages, interrupted.loadedTools);
-  return driveLoop(loadedTools === undefined ? state : { ...state, loadedTools }, options);
+  const provenance = dataFlowProvenance(options, interrupted);
+  return driveLoop(
+    {
+      ...state,
+      ...(provenance === undefined ? {} : { provenance }),
+      ...(loadedTools === undefined ? {} : { loadedTools }),
+    },
+    options,
+  );
+}
+
+/**
+ * A continued run with data-flow options goes on with its provenance and its data flow, read from its
+ * conversation: every untrusted result there counts, from turn 0 (the safe reading), and the data flow's
+ * documents, extracted and vouched values and plan come back from the results that kept them.
+ */
+function dataFlowProvenance(options: ResumeOptions, interrupted: InterruptedRun): RunProvenance | undefined {
+  if (options.dataFlow === undefined && !declaresTrustedOnly(options.catalogue)) return undefined;
+  const provenance = resumedProvenance(options.catalogue, options.provenance, interrupted.messages, undefined);
+  startDataFlow(provenance, options, interrupted.messages);
+  return provenance;
 }
 
 /** The loop state an interrupted run is continued from; checked so that no call is left unanswered. */

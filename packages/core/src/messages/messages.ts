@@ -2,6 +2,7 @@ import { describeMedia } from '../content/describe-media.js';
 import type { FileContentPart, ImageContentPart } from '../content/media-part.js';
 import type { JsonValue } from '../json/json.js';
 import type { ProviderMetadata } from './provider-metadata.js';
+import type { ResultDataFlow } from './result-data-flow.js';
 import type { UntrustedContent } from './untrusted-content.js';
 
 /** Plain text, from the user, the model, or a tool. */
@@ -71,6 +72,11 @@ export interface ToolResultPart {
   /** True for refusals, invalid inputs, tool failures and timeouts: the model is told, nothing is thrown. */
   readonly isError: boolean;
   readonly providerMetadata?: ProviderMetadata;
+  /**
+   * Kept by the run's data-flow options (`LoopOptions.dataFlow`): a quarantined output, extracted or vouched
+   * values, a declared plan. Never sent to the model.
+   */
+  readonly dataFlow?: ResultDataFlow;
 }
 
 export interface SystemMessage {
