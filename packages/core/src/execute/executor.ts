@@ -104,7 +104,8 @@ function answerAttempt(attempt: Attempt): Eventually<ExecutionOutcome> {
   }
   const { copy } = attempt;
   if (copy === undefined) return refuseOrRepair(attempt, 'invalid_input', 'malformed_json', notJsonText(call.name));
-  const input = withReferences(attempt, copy);
+  // The built-in tools take handles, not values: only the application's tools get references resolved.
+  const input = builtIn === undefined ? withReferences(attempt, copy) : copy;
   if (input === undefined) return refuse(attempt, 'unknown_reference', unknownReferenceOf(attempt));
   const found = entry;
   const validation = found.validate(input);
