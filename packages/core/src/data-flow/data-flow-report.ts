@@ -24,6 +24,8 @@ export interface ReferencedArgument {
   readonly callId: string;
   /** `false` when the reference was written inside a longer text rather than as the whole value. */
   readonly whole: boolean;
+  /** The value the reference stands for (left out of the journal, like every value there). */
+  readonly value: JsonValue;
 }
 
 /** One value at a trusted-only path, and where it was found. */
@@ -55,15 +57,22 @@ export interface DataFlowReport {
   readonly plan?: readonly string[];
 }
 
-/** A report as the journal keeps it: where each value came from, never the values (they are in `input`). */
-export interface JournalDataFlow extends Omit<DataFlowReport, 'checked'> {
+/**
+ * A report as the journal keeps it: where each value came from, never the values (a store may redact the
+ * entry's `input`, and the values of references are a quarantined document's, which the input does not hold).
+ */
+export interface JournalDataFlow extends Omit<DataFlowReport, 'checked' | 'references'> {
+  readonly references?: readonly Omit<ReferencedArgument, 'value'>[];
   readonly checked?: readonly Omit<CheckedArgument, 'value'>[];
 }
 
 export function journalDataFlowOf(report: DataFlowReport): JournalDataFlow {
-  if (report.checked === undefined) return report;
+  const { references, checked, ...rest } = report;
   return {
-    ...report,
-    checked: report.checked.map(({ path, trustedIn }) => ({ path, ...(trustedIn ? { trustedIn } : {}) })),
+    ...rest,
+    ...(references === undefined ? {} : { references: references.map(({ value: _value, ...reference }) => reference) }),
+    ...(checked === undefined
+      ? {}
+      : { checked: checked.map(({ path, trustedIn }) => ({ path, ...(trustedIn ? { trustedIn } : {}) })) }),
   };
 }

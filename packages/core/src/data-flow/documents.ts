@@ -163,5 +163,5 @@ export class Documents {
 
 function referenced(path: string, reference: string, known: ExtractedValue, whole: boolean): ReferencedArgument {
   const { handle, toolName, callId } = known.document;
-  return { path, reference, handle, toolName, callId, whole };
+  return { path, reference, handle, toolName, callId, whole, value: known.value };
 }

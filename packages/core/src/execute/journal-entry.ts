@@ -52,7 +52,7 @@ export function journalEntryOf(
   if (context.provenance !== undefined) entry.provenance = journalProvenanceOf(attempt);
   if (context.step !== undefined) entry.step = context.step;
   if (attempt.dataFlow !== undefined) entry.dataFlow = journalDataFlowOf(attempt.dataFlow);
-  else if (attempt.references !== undefined) entry.dataFlow = { references: attempt.references };
+  else if (attempt.references !== undefined) entry.dataFlow = journalDataFlowOf({ references: attempt.references });
   if (attempt.repairNote !== undefined || attempt.repairOf !== undefined) {
     const { repair } = journalRepairOf(attempt);
     if (repair !== undefined) entry.repair = repair;

@@ -133,7 +133,15 @@ describe('quarantined reader', () => {
     // The human is shown exactly where each value came from, with the value.
     const [pending] = paused.paused?.pending ?? [];
     expect(pending?.dataFlow?.references).toEqual([
-      { path: '/iban', reference: '$doc1.iban', handle: '$doc1', toolName: 'read_invoice', callId: 'c1', whole: true },
+      {
+        path: '/iban',
+        reference: '$doc1.iban',
+        handle: '$doc1',
+        toolName: 'read_invoice',
+        callId: 'c1',
+        whole: true,
+        value: 'FR7630006000011234567890189',
+      },
       {
         path: '/amount',
         reference: '$doc1.amount',
@@ -141,6 +149,7 @@ describe('quarantined reader', () => {
         toolName: 'read_invoice',
         callId: 'c1',
         whole: true,
+        value: 1250,
       },
     ]);
     // The gate's request names the invoice as an untrusted source, read in full (its digest is the invoice's).
@@ -156,6 +165,8 @@ describe('quarantined reader', () => {
       '$doc1.iban',
       '$doc1.amount',
     ]);
+    // The journal keeps where the values came from, not the document's values (the input holds references).
+    expect(JSON.stringify(entry)).not.toContain('FR76');
     // The quarantined output is kept with its result in the conversation, beside the handle the model saw.
     const kept = done.messages
       .flatMap((message) => (message.role === 'tool' ? message.content : []))
