@@ -78,12 +78,13 @@ export type {
   SinkQuery,
   TrustedOnly,
 } from './data-flow/data-flow-options.js';
-export type {
-  CheckedArgument,
-  DataFlowReport,
-  JournalDataFlow,
-  ReferencedArgument,
-  TrustedOrigin,
+export {
+  type CheckedArgument,
+  type DataFlowReport,
+  type JournalDataFlow,
+  journalDataFlowOf,
+  type ReferencedArgument,
+  type TrustedOrigin,
 } from './data-flow/data-flow-report.js';
 export { abortedProviderError } from './errors/aborted-provider-error.js';
 export { ConfigurationError } from './errors/configuration-error.js';

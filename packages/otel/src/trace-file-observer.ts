@@ -1,4 +1,5 @@
-import { type JsonValue, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import { type JsonValue, journalDataFlowOf, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import { dataFlowOf } from './data-flow-of.js';
 import type { LoopObserver } from './loop-observer.js';
 import { entryDigestOf } from './observed-options.js';
 import type { TraceRecord } from './trace-record.js';
@@ -46,6 +47,12 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
             approved: decision.approved,
             inputDigest: pending?.inputDigest ?? decision.inputDigest ?? '',
             by: paused.humanId,
+            ...(decision.vouched === undefined || decision.vouched.length === 0
+              ? {}
+              : {
+                  vouched: decision.vouched.map((vouched) => vouched.path),
+                  ...(content ? { vouchedValues: decision.vouched.map((vouched) => vouched.value) } : {}),
+                }),
             ...(content && decision.note !== undefined ? { note: decision.note } : {}),
           });
         }
@@ -88,6 +95,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
         callSettled(call) {
           const { event, definition, entry } = call;
           const { verdict } = event;
+          const flow = dataFlowOf(call);
           sink({
             type: 'call',
             runId,
@@ -117,6 +125,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
               provider: invocation.provider,
               ...(call.responseId === undefined ? {} : { responseId: call.responseId }),
             },
+            ...(flow === undefined ? {} : { dataFlow: flow }),
             ...(content
               ? {
                   input: jsonOf(event.call.input),
@@ -138,6 +147,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
                 callId: call.callId,
                 tool: call.toolName,
                 inputDigest: call.inputDigest,
+                ...(call.dataFlow === undefined ? {} : { dataFlow: journalDataFlowOf(call.dataFlow) }),
                 ...(content ? { input: call.input } : {}),
               })),
             });

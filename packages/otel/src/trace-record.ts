@@ -1,4 +1,5 @@
 import type {
+  JournalDataFlow,
   JsonValue,
   RefusalReason,
   StopReason,
@@ -103,6 +104,11 @@ export interface CallRecord {
   readonly timeoutMs?: number;
   /** Where the call came from: the model response that asked for it. */
   readonly provenance: { readonly turn: number; readonly provider: string; readonly responseId?: string };
+  /**
+   * What the run's data-flow options found (as the journal keeps it: which values came from quarantined
+   * documents, where each trusted-only value was found, which option refused or held the call).
+   */
+  readonly dataFlow?: JournalDataFlow;
   /** Content: the arguments, the result sent back to the model, the refusal or failure text. */
   readonly input?: JsonValue;
   readonly result?: ToolResultContent;
@@ -118,6 +124,8 @@ export interface PauseRecord {
     readonly callId: string;
     readonly tool: string;
     readonly inputDigest: string;
+    /** For a call held by the data-flow options: why, and the paths the human may vouch for. */
+    readonly dataFlow?: JournalDataFlow;
     /** Content. */
     readonly input?: JsonValue;
   }[];
@@ -134,8 +142,11 @@ export interface DecisionRecord {
   readonly inputDigest: string;
   /** The human whose decision it is: the session's. */
   readonly by: string;
-  /** Content. */
+  /** The paths of the values the human vouched for (typed or chosen by them), when they did. */
+  readonly vouched?: readonly string[];
+  /** Content: the human's note, and the values they vouched for. */
   readonly note?: string;
+  readonly vouchedValues?: readonly (string | number | boolean)[];
 }
 
 export interface InvocationEndRecord {
