@@ -1,73 +1,12 @@
 // The data-flow options in a durable run, on the engine-neutral driver: the quarantined reader is a
 // durable step like the model (a replay gets the values first extracted, without asking it again), and the
 // human's vouched values come in with the decisions of the segment that resumes the run.
-import { createCatalogue, defineTool, everySession, type Model, type ModelRequest } from '@toolcircuit/core';
-import { textTurn, toolCallsTurn } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  type DurableCircuit,
-  type DurableRunInput,
-  type DurableRunOutcome,
-  driveDurableRun,
-  resumeSegmentId,
-} from '../../src/index.js';
+import { type DurableRunInput, type DurableRunOutcome, driveDurableRun, resumeSegmentId } from '../../src/index.js';
+import { IBAN, invoiceCircuit } from '../support/invoice-circuit.js';
 import { memoryEngine, type StepLog } from './memory-engine.js';
 
 const SESSION = { id: 's1', humanId: 'alice', rights: [] };
-const IBAN = 'FR7630006000011234567890189';
-const fields = { type: 'object', properties: { iban: { type: 'string' } } };
-
-function circuit() {
-  const counts = { reader: 0, paid: 0, modelSawInvoice: false };
-  const model: Model = {
-    provider: 'scripted',
-    modelId: 'pays-the-invoice',
-    async generate(request: ModelRequest) {
-      const text = JSON.stringify(request.messages);
-      if (text.includes(IBAN)) counts.modelSawInvoice = true;
-      const calls = request.messages.flatMap((message) => (message.role === 'assistant' ? message.content : []));
-      if (calls.length === 0) return toolCallsTurn([{ id: 'read', name: 'read_invoice', input: {} }]);
-      if (calls.length === 1) return toolCallsTurn([{ id: 'x', name: 'extract', input: { handle: '$doc1', fields } }]);
-      if (calls.length === 2) return toolCallsTurn([{ id: 'pay', name: 'send_money', input: { iban: '$doc1.iban' } }]);
-      return textTurn('done');
-    },
-  };
-  const reader: Model = {
-    provider: 'reader',
-    modelId: 'reader',
-    async generate() {
-      counts.reader += 1;
-      return textTurn(JSON.stringify({ iban: IBAN }));
-    },
-  };
-  const catalogue = createCatalogue([
-    defineTool({
-      name: 'read_invoice',
-      description: 'Reads an invoice.',
-      inputSchema: { type: 'object' },
-      right: everySession,
-      run: () => ({ iban: IBAN }),
-    }),
-    defineTool({
-      name: 'send_money',
-      description: 'Sends money.',
-      inputSchema: { type: 'object' },
-      right: everySession,
-      irreversible: true,
-      trustedOnly: ['/iban'],
-      run: () => {
-        counts.paid += 1;
-        return 'sent';
-      },
-    }),
-  ]);
-  const definition: DurableCircuit = {
-    model,
-    catalogue,
-    dataFlow: { quarantine: { tools: ['read_invoice'], reader } },
-  };
-  return { definition, counts };
-}
 
 const start: DurableRunInput = {
   kind: 'start',
@@ -78,7 +17,7 @@ const start: DurableRunInput = {
 
 describe('data-flow options in a durable run', () => {
   it('replays the extraction from its step, and resumes with the value the human vouched for', async () => {
-    const subject = circuit();
+    const subject = invoiceCircuit();
     const outcomes = new Map<string, DurableRunOutcome>();
     const log: StepLog = [];
     const first = await driveDurableRun(start, memoryEngine('r1', log, outcomes), subject.definition);
@@ -108,15 +47,15 @@ describe('data-flow options in a durable run', () => {
     });
     const clicked = await driveDurableRun(resume(false), memoryEngine('click', [], outcomes), subject.definition);
     expect(clicked.status).toBe('completed');
-    expect(subject.counts.paid).toBe(0);
+    expect(subject.counts.paid).toEqual([]);
 
     const segment = resumeSegmentId('r1', 3);
     const resumedLog: StepLog = [];
     const done = await driveDurableRun(resume(true), memoryEngine(segment, resumedLog, outcomes), subject.definition);
     expect(done.status).toBe('completed');
-    expect(subject.counts.paid).toBe(1);
+    expect(subject.counts.paid).toHaveLength(1);
     await driveDurableRun(resume(true), memoryEngine(segment, resumedLog, outcomes), subject.definition);
-    expect(subject.counts.paid).toBe(1);
+    expect(subject.counts.paid).toHaveLength(1);
     expect(subject.counts.reader).toBe(1);
     expect(subject.counts.modelSawInvoice).toBe(false);
   });
