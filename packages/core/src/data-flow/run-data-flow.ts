@@ -83,9 +83,12 @@ export class RunDataFlow {
     }
   }
 
-  /** Results the run already has (a paused turn's answered calls, a conversation's replies). */
-  readResults(results: readonly (ToolResultPart | null)[]): void {
-    for (const result of results) if (result !== null && typeof result === 'object') this.#readResult(result);
+  /**
+   * Results the run already has: a conversation's replies (`turn` 0: before anything this run asks), or a
+   * paused turn's answered calls (its turn: they count for the calls of later turns, as they did).
+   */
+  readResults(results: readonly (ToolResultPart | null)[], turn = 0): void {
+    for (const result of results) if (result !== null && typeof result === 'object') this.#readResult(result, turn);
   }
 
   /** The trust of a built-in tool's output (`undefined` for any other tool): a plan declaration is the circuit's. */
@@ -152,12 +155,12 @@ export class RunDataFlow {
     }
     const rule = this.#ruleOf(call.name, definition);
     if (rule === undefined) return { kind: 'pass', report: references.length === 0 ? undefined : { references } };
-    if (typeof rule !== 'function') return this.#checkPaths(call.name, input, rule, references);
+    if (typeof rule !== 'function') return this.#checkPaths(call.name, input, rule, references, turn);
     const query: SinkQuery = {
       toolName: call.name,
       input,
       references,
-      isTrusted: (value) => this.#trusted.find(value) !== undefined,
+      isTrusted: (value) => this.#trusted.find(value, turn) !== undefined,
     };
     let paths: readonly string[] | Promise<readonly string[]>;
     try {
@@ -169,7 +172,7 @@ export class RunDataFlow {
       Promise.resolve(paths).catch(() => undefined),
       (listed): FlowCheck =>
         Array.isArray(listed)
-          ? this.#checkPaths(call.name, input, listed, references)
+          ? this.#checkPaths(call.name, input, listed, references, turn)
           : this.#policyFailed(call.name, references),
     );
   }
@@ -189,11 +192,12 @@ export class RunDataFlow {
    */
   resultOf(
     call: ToolCallPart,
-    ran: boolean,
-    executed: boolean,
+    turn: number,
+    verdict: { readonly ran: boolean; readonly executed: boolean },
     content: ToolResultContent,
     isError: boolean,
   ): ToolResultPart {
+    const { ran, executed } = verdict;
     let dataFlow = this.#kept.get(call.id);
     if (dataFlow !== undefined) this.#kept.delete(call.id);
     let shown = content;
@@ -208,13 +212,13 @@ export class RunDataFlow {
       );
       dataFlow = { ...dataFlow, quarantined: { handle, content } };
     } else if (executed && !isError && this.#provenance.trustOf(call.name) === 'trusted') {
-      this.#addTrusted(content, { kind: 'tool', toolName: call.name, callId: call.id });
+      this.#addTrusted(content, { kind: 'tool', toolName: call.name, callId: call.id }, turn);
     }
     const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content: shown, isError };
     return dataFlow === undefined ? result : { ...result, dataFlow };
   }
 
-  #readResult(result: ToolResultPart): void {
+  #readResult(result: ToolResultPart, turn: number): void {
     const kept = result.dataFlow;
     if (kept !== undefined && kept !== null && typeof kept === 'object') {
       const { quarantined, extracted, vouched, planned } = kept;
@@ -246,19 +250,23 @@ export class RunDataFlow {
       kept?.quarantined === undefined &&
       this.#provenance.trustOf(result.name) === 'trusted'
     ) {
-      this.#addTrusted(result.content, { kind: 'tool', toolName: String(result.name), callId: String(result.callId) });
+      this.#addTrusted(
+        result.content,
+        { kind: 'tool', toolName: String(result.name), callId: String(result.callId) },
+        turn,
+      );
     }
   }
 
-  #addTrusted(content: ToolResultContent, origin: TrustedOrigin): void {
+  #addTrusted(content: ToolResultContent, origin: TrustedOrigin, turn: number): void {
     if (typeof content === 'string') {
-      this.#trusted.addText(content, origin);
+      this.#trusted.addText(content, origin, turn);
       return;
     }
     if (!Array.isArray(content)) return;
     for (const part of content) {
-      if (part?.type === 'text') this.#trusted.addText(part.text, origin);
-      else if (part?.type === 'json') this.#trusted.addJson(part.value, origin);
+      if (part?.type === 'text') this.#trusted.addText(part.text, origin, turn);
+      else if (part?.type === 'json') this.#trusted.addJson(part.value, origin, turn);
     }
   }
 
@@ -273,6 +281,7 @@ export class RunDataFlow {
     input: JsonValue,
     paths: readonly string[],
     references: readonly ReferencedArgument[],
+    turn: number,
   ): FlowCheck {
     const checked: CheckedArgument[] = [];
     const seen = new Set<string>();
@@ -283,7 +292,7 @@ export class RunDataFlow {
       for (const leaf of leavesAt(input, segments)) {
         if (seen.has(leaf.path)) continue;
         seen.add(leaf.path);
-        const trustedIn = leaf.tooDeep === true ? undefined : this.#trusted.find(leaf.value);
+        const trustedIn = leaf.tooDeep === true ? undefined : this.#trusted.find(leaf.value, turn);
         checked.push({ path: leaf.path, value: leaf.value, ...(trustedIn === undefined ? {} : { trustedIn }) });
         if (trustedIn === undefined) vouchFor.push(leaf.path);
       }

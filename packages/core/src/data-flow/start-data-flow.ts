@@ -14,7 +14,8 @@ export interface DataFlowSettings {
 
 /**
  * Where the data-flow options enter a run (started, resumed, continued): beside its provenance, which the
- * executor holds, read from the conversation the run goes on from (and the results of a paused turn). A run
+ * executor holds, read from the conversation the run goes on from (and the answered calls of a paused turn, which count
+ * from that turn on, as they did). A run
  * has a data flow when it has data-flow options or a tool of its catalogue declares trusted-only arguments;
  * otherwise nothing is made and nothing changes.
  */
@@ -22,12 +23,12 @@ export function startDataFlow(
   provenance: RunProvenance | undefined,
   settings: DataFlowSettings,
   messages: readonly Message[],
-  results: readonly (ToolResultPart | null)[] = [],
+  paused?: { readonly turn: number; readonly results: readonly (ToolResultPart | null)[] },
 ): void {
   if (provenance === undefined) return;
   if (settings.dataFlow === undefined && !declaresTrustedOnly(settings.catalogue)) return;
   const flow = new RunDataFlow(settings.catalogue, provenance, settings.dataFlow ?? {}, settings.system);
   provenance.dataFlow = flow;
   flow.readConversation(messages);
-  flow.readResults(results);
+  if (paused !== undefined) flow.readResults(paused.results, paused.turn);
 }

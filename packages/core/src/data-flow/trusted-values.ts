@@ -18,78 +18,83 @@ import type { TrustedOrigin } from './data-flow-report.js';
  * found: composing a value is where an instruction the model read would act.
  */
 export class TrustedValues {
-  /** Whole values (JSON leaves, vouched values) by normalised key, with the first origin that holds each. */
-  readonly #exact = new Map<string, TrustedOrigin>();
-  readonly #numbers = new Map<string, TrustedOrigin>();
-  readonly #digits = new Map<string, TrustedOrigin>();
-  readonly #literals = new Map<string, TrustedOrigin>();
+  /** Whole values (JSON leaves, vouched values) by normalised key, with the earliest source that holds each. */
+  readonly #exact = new Map<string, Found>();
+  readonly #numbers = new Map<string, Found>();
+  readonly #digits = new Map<string, Found>();
+  readonly #literals = new Map<string, Found>();
   readonly #texts: IndexedText[] = [];
 
-  /** How many sources were added: a change tells a cache of answers it is stale. */
-  get size(): number {
-    return this.#texts.length + this.#exact.size + this.#numbers.size + this.#literals.size;
-  }
-
-  addText(text: string, origin: TrustedOrigin): void {
+  /**
+   * A trusted text. `turn`: the model turn whose call returned it; a value counts for calls of later turns
+   * only (a call is judged by what existed when the model made it, as the provenance gate judges it, so a
+   * verdict does not depend on which call of a turn settles first). 0: before the run's first turn.
+   */
+  addText(text: string, origin: TrustedOrigin, turn = 0): void {
     if (typeof text !== 'string' || text === '') return;
-    this.#texts.push(indexText(text, origin));
-    for (const token of numericTokens(text)) this.#addNumber(token, origin);
+    this.#texts.push(indexText(text, { origin, turn }));
+    for (const token of numericTokens(text)) this.#addNumber(token, { origin, turn });
   }
 
   /** A trusted JSON value: every string leaf as a value and as a text, every number, boolean and null. */
-  addJson(value: unknown, origin: TrustedOrigin, depth = 0): void {
+  addJson(value: unknown, origin: TrustedOrigin, turn = 0, depth = 0): void {
     if (depth > 64) return;
+    const found: Found = { origin, turn };
     if (typeof value === 'string') {
-      this.#addWhole(value, origin);
-      this.addText(value, origin);
+      this.#addWhole(value, found);
+      this.addText(value, origin, turn);
     } else if (typeof value === 'number') {
-      this.#addNumber(numberText(value), origin);
+      this.#addNumber(numberText(value), found);
     } else if (typeof value === 'boolean' || value === null) {
-      setFirst(this.#literals, String(value), origin);
+      setEarliest(this.#literals, String(value), found);
     } else if (Array.isArray(value)) {
-      for (const item of value) this.addJson(item, origin, depth + 1);
+      for (const item of value) this.addJson(item, origin, turn, depth + 1);
     } else if (typeof value === 'object' && value !== null) {
-      for (const item of Object.values(value)) this.addJson(item, origin, depth + 1);
+      for (const item of Object.values(value)) this.addJson(item, origin, turn, depth + 1);
     }
   }
 
-  /** A value someone vouched for, as a whole. */
+  /** A value someone vouched for, as a whole: it counts at once. */
   addValue(value: string | number | boolean, origin: TrustedOrigin): void {
-    if (typeof value === 'boolean') setFirst(this.#literals, String(value), origin);
-    else if (typeof value === 'number') this.#addNumber(numberText(value), origin);
+    const found: Found = { origin, turn: 0 };
+    if (typeof value === 'boolean') setEarliest(this.#literals, String(value), found);
+    else if (typeof value === 'number') this.#addNumber(numberText(value), found);
     else {
-      this.#addWhole(value, origin);
-      if (NUMERIC.test(value)) this.#addNumber(normaliseDigits(value.trim()), origin);
+      this.#addWhole(value, found);
+      if (NUMERIC.test(value)) this.#addNumber(normaliseDigits(value.trim()), found);
     }
   }
 
-  /** Where this leaf value is found among the trusted sources, or `undefined`. */
-  find(value: JsonValue): TrustedOrigin | undefined {
-    if (typeof value === 'boolean' || value === null) return this.#literals.get(String(value));
-    if (typeof value === 'number') return Number.isFinite(value) ? this.#findNumber(numberText(value)) : undefined;
+  /** Where this leaf value is found among the sources a call of `turn` may use, or `undefined`. */
+  find(value: JsonValue, turn = Number.POSITIVE_INFINITY): TrustedOrigin | undefined {
+    const usable = (found: Found | undefined): TrustedOrigin | undefined =>
+      found !== undefined && found.turn < turn ? found.origin : undefined;
+    if (typeof value === 'boolean' || value === null) return usable(this.#literals.get(String(value)));
+    if (typeof value === 'number')
+      return Number.isFinite(value) ? usable(this.#findNumber(numberText(value))) : undefined;
     if (typeof value !== 'string') return undefined;
-    if (NUMERIC.test(value)) return this.#findNumber(normaliseDigits(value.trim()));
+    if (NUMERIC.test(value)) return usable(this.#findNumber(normaliseDigits(value.trim())));
     const key = normaliseForMatch(value);
     if (key === '') return undefined;
-    const exact = this.#exact.get(key);
+    const exact = usable(this.#exact.get(key));
     if (exact !== undefined) return exact;
-    for (const text of this.#texts) if (holdsRun(text, key)) return text.origin;
+    for (const text of this.#texts) if (text.found.turn < turn && holdsRun(text, key)) return text.found.origin;
     return undefined;
   }
 
-  #addWhole(value: string, origin: TrustedOrigin): void {
+  #addWhole(value: string, found: Found): void {
     const key = normaliseForMatch(value);
-    if (key !== '') setFirst(this.#exact, key, origin);
+    if (key !== '') setEarliest(this.#exact, key, found);
   }
 
-  #addNumber(token: string, origin: TrustedOrigin): void {
+  #addNumber(token: string, found: Found): void {
     const number = canonicalNumber(token);
     if (number === undefined) return;
-    setFirst(this.#numbers, number.value, origin);
-    setFirst(this.#digits, number.digits, origin);
+    setEarliest(this.#numbers, number.value, found);
+    setEarliest(this.#digits, number.digits, found);
   }
 
-  #findNumber(token: string): TrustedOrigin | undefined {
+  #findNumber(token: string): Found | undefined {
     const number = canonicalNumber(token);
     if (number === undefined) return undefined;
     // Digits with a leading zero are an identifier (an account number), not an amount: the same digits.
@@ -97,8 +102,14 @@ export class TrustedValues {
   }
 }
 
-interface IndexedText {
+/** A trusted source of a value, and the turn from which it counts. */
+interface Found {
   readonly origin: TrustedOrigin;
+  readonly turn: number;
+}
+
+interface IndexedText {
+  readonly found: Found;
   /** The text's words, each normalised, in order. */
   readonly keys: readonly string[];
   /** Where each normalised word stands (a value's run starts at one of them). */
@@ -108,7 +119,7 @@ interface IndexedText {
 /** What separates words: spaces and punctuation that never belongs inside an address, a number or a code. */
 const WORD_BREAK = /[\s,;:!?()[\]{}<>"'«»“”‘’„|]+/u;
 
-function indexText(text: string, origin: TrustedOrigin): IndexedText {
+function indexText(text: string, found: Found): IndexedText {
   const keys: string[] = [];
   const at = new Map<string, number[]>();
   for (const word of text.split(WORD_BREAK)) {
@@ -119,7 +130,7 @@ function indexText(text: string, origin: TrustedOrigin): IndexedText {
     else positions.push(keys.length);
     keys.push(key);
   }
-  return { origin, keys, at };
+  return { found, keys, at };
 }
 
 /** Whether consecutive words of the text, run together, are exactly the value's key. */
@@ -166,6 +177,8 @@ function canonicalNumber(token: string): { value: string; digits: string; leadin
   return { value: String(number), digits: grouped.replace(/[.,]/g, ''), leadingZero: /^0[0-9]/.test(grouped) };
 }
 
-function setFirst<K>(map: Map<K, TrustedOrigin>, key: K, origin: TrustedOrigin): void {
-  if (!map.has(key)) map.set(key, origin);
+/** Keeps the source from which a value counts earliest (the first such, for the same turn). */
+function setEarliest<K>(map: Map<K, Found>, key: K, found: Found): void {
+  const known = map.get(key);
+  if (known === undefined || found.turn < known.turn) map.set(key, found);
 }

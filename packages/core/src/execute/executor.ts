@@ -492,8 +492,8 @@ function finish(
       ? { type: 'tool_result', callId: call.id, name: call.name, content, isError }
       : flow.resultOf(
           call,
-          verdict.kind === 'executed' || verdict.kind === 'failed',
-          verdict.kind === 'executed',
+          context.turn ?? 1,
+          { ran: verdict.kind === 'executed' || verdict.kind === 'failed', executed: verdict.kind === 'executed' },
           content,
           isError,
         );

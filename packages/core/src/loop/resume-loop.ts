@@ -59,7 +59,7 @@ export async function resumeLoop(
     paused.provenance?.sources,
   );
   // The paused turn's answered calls are read too: a trusted tool, a quarantined read, a declaration among them.
-  startDataFlow(provenance, options, paused.messages, paused.results);
+  startDataFlow(provenance, options, paused.messages, paused);
   const loadedTools = loadedToolsOf(options.catalogue, paused.messages, paused.loadedTools);
   const context = executionContext(
     { ...options, session },

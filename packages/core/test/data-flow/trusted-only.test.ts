@@ -236,6 +236,18 @@ describe('trusted-only arguments', () => {
     expect(paid).toEqual([garage]);
   });
 
+  it('counts a trusted output for the calls of later turns only, whichever call of a turn settles first', async () => {
+    const garage = { iban: 'DE89370400440532013000', amount: 1250 };
+    const { paid, loop, verdicts } = setup(
+      [callsTurn([call('c1', 'get_payees', {}), call('c2', 'send_money', garage)]), textTurn('x')],
+      { dataFlow: sinks, confirmation: 'refuse', messages: [{ role: 'user', content: 'Pay 1250 to the garage.' }] },
+    );
+    // One after the other: the payees are in before the payment is checked, and still do not count for it.
+    await runLoop({ ...loop, concurrency: 1 });
+    expect(paid).toEqual([]);
+    expect(verdicts.at(-1)).toMatchObject({ reason: 'untrusted_value', dataFlow: { vouchFor: ['/iban'] } });
+  });
+
   it('checks each element of a list and every field of a nested object', async () => {
     const { catalogue } = world();
     const sent: JsonValue[] = [];

@@ -68,6 +68,18 @@ describe('trusted values: exact after normalisation, never "not found in untrust
   });
 });
 
+describe('trusted values by turn', () => {
+  it('count for calls of later turns than the call that returned them; vouched values at once', () => {
+    const values = new TrustedValues();
+    const payees = { kind: 'tool', toolName: 'get_payees', callId: 'c1' } as const;
+    values.addJson({ iban: 'DE89370400440532013000' }, payees, 2);
+    expect(values.find('DE89370400440532013000', 2)).toBeUndefined();
+    expect(values.find('DE89370400440532013000', 3)).toEqual(payees);
+    values.addValue('DE89370400440532013000', { kind: 'vouched', by: 'sam', callId: 'c2', path: '/iban' });
+    expect(values.find('DE89370400440532013000', 2)).toMatchObject({ kind: 'vouched' });
+  });
+});
+
 describe('trusted-only paths', () => {
   it('are JSON Pointers with * for every element; each leaf below a path is checked', () => {
     expect(pointerSegments('/to')).toEqual(['to']);
