@@ -17,6 +17,7 @@ import {
   type PausedRun,
   resumeLoop,
   runLoop,
+  streamLoop,
   type ToolResultPart,
   type Verdict,
 } from '../../src/index.js';
@@ -173,6 +174,17 @@ describe('quarantined reader', () => {
       .find((part) => part.callId === 'c1');
     expect(kept?.dataFlow?.quarantined?.handle).toBe('$doc1');
     expect(JSON.stringify(kept?.content)).not.toContain('FR76');
+  });
+
+  it('keeps the document from a streamed run too', async () => {
+    const { model, loop } = setup(readAndPay);
+    const stream = streamLoop(loop);
+    for await (const _event of stream) {
+      // read to the end
+    }
+    expect((await stream.result).status).toBe('paused');
+    expect(model.requests).toHaveLength(3);
+    for (const request of model.requests) expect(sent(request)).not.toContain('FR7630006000011234567890189');
   });
 
   it('lets trusted-only sinks refuse values from a document unless a policy allows them or the human vouches', async () => {
