@@ -159,6 +159,7 @@ export type {
   JsonContentPart,
   Message,
   ReasoningPart,
+  ResultDataFlow,
   SystemMessage,
   TextPart,
   ToolCallPart,
@@ -167,12 +168,12 @@ export type {
   ToolResultContentPart,
   ToolResultPart,
   UserMessage,
+  VouchedValue,
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
 export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
-export type { ResultDataFlow, VouchedValue } from './messages/result-data-flow.js';
 export type { StreamEvent } from './messages/stream-events.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
 export {

@@ -2,12 +2,17 @@ import { andThen, type Eventually } from '../async/eventually.js';
 import { type Catalogue, type CatalogueEntry, createCatalogue } from '../catalogue/catalogue.js';
 import { everySession, type ToolContext, type ToolDefinition, type ToolOutput, toolError } from '../catalogue/tool.js';
 import type { JsonValue } from '../json/json.js';
-import type { Message, ToolCallPart, ToolResultContent, ToolResultPart } from '../messages/messages.js';
+import type {
+  Message,
+  ResultDataFlow,
+  ToolCallPart,
+  ToolResultContent,
+  ToolResultPart,
+  VouchedValue,
+} from '../messages/messages.js';
 import { toolResultText } from '../messages/messages.js';
 import type { ToolDeclaration } from '../messages/model.js';
-import type { ResultDataFlow, VouchedValue } from '../messages/result-data-flow.js';
 import type { OutputTrust } from '../provenance/provenance-options.js';
-import type { RunProvenance } from '../provenance/run-provenance.js';
 import { leavesAt, pointerSegments } from './argument-paths.js';
 import { type BuiltInEntries, builtInEntries, DEFAULT_EXTRACT_TOOL, DEFAULT_PLAN_TOOL } from './built-in-tools.js';
 import type { DataFlowOptions, SinkQuery, TrustedOnly } from './data-flow-options.js';
@@ -20,6 +25,7 @@ import {
   untrustedValueText,
 } from './data-flow-texts.js';
 import { Documents } from './documents.js';
+import type { FlowProvenance } from './flow-provenance.js';
 import { readerAnswer, readerRequest } from './reader-request.js';
 import { TrustedValues } from './trusted-values.js';
 
@@ -43,7 +49,7 @@ export type FlowCheck =
  */
 export class RunDataFlow {
   readonly #catalogue: Catalogue;
-  readonly #provenance: RunProvenance;
+  readonly #provenance: FlowProvenance;
   readonly #options: DataFlowOptions;
   readonly #trusted = new TrustedValues();
   readonly #documents = new Documents();
@@ -57,7 +63,7 @@ export class RunDataFlow {
   readonly #kept = new Map<string, ResultDataFlow>();
   #offered: { readonly tools: readonly ToolDeclaration[]; readonly with: readonly ToolDeclaration[] } | undefined;
 
-  constructor(catalogue: Catalogue, provenance: RunProvenance, options: DataFlowOptions, system?: string) {
+  constructor(catalogue: Catalogue, provenance: FlowProvenance, options: DataFlowOptions, system?: string) {
     this.#catalogue = catalogue;
     this.#provenance = provenance;
     this.#options = options;

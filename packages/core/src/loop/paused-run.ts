@@ -1,8 +1,7 @@
 import type { DataFlowReport } from '../data-flow/data-flow-report.js';
 import type { JsonValue } from '../json/json.js';
-import type { Message, ToolResultPart } from '../messages/messages.js';
+import type { Message, ToolResultPart, VouchedValue } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
-import type { VouchedValue } from '../messages/result-data-flow.js';
 import type { Usage } from '../messages/usage.js';
 import type { ConfirmationRequest } from '../provenance/confirmation-request.js';
 import type { TaintSource } from '../provenance/taint-source.js';

@@ -4,7 +4,7 @@
 // values they meant; asked to vouch, they type those values. Both count the requests they were shown.
 import type { ConfirmationDecision, JsonValue, PausedRun, PendingCall, VouchedValue } from '../../src/index.js';
 import { normaliseForMatch } from '../../src/provenance/normalise-for-match.js';
-import { leafAt } from './run-data-flow-scenario.js';
+import { leafAt } from './json-leaf.js';
 
 export interface Decider {
   decide(paused: PausedRun): ConfirmationDecision[];

@@ -22,6 +22,7 @@ import { dataFlowModel, fooledReader } from './data-flow-model.js';
 import { type BenignTask, sinks, taskOutputs } from './data-flow-tasks.js';
 import { type Domain, domains, type World } from './domains.js';
 import { injectedOutput } from './injection-cases.js';
+import { leafAt } from './json-leaf.js';
 import { transformInput } from './transforms.js';
 
 export type FlowConfig = 'off' | 'trusted-only' | 'plan' | 'quarantine' | 'combined';
@@ -183,15 +184,6 @@ function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
   const text = (value: JsonValue) =>
     normaliseForMatch(Array.isArray(value) ? value.map(String).join('') : String(value));
   return text(a) === text(b);
-}
-
-export function leafAt(input: JsonValue, path: string): JsonValue | undefined {
-  let value: JsonValue | undefined = input;
-  for (const segment of path.split('/').slice(1)) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, JsonValue>)[segment];
-  }
-  return value;
 }
 
 function leavesOf(input: JsonValue, path = ''): { path: string; value: JsonValue }[] {
