@@ -75,6 +75,22 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export type {
+  DataFlowOptions,
+  PlanOptions,
+  QuarantineOptions,
+  SinkPolicy,
+  SinkQuery,
+  TrustedOnly,
+} from './data-flow/data-flow-options.js';
+export {
+  type CheckedArgument,
+  type DataFlowReport,
+  type JournalDataFlow,
+  journalDataFlowOf,
+  type ReferencedArgument,
+  type TrustedOrigin,
+} from './data-flow/data-flow-report.js';
 export type { Embedder, EmbeddingPurpose } from './embeddings/embedder.js';
 export { DEFAULT_RANK_FUSION, fuseRankings, type RankFusion } from './embeddings/fuse-rankings.js';
 export {
@@ -169,6 +185,7 @@ export type {
   JsonContentPart,
   Message,
   ReasoningPart,
+  ResultDataFlow,
   SystemMessage,
   TextPart,
   ToolCallPart,
@@ -177,6 +194,7 @@ export type {
   ToolResultContentPart,
   ToolResultPart,
   UserMessage,
+  VouchedValue,
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
 export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';

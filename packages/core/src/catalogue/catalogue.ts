@@ -1,4 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { pointerSegments } from '../data-flow/argument-paths.js';
 import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
 import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error.js';
 import { InvalidToolNameError } from '../errors/invalid-tool-name-error.js';
@@ -167,6 +168,10 @@ function checkName(tool: AnyToolDefinition): string {
   return name;
 }
 
+function validPointers(paths: unknown): boolean {
+  return Array.isArray(paths) && paths.every((path) => pointerSegments(path) !== undefined);
+}
+
 function checkDefinition(tool: AnyToolDefinition): void {
   if (typeof tool.description !== 'string' || tool.description.trim() === '') {
     throw new InvalidToolDefinitionError(
@@ -203,6 +208,14 @@ function checkDefinition(tool: AnyToolDefinition): void {
     throw new InvalidToolDefinitionError(tool.name, '`defer` must be true or false, or left out.');
   }
   checkSearchHints(tool);
+  const trustedOnly: unknown = tool.trustedOnly;
+  if (trustedOnly !== undefined && typeof trustedOnly !== 'function' && !validPointers(trustedOnly)) {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      '`trustedOnly` must be a list of JSON Pointers into the input (e.g. ["/to", "/iban"]; a segment "*" for ' +
+        'every element), or a function that returns them per call.',
+    );
+  }
   const trust: unknown = tool.outputTrust;
   if (trust !== undefined && trust !== 'trusted' && trust !== 'untrusted') {
     throw new InvalidToolDefinitionError(

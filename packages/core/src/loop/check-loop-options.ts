@@ -1,3 +1,4 @@
+import { checkDataFlowOptions } from '../data-flow/check-data-flow-options.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
 import { sealKeysOf } from '../seal/seal-options.js';
@@ -46,6 +47,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
   }
   checkProvenanceOptions(options.provenance);
   if (options.seal !== undefined) sealKeysOf(options.seal);
+  checkDataFlowOptions(options.dataFlow, options.catalogue, options.provenance);
   checkStepOptions(options);
 }
 

@@ -1,6 +1,7 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
+import type { DataFlowOptions } from '../data-flow/data-flow-options.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
 import type { RepairToolCall } from '../execute/repair-call.js';
 import type { Journal } from '../journal/journal.js';
@@ -53,6 +54,12 @@ export interface LoopOptions {
    * Without it states are not sealed, and a sealed state is refused (it cannot be checked).
    */
   readonly seal?: SealOptions;
+  /**
+   * Data-flow options, each off unless given: trusted-only arguments (also declared by tools themselves,
+   * `trustedOnly`), a plan frozen when untrusted content arrives, a quarantined reader. See {@link DataFlowOptions}.
+   * They need provenance.
+   */
+  readonly dataFlow?: DataFlowOptions;
   /** Groups the journal entries of this run. Generated when absent. */
   readonly runId?: string;
   /**

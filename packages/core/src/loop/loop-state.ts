@@ -1,3 +1,4 @@
+import { startDataFlow } from '../data-flow/start-data-flow.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { emptyUsage, type Usage } from '../messages/usage.js';
@@ -38,5 +39,6 @@ function loadedOf(options: LoopOptions): { loadedTools?: LoadedTools } {
 
 function provenanceOf(options: LoopOptions): { provenance?: RunProvenance } {
   const provenance = startProvenance(options.catalogue, options.provenance, options.messages);
+  startDataFlow(provenance, options, options.messages);
   return provenance === undefined ? {} : { provenance };
 }
