@@ -51,6 +51,11 @@ export interface JournalEntry {
   readonly step?: StepPlan;
   /** Present when the run's repair hook was asked about this call: what it did, and the original call. */
   readonly repair?: JournalRepair;
+  /**
+   * SHA-256 of the JSON Schema the run's final answer is validated against (canonical JSON), for runs with
+   * the loop's `output` option: which answer the calls were made towards.
+   */
+  readonly outputSchemaDigest?: string;
 }
 
 /**

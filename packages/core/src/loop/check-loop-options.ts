@@ -1,4 +1,5 @@
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
+import { runOutputOf } from '../output/run-output.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
 import type { LoopOptions } from './loop-options.js';
@@ -45,6 +46,8 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
   }
   checkProvenanceOptions(options.provenance);
   checkStepOptions(options);
+  // Prepared now (and cached): a schema that cannot describe an answer fails before anything is sent.
+  if (options.output !== undefined) runOutputOf(options.output);
 }
 
 /** The per-step options: what can be checked before the first step is (names against the catalogue). */

@@ -5,6 +5,7 @@ import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messag
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { addUsage } from '../messages/usage.js';
+import { settleAnswer } from '../output/settle-answer.js';
 import { stopReached } from '../step/stop-reached.js';
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
@@ -151,7 +152,14 @@ async function turns(
     if (emit !== undefined) {
       await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
     }
-    if (calls.length === 0) return endLoop(state, 'completed', emit);
+    if (calls.length === 0) {
+      // A run with `output` (the output seam): the answer is validated, or asked for again once.
+      const { output } = options;
+      if (output !== undefined && (await settleAnswer(state, output, modelTurn, turn < maxTurns)) === 'correct') {
+        continue;
+      }
+      return endLoop(state, 'completed', emit);
+    }
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const mode = options.confirmation ?? 'refuse';
