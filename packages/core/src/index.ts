@@ -186,6 +186,7 @@ export {
 } from './messages/untrusted-content.js';
 export type { Usage } from './messages/usage.js';
 export { addUsage } from './messages/usage.js';
+export type { FinalAnswerReading } from './output/final-answer-turn.js';
 export type { InferOutput, OutputOptions, OutputRefusal, OutputSchema } from './output/output-options.js';
 export type { LoopOutputPartialEvent } from './output/partial-output-events.js';
 export {

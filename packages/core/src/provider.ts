@@ -26,3 +26,5 @@ export {
 } from './json/cached-json-text.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
 export { untrustedContentOf } from './messages/untrusted-content.js';
+export { answerToolRequest } from './output/answer-tool.js';
+export { finalAnswerEvents, finalAnswerTurn } from './output/final-answer-turn.js';

@@ -4,6 +4,7 @@ import type { GoogleBinding } from './google-binding.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
 import { createGenaiBinding } from './google-genai-binding.js';
 import { createGenerativeAiBinding } from './google-generative-ai-binding.js';
+import type { GoogleStructuredOutput } from './google-output-format.js';
 import type { GoogleSchemaTarget } from './google-prepare-tools.js';
 import { guardedFetch } from './guarded-fetch.js';
 import { loadGenerativeAi } from './load-generative-ai.js';
@@ -33,6 +34,12 @@ interface GoogleModelCommonOptions {
    * declared with `parametersJsonSchema` instead, per function (change `json-schema-parameters`).
    */
   readonly schemaTarget?: GoogleSchemaTarget;
+  /**
+   * How a run's structured answer (`runLoop`'s `output`) is asked for when the request has tools: `native`
+   * (JSON mode next to them; Gemini 3 and later) or `tool` (an answer tool the model must call). Without
+   * tools JSON mode is always used. Default: `native` on `gemini-3…` and later, `tool` otherwise.
+   */
+  readonly structuredOutput?: GoogleStructuredOutput;
   /** The environment to read the key from. Default: `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }

@@ -47,7 +47,16 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
   checkProvenanceOptions(options.provenance);
   checkStepOptions(options);
   // Prepared now (and cached): a schema that cannot describe an answer fails before anything is sent.
-  if (options.output !== undefined) runOutputOf(options.output);
+  if (options.output !== undefined) {
+    const { name } = runOutputOf(options.output).format;
+    // Where the answer travels as a tool (see `answerToolRequest`), its name must be free.
+    if (options.catalogue.get(name) !== undefined) {
+      throw new InvalidLoopOptionsError(
+        'output.name',
+        `"${name}" is the name of a catalogue tool; give the answer another name (output.name).`,
+      );
+    }
+  }
 }
 
 /** The per-step options: what can be checked before the first step is (names against the catalogue). */
