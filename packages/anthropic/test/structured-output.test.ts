@@ -12,17 +12,7 @@ import {
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { createAnthropicModel, defaultAnthropicStructuredOutput } from '../src/index.js';
-import {
-  blockStop,
-  jsonDelta,
-  messageDelta,
-  messageStart,
-  messageStop,
-  sseText,
-  textDelta,
-  textStart,
-  toolStart,
-} from './stream-events.js';
+import { messageSse } from './stream-events.js';
 
 const RECORDED = 'anthropic/anthropic-sdk-python__TestAsyncParse__d743d628-16aa-4c9f-ae78-51deb578f746';
 
@@ -87,27 +77,6 @@ function inlined(root: JsonObject): JsonObject {
   return walk(root) as JsonObject;
 }
 
-/** A Messages API response as the events its stream sends, text and tool input cut in 7-character deltas. */
-function streamed(response: JsonObject): string {
-  const events: JsonValue[] = [messageStart()];
-  (response['content'] as JsonObject[]).forEach((block, index) => {
-    if (block['type'] === 'text') {
-      events.push(textStart(index));
-      for (const piece of pieces(String(block['text']))) events.push(textDelta(index, piece));
-    } else {
-      events.push(toolStart(index, String(block['id']), String(block['name'])));
-      for (const piece of pieces(JSON.stringify(block['input']))) events.push(jsonDelta(index, piece));
-    }
-    events.push(blockStop(index));
-  });
-  events.push(messageDelta(String(response['stop_reason'])), messageStop);
-  return sseText(events);
-}
-
-function pieces(text: string): string[] {
-  return text.match(/[\s\S]{1,7}/g) ?? [];
-}
-
 describe('structured output streamed (synthetic streams of the conformance cassettes)', () => {
   for (const variant of STRUCTURED_OUTPUT_VARIANTS.filter((item) => item.protocol === 'anthropic-messages')) {
     for (const scenario of STRUCTURED_OUTPUT_SCENARIOS) {
@@ -115,7 +84,8 @@ describe('structured output streamed (synthetic streams of the conformance casse
         const run = await runStructuredOutputScenario({
           variant,
           scenario,
-          stream: streamed,
+          // Text and tool input in 7-character deltas.
+          stream: (response) => messageSse(response, 7),
           createModel: ({ baseURL, modelId }) =>
             createAnthropicModel({ model: modelId, baseURL, apiKey: 'test-key-not-secret', maxRetries: 0 }),
         });
