@@ -6,6 +6,7 @@ import {
   createSession,
   InMemoryJournal,
   type InterruptedRun,
+  InvalidLoopOptionsError,
   InvalidOutputSchemaError,
   jsonDigest,
   type LoopStreamEvent,
@@ -172,6 +173,19 @@ describe('the output option is checked before anything is sent', () => {
     await expect(run()).rejects.toThrow(message);
     expect(model.requests).toHaveLength(0);
   });
+});
+
+it('an answer named like a catalogue tool is refused (the answer may travel as a tool of that name)', async () => {
+  const model = scripted([]);
+  const run = runLoop({
+    model,
+    catalogue,
+    session,
+    messages: user,
+    output: { schema: summary, name: 'chercher_dossier' },
+  });
+  await expect(run).rejects.toThrow(InvalidLoopOptionsError);
+  await expect(run).rejects.toThrow('"chercher_dossier" is the name of a catalogue tool');
 });
 
 describe('after a resume or a continue, the answer is still settled', () => {
