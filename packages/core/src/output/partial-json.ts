@@ -63,7 +63,9 @@ class PrefixReader {
       }
       this.#at += 1;
       const value = this.value();
-      if (value !== MISSING) object[key] = value;
+      // Defined, not assigned: a key named `__proto__` is data in JSON, never the object's prototype.
+      if (value !== MISSING)
+        Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
       if (this.#stopped) return object;
     }
   }

@@ -30,6 +30,13 @@ describe('parsePartialJson', () => {
     expect(parsePartialJson(text)).toEqual(expected);
   });
 
+  it('keeps a "__proto__" key as data, never as the prototype', () => {
+    const parsed = parsePartialJson('{"__proto__":{"polluted":true},"a":1') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.keys(parsed)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it('never throws on any prefix of an object or array, gives the value on the whole text, and keeps what it showed', () => {
     const container = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.jsonValue()));
     fc.assert(
