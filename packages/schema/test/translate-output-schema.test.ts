@@ -34,7 +34,7 @@ describe('translateOutputSchema', () => {
     };
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties)).toEqual(['items', 'note', 'properties']);
-    expect((schema.properties.items?.items as JsonObject).additionalProperties).toBe(false);
+    expect((schema.properties.items?.items as JsonObject | undefined)?.additionalProperties).toBe(false);
     expect(schema.properties.properties?.additionalProperties).toBe(false);
     // `minimum` is not in Anthropic's subset: moved into the description, as for tools.
     expect(JSON.stringify(schema)).not.toContain('"minimum"');

@@ -1,7 +1,7 @@
+import type { CatalogueTool } from '../catalogue/catalogue-tool.js';
 import { SchemaTranslationError } from '../errors/schema-translation-error.js';
 import { translateOutputSchema } from '../output/translate-output-schema.js';
 import { OUTPUT_TARGETS, type OutputTarget } from '../output/translated-output-schema.js';
-import type { CatalogueFile } from './build-portability-report.js';
 
 /** One file's schemas used as a run's output schema: how many every structured mode carries natively. */
 export interface OutputCell {
@@ -28,7 +28,9 @@ export interface OutputPortability {
 }
 
 /** Every tool's input schema of the corpus, translated as a run's output schema for each structured mode. */
-export function outputPortability(files: readonly CatalogueFile[]): OutputPortability {
+export function outputPortability(
+  files: readonly { readonly source: string; readonly tools: readonly CatalogueTool[] }[],
+): OutputPortability {
   const cells = new Map<string, OutputCell>();
   const total: OutputCell = { native: 0, tool: 0, refused: 0 };
   const targets = new Map<OutputTarget, TargetCount>(
@@ -71,7 +73,9 @@ export function outputSectionLines(
   tools: number,
   table: (rows: readonly (readonly string[])[], align: readonly ('left' | 'right')[]) => string[],
 ): string[] {
-  const rows: string[][] = [['structured mode', 'tools', 'native, strict', 'native, not strict', 'answer tool', 'refused']];
+  const rows: string[][] = [
+    ['structured mode', 'tools', 'native, strict', 'native, not strict', 'answer tool', 'refused'],
+  ];
   const modes: Readonly<Record<OutputTarget, string>> = {
     anthropic: 'anthropic `output_config.format`',
     openai: 'openai `json_schema`',
