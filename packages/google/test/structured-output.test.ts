@@ -1,12 +1,18 @@
 // A run's structured answer on Gemini over both SDKs, streamed through the SDK over HTTP: JSON mode's text
 // arrives in several chunks (partial objects on the event stream), the answer tool's call whole (Gemini
 // streams calls whole), a safety block as a typed refusal. The streams are made from the synthetic
-// conformance cassettes. And the model rule for JSON mode next to tools.
-import type { JsonObject } from '@toolcircuit/core';
+// conformance cassettes. And the model rule for JSON mode next to tools, against the recorded 400 that
+// earlier models answer JSON mode with function calling with.
+import { type JsonObject, ProviderError, runLoop } from '@toolcircuit/core';
 import {
+  CASE_FILE_OUTPUT_SCHEMA,
+  createConformanceCatalogue,
+  createConformanceSession,
+  loadCassette,
   runStructuredOutputScenario,
   STRUCTURED_OUTPUT_SCENARIOS,
   STRUCTURED_OUTPUT_VARIANTS,
+  startReplayServer,
   structuredOutputProblems,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -68,5 +74,51 @@ describe('which Gemini models get JSON mode next to tools', () => {
     expect(() =>
       createGoogleModel({ ...common, model: 'gemini-2.5-flash', structuredOutput: 'json' as never }),
     ).toThrow(/structuredOutput must be 'native' or 'tool'/);
+  });
+});
+
+describe('the recorded refusal of JSON mode next to tools (real traffic: vercel-ai issue 10023)', () => {
+  const cassette = loadCassette('gemini/vercel-ai__issue-10023-output-with-tools-error');
+  const run = async (structuredOutput?: 'native') => {
+    const server = await startReplayServer(cassette);
+    try {
+      const model = createGoogleModel({
+        ...common,
+        model: String(cassette.model),
+        baseURL: server.url,
+        ...(structuredOutput === undefined ? {} : { structuredOutput }),
+      });
+      const error = await runLoop({
+        model,
+        catalogue: createConformanceCatalogue(),
+        session: createConformanceSession(),
+        messages: [{ role: 'user', content: 'Donne-moi la fiche du dossier A-1234.' }],
+        output: { schema: CASE_FILE_OUTPUT_SCHEMA },
+      }).catch((thrown: unknown) => thrown);
+      return { error, body: server.received[0]?.body as JsonObject | undefined };
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('forcing JSON mode next to function calling on that model gets the recorded 400, as a ProviderError', async () => {
+    const { error, body } = await run('native');
+    expect(body?.['generationConfig']).toMatchObject({ responseMimeType: 'application/json' });
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(String((error as Error).message)).toContain(
+      "Function calling with a response mime type: 'application/json' is unsupported",
+    );
+  });
+
+  it('the default for that model id sends the answer tool instead, with no JSON mode', async () => {
+    const { body } = await run();
+    const config = (body?.['generationConfig'] ?? {}) as JsonObject;
+    expect([config['responseMimeType'], config['responseJsonSchema']]).toEqual([undefined, undefined]);
+    const declared = ((body?.['tools'] ?? []) as JsonObject[]).flatMap((tool) =>
+      (tool['functionDeclarations'] as JsonObject[]).map((item) => item['name']),
+    );
+    expect(declared).toContain('final_answer');
+    expect(body?.['toolConfig']).toEqual({ functionCallingConfig: { mode: 'ANY' } });
   });
 });

@@ -1,11 +1,17 @@
 // A run's structured answer on both OpenAI APIs, streamed through the SDK over HTTP (the answer's text
 // cut in deltas, as the APIs stream it): partial objects on the event stream, the final one restored from
-// strict mode's nulls and validated. The streams are made from the synthetic conformance cassettes.
-import type { JsonObject, JsonValue } from '@toolcircuit/core';
+// strict mode's nulls and validated. The streams are made from the synthetic conformance cassettes. And a
+// recorded 400 refusing a format, replayed.
+import { type JsonObject, type JsonValue, OutputValidationError, ProviderError, runLoop } from '@toolcircuit/core';
 import {
+  CASE_FILE_OUTPUT_SCHEMA,
+  createConformanceCatalogue,
+  createConformanceSession,
+  loadCassette,
   runStructuredOutputScenario,
   STRUCTURED_OUTPUT_SCENARIOS,
   STRUCTURED_OUTPUT_VARIANTS,
+  startReplayServer,
   structuredOutputProblems,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -126,4 +132,31 @@ describe('structured output streamed (synthetic streams of the conformance casse
       });
     }
   }
+});
+
+describe('the provider refusing the format (real traffic: vercel-ai issue 6454)', () => {
+  it('is a ProviderError naming text.format.schema, never an OutputValidationError', async () => {
+    const server = await startReplayServer(
+      loadCassette('openai-responses/vercel-ai__issue-6454-nested-definitions-error'),
+    );
+    try {
+      const model = createOpenAIResponsesModel({ ...common, model: 'gpt-4.1', baseURL: `${server.url}/v1` });
+      const error = await runLoop({
+        model,
+        catalogue: createConformanceCatalogue(),
+        session: createConformanceSession(),
+        messages: [{ role: 'user', content: 'Donne-moi la fiche du dossier A-1234.' }],
+        output: { schema: CASE_FILE_OUTPUT_SCHEMA },
+      }).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).not.toBeInstanceOf(OutputValidationError);
+      expect(error).toMatchObject({ code: 'invalid_request', status: 400, providerCode: 'invalid_json_schema' });
+      expect((error as Error).message).toContain("reference to component '#/$defs/Shared' which was not found");
+      expect((server.received[0]?.body as JsonObject | undefined)?.['text']).toMatchObject({
+        format: { type: 'json_schema' },
+      });
+    } finally {
+      await server.close();
+    }
+  });
 });
