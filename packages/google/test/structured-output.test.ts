@@ -5,14 +5,12 @@
 // earlier models answer JSON mode with function calling with.
 import { type JsonObject, ProviderError, runLoop } from '@toolcircuit/core';
 import {
-  CASE_FILE_OUTPUT_SCHEMA,
-  createConformanceCatalogue,
-  createConformanceSession,
   loadCassette,
   runStructuredOutputScenario,
   STRUCTURED_OUTPUT_SCENARIOS,
   STRUCTURED_OUTPUT_VARIANTS,
   startReplayServer,
+  structuredOutputLoopOptions,
   structuredOutputProblems,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -90,10 +88,7 @@ describe('the recorded refusal of JSON mode next to tools (real traffic: vercel-
       });
       const error = await runLoop({
         model,
-        catalogue: createConformanceCatalogue(),
-        session: createConformanceSession(),
-        messages: [{ role: 'user', content: 'Donne-moi la fiche du dossier A-1234.' }],
-        output: { schema: CASE_FILE_OUTPUT_SCHEMA },
+        ...structuredOutputLoopOptions('Donne-moi la fiche du dossier A-1234.'),
       }).catch((thrown: unknown) => thrown);
       return { error, body: server.received[0]?.body as JsonObject | undefined };
     } finally {

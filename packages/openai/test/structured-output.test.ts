@@ -4,14 +4,12 @@
 // recorded 400 refusing a format, replayed.
 import { type JsonObject, type JsonValue, OutputValidationError, ProviderError, runLoop } from '@toolcircuit/core';
 import {
-  CASE_FILE_OUTPUT_SCHEMA,
-  createConformanceCatalogue,
-  createConformanceSession,
   loadCassette,
   runStructuredOutputScenario,
   STRUCTURED_OUTPUT_SCENARIOS,
   STRUCTURED_OUTPUT_VARIANTS,
   startReplayServer,
+  structuredOutputLoopOptions,
   structuredOutputProblems,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -143,10 +141,7 @@ describe('the provider refusing the format (real traffic: vercel-ai issue 6454)'
       const model = createOpenAIResponsesModel({ ...common, model: 'gpt-4.1', baseURL: `${server.url}/v1` });
       const error = await runLoop({
         model,
-        catalogue: createConformanceCatalogue(),
-        session: createConformanceSession(),
-        messages: [{ role: 'user', content: 'Donne-moi la fiche du dossier A-1234.' }],
-        output: { schema: CASE_FILE_OUTPUT_SCHEMA },
+        ...structuredOutputLoopOptions('Donne-moi la fiche du dossier A-1234.'),
       }).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).not.toBeInstanceOf(OutputValidationError);

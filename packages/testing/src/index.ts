@@ -76,6 +76,7 @@ export {
   type StructuredOutputVariant,
   type StructuredTurn,
   structuredOutputCassetteName,
+  structuredOutputLoopOptions,
   structuredOutputProblems,
   type TraceVerdict,
   type TurnPosition,

@@ -65,6 +65,7 @@ export {
   runStructuredOutputScenario,
   type StructuredOutputRun,
   type StructuredOutputRunOptions,
+  structuredOutputLoopOptions,
   structuredOutputProblems,
 } from './run-structured-output-scenario.js';
 export {

@@ -62,6 +62,20 @@ export interface StructuredOutputRun {
   readonly remaining: number;
 }
 
+/**
+ * The loop options of a structured-output scenario's run, besides the model: the conformance catalogue and
+ * session, the case file's schema as `output`, and the prompt.
+ */
+export function structuredOutputLoopOptions(prompt: string) {
+  return {
+    catalogue: createConformanceCatalogue(),
+    session: createConformanceSession(),
+    system: SYSTEM,
+    messages: [{ role: 'user' as const, content: prompt }],
+    output: { schema: CASE_FILE_OUTPUT_SCHEMA },
+  };
+}
+
 /** Reads a committed structured-output cassette. */
 export function loadStructuredOutputCassette(
   variant: StructuredOutputVariant,
@@ -84,15 +98,7 @@ export async function runStructuredOutputScenario(options: StructuredOutputRunOp
   try {
     const model = options.createModel({ baseURL: server.url, modelId: variant.model });
     const journal = new InMemoryJournal();
-    const loop = {
-      model,
-      catalogue: createConformanceCatalogue(),
-      session: createConformanceSession(),
-      system: SYSTEM,
-      messages: [{ role: 'user' as const, content: scenario.prompt }],
-      journal,
-      output: { schema: CASE_FILE_OUTPUT_SCHEMA },
-    };
+    const loop = { model, journal, ...structuredOutputLoopOptions(scenario.prompt) };
     const partials: JsonObject[] = [];
     let result: LoopResult;
     try {
