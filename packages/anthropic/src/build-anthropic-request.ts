@@ -1,12 +1,12 @@
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelRequest } from '@toolcircuit/core';
-import type { ToolNameMap } from '@toolcircuit/schema';
 import {
   type AnthropicStructuredOutput,
   anthropicOutput,
   defaultAnthropicStructuredOutput,
 } from './anthropic-output-format.js';
 import { anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
+import type { AnthropicToolNames } from './anthropic-tool-names.js';
 import { type AnthropicToolSearch, nativeToolSearchTools } from './anthropic-tool-search.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
@@ -20,7 +20,7 @@ export type AnthropicRequestBody = Omit<MessageCreateParamsBase, 'stream'> & { t
 export interface AnthropicRequest {
   readonly body: AnthropicRequestBody;
   /** To map the provider's tool names in the answer back to the catalogue's. */
-  readonly names: ToolNameMap;
+  readonly names: AnthropicToolNames;
   /** The answer tool's name, when a run's structured answer travels as one (see `anthropicOutput`). */
   readonly answerTool?: string;
 }

@@ -78,9 +78,13 @@ describe('translateOutputSchema', () => {
   });
 
   it('openai-strict: a schema strict mode would narrow is sent with strict off, as a tool is', () => {
+    // Declared properties next to a rule for any other key: strict mode could keep only the declared ones (a
+    // pure map would be sent as JSON text instead, and restored).
     const map: JsonObject = {
       type: 'object',
-      properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } },
+      properties: {
+        labels: { type: 'object', properties: { team: { type: 'string' } }, additionalProperties: { type: 'string' } },
+      },
     };
     const translated = translateOutputSchema(map, 'openai-strict');
     expect(translated).toMatchObject({ carrier: 'native', strict: false, dialect: 'openai' });

@@ -4,9 +4,11 @@ import { InvalidToolNameError } from '../errors/invalid-tool-name-error.js';
 import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
+import { checkedBuiltin } from './builtin-tool.js';
 import { type PreparedSchema, prepareSchema, type SchemaCompiler } from './prepare-schema.js';
 import { providerFeaturesOf } from './provider-features.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
+import { TEXT_INPUT_SCHEMA, textInputValidator } from './text-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import { type ToolSearch, toolSearchDefinition } from './tool-search.js';
 import { createSchemaCompiler, type InputValidation, type InputValidator } from './validate-input.js';
@@ -79,6 +81,7 @@ export function createCatalogue(
         description: tool.description,
         inputSchema: schema,
         ...providerFeaturesOf(tool, validate),
+        ...toolKindOf(tool),
       });
       entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
       if (tool.defer ?? options.defer === true) deferred.add(name);
@@ -219,11 +222,31 @@ function checkSearchHints(tool: AnyToolDefinition): void {
   }
 }
 
+/** What a declaration says about the tool's kind: a text tool's grammar, the built-in type it implements. */
+function toolKindOf(tool: AnyToolDefinition): Pick<ToolDeclaration, 'textInput' | 'builtin'> {
+  const builtin = checkedBuiltin(tool.name, tool.builtin);
+  if (tool.textInput !== undefined && builtin !== undefined) {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      "a text tool cannot also be a `builtin` tool: built-in types take the provider's own arguments.",
+    );
+  }
+  const grammar = tool.textInput?.grammar;
+  return {
+    ...(tool.textInput === undefined ? {} : { textInput: Object.freeze(grammar === undefined ? {} : { grammar }) }),
+    ...(builtin === undefined ? {} : { builtin }),
+  };
+}
+
 function prepareToolSchema(
   tool: AnyToolDefinition,
   compile: SchemaCompiler,
   normalize?: CatalogueOptions['normalizeSchema'],
 ): PreparedSchema {
+  // A text tool's input is a string: its check is its grammar and its own `validate`, not a JSON Schema.
+  if (tool.textInput !== undefined) {
+    return { schema: TEXT_INPUT_SCHEMA, validate: textInputValidator(tool.name, tool.textInput) };
+  }
   return prepareSchema(tool.name, normalizeSource(tool, normalize), compile);
 }
 

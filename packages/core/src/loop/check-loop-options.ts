@@ -1,6 +1,7 @@
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { runOutputOf } from '../output/run-output.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
+import { sealKeysOf } from '../seal/seal-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
 import type { LoopOptions } from './loop-options.js';
 import { activeSet } from './plan-step.js';
@@ -45,6 +46,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
   checkProvenanceOptions(options.provenance);
+  if (options.seal !== undefined) sealKeysOf(options.seal);
   checkStepOptions(options);
   // Prepared now (and cached): a schema that cannot describe an answer fails before anything is sent.
   if (options.output !== undefined) {
