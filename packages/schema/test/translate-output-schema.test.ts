@@ -38,8 +38,11 @@ describe('translateOutputSchema', () => {
     expect(schema.properties.properties?.additionalProperties).toBe(false);
     // `minimum` is not in Anthropic's subset: moved into the description, as for tools.
     expect(JSON.stringify(schema)).not.toContain('"minimum"');
-    const closed = translated.changes.filter((change) => change.kind === 'closed-object');
-    expect(closed).toEqual([expect.objectContaining({ path: '', narrows: 'keys the schema does not declare' })]);
+    // Keys nobody declared are no input, as under openai-strict: logged, but not as a narrowing.
+    const closed = translated.changes.filter((change) => change.kind === 'closed-implicit-object');
+    expect(closed).toEqual([expect.objectContaining({ path: '' })]);
+    expect(closed[0]?.narrows).toBeUndefined();
+    expect(translated.changes.some((change) => change.kind === 'closed-object')).toBe(false);
     expect(closed[0]?.detail).toContain('3 objects');
     expect(checkProviderSchema(translated.schema, 'anthropic')).toEqual([]);
   });

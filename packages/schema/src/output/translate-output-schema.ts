@@ -22,8 +22,9 @@ const cache = new WeakMap<JsonObject, Map<OutputTarget, TranslatedOutputSchema>>
  * - `openai-strict` / `openai` (Chat `response_format`, Responses `text.format`, `json_schema`): the tool
  *   translation; `strict` is kept unless strict mode would narrow the answer (then `strict-off`, as tools).
  * - `anthropic` (`output_config.format`): Anthropic's structured outputs take only closed objects and no
- *   recursion. Objects that leave `additionalProperties` out are closed (they declare their keys; only keys
- *   nobody declared are lost: `closed-object` at the root, with `narrows`). A schema with an object open to
+ *   recursion. Objects that leave `additionalProperties` out are closed: they declare their keys, and keys
+ *   nobody declared are no part of an answer anyone can read (`closed-implicit-object` at the root, as
+ *   `openai-strict` logs it, without `narrows`). A schema with an object open to
  *   undeclared keys (a map, `additionalProperties: true`, `patternProperties`) or with recursion is carried
  *   by the answer tool instead (`carrier: 'tool'`, the plain `anthropic` translation): nothing is narrowed.
  * - `gemini-json-schema` (`responseJsonSchema`): the tool translation.
@@ -65,10 +66,9 @@ function forAnthropic(original: JsonObject, translated: TranslatedSchema): Trans
   if (closing === 0) return { ...translated, carrier: 'native', strict: true };
   const change: SchemaChange = {
     path: '',
-    kind: 'closed-object',
+    kind: 'closed-implicit-object',
     keyword: 'additionalProperties',
     detail: `Anthropic structured outputs take closed objects only: ${closing} object${closing === 1 ? '' : 's'} that left additionalProperties out ${closing === 1 ? 'was' : 'were'} closed`,
-    narrows: 'keys the schema does not declare',
   };
   return {
     ...translated,
