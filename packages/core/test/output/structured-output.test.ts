@@ -143,6 +143,20 @@ describe('an answer that does not validate', () => {
   });
 });
 
+describe('a turn the provider paused', () => {
+  it('is no answer yet: sent back as it is, with no corrective turn; the answer after it is validated', async () => {
+    // Anthropic's `pause_turn`: a long server-tool turn cut in two, its text only a start.
+    const paused: ModelTurn = { ...textTurn('Je cherche'), stopReason: { unified: 'pause', raw: 'pause_turn' } };
+    const model = scripted([paused, textTurn('{"numero":"A-1234","statut":"clos"}')]);
+    const result = await runLoop({ model, catalogue, session, messages: user, output: { schema: summary } });
+    expect(result.status).toBe('completed');
+    expect(result.output).toEqual({ numero: 'A-1234', statut: 'clos' });
+    expect(model.requests).toHaveLength(2);
+    // The second request ends with the paused turn itself, not with a correction asking for the format.
+    expect(model.requests[1]?.messages.at(-1)?.role).toBe('assistant');
+  });
+});
+
 describe('a refusal', () => {
   it('is a typed outcome: no output, the refusal and its text, no corrective turn', async () => {
     const model = scripted([refusalTurn('I cannot help with that.')]);
