@@ -57,5 +57,6 @@ export function journalEntryOf(
     const { repair } = journalRepairOf(attempt);
     if (repair !== undefined) entry.repair = repair;
   }
+  if (context.outputSchemaDigest !== undefined) entry.outputSchemaDigest = context.outputSchemaDigest;
   return entry;
 }

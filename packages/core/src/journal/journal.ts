@@ -57,6 +57,11 @@ export interface JournalEntry {
    * from quarantined documents, where each trusted-only value was found, which option refused or held the call.
    */
   readonly dataFlow?: JournalDataFlow;
+  /**
+   * SHA-256 of the JSON Schema the run's final answer is validated against (canonical JSON), for runs with
+   * the loop's `output` option: which answer the calls were made towards.
+   */
+  readonly outputSchemaDigest?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { withoutKept } from '../data-flow/model-view.js';
 import type { ModelRequest } from '../messages/model.js';
+import { outputRequest } from '../output/output-request.js';
 import { spotlightMessages, spotlightNote } from '../provenance/spotlight.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopState } from './loop-state.js';
@@ -40,6 +41,8 @@ export function buildModelRequest(
   if (options.temperature !== undefined) request.temperature = options.temperature;
   if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
   if (options.signal !== undefined) request.signal = options.signal;
+  // The run's structured answer (the output seam): its format, and "answer now" on a corrective turn.
+  if (options.output !== undefined) Object.assign(request, outputRequest(options.output, state.messages));
   return request;
 }
 

@@ -8,6 +8,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Message } from '../messages/messages.js';
 import type { Model, ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
+import type { OutputOptions } from '../output/output-options.js';
 import type { ProvenanceOptions } from '../provenance/provenance-options.js';
 import type { SealOptions } from '../seal/seal-options.js';
 import type { Session } from '../session/session.js';
@@ -80,4 +81,10 @@ export interface LoopOptions {
   readonly hostedTools?: readonly HostedTool[];
   /** Ask for the tool list to be cached where the provider takes a hint (Anthropic `cache_control`). */
   readonly cacheTools?: boolean;
+  /**
+   * Ask for the run's final answer as a typed object (`result.output`), tools still allowed on the way: the
+   * answer is requested in the provider's structured mode, validated with the tools' validator, corrected
+   * once when it does not fit, then `OutputValidationError`. See {@link OutputOptions}.
+   */
+  readonly output?: OutputOptions;
 }
