@@ -1,3 +1,4 @@
+import { withOneModel } from '../fallback/one-model.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import { runCircuit } from './circuit.js';
 import { finishLoop } from './finish-loop.js';
@@ -37,6 +38,8 @@ export interface LoopStream extends AsyncIterable<LoopStreamEvent> {
  */
 export function streamLoop(options: LoopOptions): LoopStream {
   checkLoopOptions(options);
+  // A fallback list becomes one model here, at once: an invalid list throws before anything starts.
+  const one = withOneModel(options);
   const state = startLoopState(options);
   const controller = new AbortController();
   const stop = (): void => {
@@ -61,7 +64,7 @@ export function streamLoop(options: LoopOptions): LoopStream {
     else outer?.addEventListener('abort', follow, { once: true });
     try {
       // `Object.assign` rather than a spread followed by a new key (slow on Node 20, see `readModelTurn`).
-      const run: LoopOptions = Object.assign({}, options, { signal: controller.signal });
+      const run = Object.assign({}, one, { signal: controller.signal });
       await runCircuit(
         state,
         run,
