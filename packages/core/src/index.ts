@@ -75,6 +75,12 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export { type CostBudget, costBudget } from './cost/cost-budget.js';
+export type { ModelPrice } from './cost/model-price.js';
+export { priceOf } from './cost/price-of.js';
+export { PRICE_TABLE } from './cost/price-table.js';
+export { type RunCost, runCost } from './cost/run-cost.js';
+export { addCost, type Cost, turnCost } from './cost/turn-cost.js';
 export type {
   DataFlowOptions,
   PlanOptions,
