@@ -247,6 +247,8 @@ export function convertAnthropicUsage(usage: AnthropicUsage | MessageDeltaUsage 
   return {
     ...result,
     ...(cacheRead === undefined ? {} : { cachedInputTokens: cacheRead }),
+    // Written to the cache: billed above the base input rate, so a price needs them apart (only when some were).
+    ...(cacheWrite === undefined || cacheWrite === 0 ? {} : { cacheWriteInputTokens: cacheWrite }),
     ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
   };
 }

@@ -93,6 +93,13 @@ export {
 } from './conformance/media-result-scenario.js';
 export { createToolSearchCatalogue, TOOL_SEARCH_DEFERRED_TOOLS } from './conformance/tool-search-catalogue.js';
 export {
+  type ExpectedCall,
+  type FallbackPairOptions,
+  type FallbackPairOutcome,
+  foreignHistoryProblems,
+  playFallbackPair,
+} from './fallback/index.js';
+export {
   FAULT_CASES,
   FAULT_WIRES,
   type FaultAnswer,

@@ -1,6 +1,7 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
+import type { WithOneModel } from '../fallback/one-model.js';
 import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messages/messages.js';
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
@@ -32,7 +33,8 @@ import { type SettledCall, settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
 import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
 
-type Options = Omit<LoopOptions, 'messages'>;
+/** A fallback list is one `fallbackModel` by now (see `withOneModel`): the circuit asks one model. */
+type Options = WithOneModel<Omit<LoopOptions, 'messages'>>;
 
 /**
  * The circuit: turns until the model answers without calls (a turn the provider paused is asked to go on),
