@@ -71,6 +71,12 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export {
+  type ContextPolicy,
+  type ContextReport,
+  DEFAULT_KEEP_TURNS,
+  type SummariseInput,
+} from './context/context-policy.js';
 export type { Embedder, EmbeddingPurpose } from './embeddings/embedder.js';
 export { DEFAULT_RANK_FUSION, fuseRankings, type RankFusion } from './embeddings/fuse-rankings.js';
 export {
@@ -164,7 +170,14 @@ export type {
   UserMessage,
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
-export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
+export type {
+  ContextEditing,
+  DeferredTools,
+  Model,
+  ModelRequest,
+  ToolChoice,
+  ToolDeclaration,
+} from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
 export type { StreamEvent } from './messages/stream-events.js';

@@ -1,3 +1,4 @@
+import { checkContextPolicy } from '../context/check-context-policy.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
@@ -44,6 +45,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
   checkProvenanceOptions(options.provenance);
+  checkContextPolicy(options.contextPolicy);
   checkStepOptions(options);
 }
 
