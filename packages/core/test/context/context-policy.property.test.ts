@@ -205,12 +205,15 @@ describe('context policy over random runs (property-based)', () => {
           for (const part of resultsOf(request.messages.slice(keepFrom))) {
             expect(typeof part.content === 'string' && PLACEHOLDER.test(part.content)).toBe(false);
           }
-          // A summary stands right after the caller's messages, in the circuit's frame.
+          // A summary stands right after the caller's messages, in the circuit's frame, when the report says so.
           const second = request.messages[1];
+          const folded = (reports[index] as ContextReport).foldedMessages;
+          expect(second?.role === 'user').toBe(folded > 0);
           if (second?.role === 'user') {
             summarised += 1;
             expect(policy.summarise).toBeDefined();
-            expect(typeof second.content === 'string' && SUMMARY.test(second.content)).toBe(true);
+            expect(second.content).toMatch(SUMMARY);
+            expect(second.content).toContain(`Summary of ${folded} earlier`);
             expect(request.messages[2]?.role).toBe('assistant');
           }
         }
