@@ -1,6 +1,7 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
 import { invalidResponseError } from '@toolcircuit/core/provider';
+import { supportsContextEditing } from './anthropic-context-editing.js';
 import {
   type AnthropicModelOptions,
   createAnthropicClient,
@@ -54,7 +55,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     return streamAnthropic(client, buildAnthropicRequest(request, settings), request.signal);
   }
 
-  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate, stream };
+  // Context editing where the model has it: a context policy with `native` then leaves the clearing to the API.
+  const clearsToolResults = options.contextEditing ?? supportsContextEditing(options.model);
+  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, clearsToolResults, generate, stream };
 }
 
 function isMessage(value: unknown): value is Message {

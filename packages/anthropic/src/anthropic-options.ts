@@ -28,6 +28,12 @@ export interface AnthropicModelOptions {
    * Anthropic's own tool search tool with `defer_loading` on the deferred tools.
    */
   readonly toolSearch?: AnthropicToolSearch;
+  /**
+   * Whether this model has context editing (`context_management` with `clear_tool_uses`, beta), which a
+   * context policy with `native: true` then uses instead of clearing results itself. Default: by the model
+   * id (Claude 4 and later); set it for an id the adapter cannot tell (a proxy's alias, a platform's id).
+   */
+  readonly contextEditing?: boolean;
   /** Where the key is looked up; defaults to `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -66,6 +72,14 @@ export function validateAnthropicOptions(options: AnthropicModelOptions): void {
       'invalid_option',
       'toolSearch',
       `toolSearch must be 'neutral', 'bm25' or 'regex', got ${JSON.stringify(toolSearch)}.`,
+    );
+  }
+  const contextEditing: unknown = options.contextEditing;
+  if (contextEditing !== undefined && typeof contextEditing !== 'boolean') {
+    throw new AnthropicConfigurationError(
+      'invalid_option',
+      'contextEditing',
+      `contextEditing must be true or false, got ${JSON.stringify(contextEditing)}.`,
     );
   }
   const maxTokens = options.maxTokens;

@@ -5,6 +5,7 @@ import { neutralToolName } from './anthropic-prepare-tools.js';
 import {
   assembleAnthropicTurn,
   CUT_OFF_INPUT_ERROR,
+  contextManagementOf,
   cutOffCall,
   parseAnthropicBlock,
   type ServerBlock,
@@ -58,6 +59,7 @@ export class AnthropicStreamAssembler {
   #stopSequence: string | null = null;
   #usage: MessageDeltaUsage | undefined;
   #container: string | undefined;
+  #contextManagement: JsonObject | undefined;
   #stopped = false;
 
   constructor(names: ToolNameMap) {
@@ -95,6 +97,7 @@ export class AnthropicStreamAssembler {
         this.#stopReason = event.delta.stop_reason ?? this.#stopReason;
         this.#stopSequence = event.delta.stop_sequence ?? this.#stopSequence;
         this.#container = event.delta.container?.id ?? this.#container;
+        this.#contextManagement = contextManagementOf(event) ?? this.#contextManagement;
         this.#usage = mergeUsage(this.#usage, event.usage);
         return [];
       }
@@ -234,6 +237,7 @@ export class AnthropicStreamAssembler {
         usage: this.#usage,
         container: this.#container,
         serverBlocks,
+        contextManagement: this.#contextManagement,
       },
       this.#names,
     );

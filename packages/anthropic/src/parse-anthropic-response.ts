@@ -42,7 +42,12 @@ export function parseAnthropicResponse(message: Message, names: ToolNameMap): Mo
   }
   return assembleAnthropicTurn(
     content,
-    { ...message, container: message.container?.id ?? undefined, serverBlocks },
+    {
+      ...message,
+      container: message.container?.id ?? undefined,
+      serverBlocks,
+      contextManagement: contextManagementOf(message),
+    },
     names,
   );
 }
@@ -63,6 +68,17 @@ export interface AnthropicEnvelope {
   /** Id of the code-execution container the next request must name again. */
   readonly container: string | undefined;
   readonly serverBlocks: readonly ServerBlock[];
+  /** What context editing did (`context_management.applied_edits`), when the request asked for it. */
+  readonly contextManagement?: JsonObject | undefined;
+}
+
+/**
+ * The `context_management` a response or a `message_delta` event carries (SDK 1.14 types it on the beta
+ * Messages API only, so it is read as what it is: JSON the API sent).
+ */
+export function contextManagementOf(value: object): JsonObject | undefined {
+  const found: unknown = (value as { context_management?: unknown }).context_management;
+  return typeof found === 'object' && found !== null && !Array.isArray(found) ? (found as JsonObject) : undefined;
 }
 
 /** The neutral turn from parsed content and the response envelope (shared by generate and stream). */
@@ -165,6 +181,7 @@ function responseMetadata(message: AnthropicEnvelope): JsonObject {
   const cacheWrite = message.usage?.cache_creation_input_tokens;
   if (typeof cacheWrite === 'number') meta['cacheCreationInputTokens'] = cacheWrite;
   if (message.container !== undefined) meta['container'] = message.container;
+  if (message.contextManagement !== undefined) meta['contextManagement'] = message.contextManagement;
   if (message.serverBlocks.length > 0) {
     meta['serverBlocks'] = message.serverBlocks.map(({ before, block }) => ({ before, block }));
   }
