@@ -12,12 +12,20 @@ import { foldsUntrusted, summaryMessage } from './summary-message.js';
 /** Results this small are never cleared: the placeholder would save nothing. */
 const SMALLEST_CLEARED_TOKENS = 100;
 
+/**
+ * What the provider has not counted yet (the messages since the request it last answered, a new summary) is
+ * estimated half again as large: the cheap estimate of one new result can be off by a third either way (JSON
+ * and code run denser than prose), and the provider's count only corrects it from the next answer on.
+ */
+const UNCOUNTED_MARGIN = 0.5;
+
 interface Summary {
   readonly text: string;
   readonly untrusted: boolean;
   /** The run's messages before this index (from the first assistant message on) are folded into it. */
   readonly through: number;
   readonly message: UserMessage;
+  readonly tokens: number;
 }
 
 /** Where a request's messages may change: folding starts at `start`, nothing at or after `keepFrom` changes. */
@@ -33,16 +41,20 @@ interface Bounds {
  * it is, what is cleared and what is folded into a summary, and learns from the provider's count of each
  * request how far the cheap estimate is off.
  *
- * The estimate of a request is the cheap one (`estimate-tokens.ts`) of what is sent, times the ratio of the
- * provider's count of the previous request to the cheap estimate of that request: the provider's count plus
- * what was added since, scaled as the provider counts. The ratio is never taken below 1: a provider that
- * counts fewer tokens than the estimate (or reports none, or nonsense) cannot make a request look smaller
- * than the estimate says. Before the first answer (and after a resume, whose first request this shaper did
- * not send) the ratio is 1.
+ * The estimate of a request is the cheap one (`estimate-tokens.ts`) of what is sent, what the provider has
+ * not counted yet half again, times the ratio of the provider's count of the previous request to the cheap
+ * estimate of that request: the provider's count plus what was added since, scaled as the provider counts.
+ * The ratio is never taken below 1: a provider that counts fewer tokens than the estimate (or reports none,
+ * or nonsense) cannot make a request look smaller than the estimate says. Before the first answer (and after
+ * a resume, whose first request this shaper did not send) the ratio is 1 and nothing is counted.
  *
  * Decisions only grow within a run: a result cleared stays cleared, folded turns stay folded, so requests
  * do not flip back and forth and a provider's prompt cache is written again only when something new is
  * cleared or folded. Each clearing or folding frees `clearAtLeast` tokens beyond the budget.
+ *
+ * Messages are only ever appended to a run (the loop may rewrite its newest assistant message), so the
+ * shaper keeps, per index, the message it saw there and its estimates as it is and as sent: a request costs
+ * an identity check per message and the estimate of what is new.
  */
 export class ContextShaper {
   readonly #policy: ContextPolicy;
@@ -51,16 +63,25 @@ export class ContextShaper {
   readonly #keepTurns: number;
   readonly #clearAtLeast: number;
   readonly #keepTools: ReadonlySet<string>;
-  readonly #cleared = new WeakMap<ToolMessage, ToolMessage>();
+  readonly #copies = new WeakMap<ToolMessage, ToolMessage>();
   readonly #clearable = (part: ToolResultPart): boolean =>
     !this.#keepTools.has(part.name) && resultTokens(part) > SMALLEST_CLEARED_TOKENS;
-  /** The provider's count over the cheap estimate, from the last request it answered (≥ 1). */
-  #ratio = 1;
-  /** The cheap estimate of the last request sent, until its answer brings the provider's count. */
-  #lastSent: number | undefined;
+  /** Per index of the request's messages: the message seen there, its tokens whole and as sent. */
+  readonly #seen: Message[] = [];
+  readonly #whole: number[] = [];
+  readonly #sent: number[] = [];
+  /** Per index: its cleared copy once cleared (a tool message), and how many results that copy clears. */
+  readonly #cleared: (ToolMessage | undefined)[] = [];
+  readonly #placeholders: number[] = [];
   /** Tool messages before this index are sent with their clearable results cleared. */
   #clearedThrough = 0;
   #summary: Summary | undefined;
+  /** The provider's count over the cheap estimate, from the last request it answered (≥ 1). */
+  #ratio = 1;
+  /** The messages before this index were in the request the provider last counted. */
+  #counted = 0;
+  /** The last request sent, until its answer: its cheap estimate and how many messages it held. */
+  #pending: { readonly estimate: number; readonly messages: number } | undefined;
 
   constructor(policy: ContextPolicy, state: LoopState, catalogue: Catalogue) {
     this.#policy = policy;
@@ -74,62 +95,103 @@ export class ContextShaper {
   /** The request as it goes to `model`: shaped, or whole with `contextEditing` for a model that clears itself. */
   shape(request: ModelRequest, model: Model): ModelRequest | Promise<ModelRequest> {
     const { messages } = request;
+    this.#sync(messages);
     const bounds = boundsOf(messages, this.#keepTurns);
     const base = (request.system === undefined ? 0 : textTokens(request.system)) + toolsTokens(request.tools);
-    if (this.#policy.native === true && model.clearsToolResults === true) {
-      return this.#native(request, bounds, base);
-    }
-    const full = base + sumTokens(messages, 0, messages.length);
-    const sent = this.#sentTokens(messages, bounds, base);
-    const over = this.#ratio * sent > this.#policy.maxTokens;
-    if (!over) return this.#send(request, bounds, full, sent, false);
+    if (this.#policy.native === true && model.clearsToolResults === true) return this.#native(request, bounds, base);
+    const full = this.#estimate(bounds, base, true);
+    let sent = this.#estimate(bounds, base, false);
+    if (this.#ratio * sent <= this.#policy.maxTokens) return this.#send(request, bounds, base, full, false);
     const target = Math.max(0, (this.#policy.maxTokens - this.#clearAtLeast) / this.#ratio);
-    const afterClearing = this.#clear(messages, bounds, sent, target);
-    if (afterClearing <= target || this.#policy.summarise === undefined) {
-      return this.#send(request, bounds, full, afterClearing, false);
-    }
-    const fold = this.#foldUntil(messages, bounds, afterClearing, target);
-    if (fold === undefined) return this.#send(request, bounds, full, afterClearing, false);
-    return this.#summarise(request, bounds.start, fold).then(() =>
-      this.#send(request, bounds, full, this.#sentTokens(messages, bounds, base), true),
-    );
+    sent = this.#clear(bounds, sent, target);
+    if (sent <= target || this.#policy.summarise === undefined) return this.#send(request, bounds, base, full, false);
+    const through = this.#foldUntil(bounds, sent, target);
+    if (through === undefined) return this.#send(request, bounds, base, full, false);
+    return this.#summarise(request, bounds.start, through).then(() => this.#send(request, bounds, base, full, true));
   }
 
   /** The provider answered the last request: its count of that request's input calibrates the estimate. */
   answered(usage: Usage | undefined): void {
-    const sent = this.#lastSent;
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending === undefined) return;
+    // What that request held is counted now, whatever the count says: only the ratio needs a sane one.
+    this.#counted = Math.min(pending.messages, this.#seen.length);
     const counted = usage?.inputTokens;
-    if (sent === undefined || sent <= 0 || typeof counted !== 'number' || !Number.isFinite(counted)) return;
-    this.#ratio = Math.max(1, counted / sent);
+    if (pending.estimate <= 0 || typeof counted !== 'number' || !Number.isFinite(counted)) return;
+    this.#ratio = Math.max(1, counted / pending.estimate);
   }
 
-  /** The cheap estimate of the request as the decisions so far would send it. */
-  #sentTokens(messages: readonly Message[], bounds: Bounds, base: number): number {
-    const summary = this.#usableSummary(bounds);
-    const from = summary === undefined ? bounds.start : summary.through;
-    let tokens = base + sumTokens(messages, 0, bounds.start);
-    if (summary !== undefined) tokens += messageTokens(summary.message);
-    const clearedEnd = Math.min(this.#clearedThrough, bounds.keepFrom);
-    for (let index = from; index < messages.length; index += 1) {
-      tokens += messageTokens(
-        index < clearedEnd ? this.#viewOf(messages[index] as Message) : (messages[index] as Message),
-      );
+  /** Brings the per-index figures up to the request's messages: new ones estimated, a changed one again. */
+  #sync(messages: readonly Message[]): void {
+    const seen = this.#seen;
+    const common = Math.min(seen.length, messages.length);
+    let index = 0;
+    while (index < common && seen[index] === messages[index]) index += 1;
+    if (index < seen.length) {
+      for (const list of [seen, this.#whole, this.#sent, this.#cleared, this.#placeholders]) list.length = index;
+      this.#counted = Math.min(this.#counted, index);
+      // Only the newest turn is ever rewritten, never folded; a summary past a change would misplace it.
+      if (this.#summary !== undefined && this.#summary.through > index) this.#summary = undefined;
     }
-    return tokens;
+    for (; index < messages.length; index += 1) {
+      const message = messages[index] as Message;
+      const tokens = messageTokens(message);
+      seen.push(message);
+      this.#whole.push(tokens);
+      this.#sent.push(tokens);
+      this.#cleared.push(undefined);
+      this.#placeholders.push(0);
+      if (index < this.#clearedThrough) this.#clearAt(index);
+    }
+  }
+
+  /** Clears the results of the message at `index`, if it is a tool message with results worth clearing. */
+  #clearAt(index: number): void {
+    const message = this.#seen[index];
+    if (message?.role !== 'tool' || this.#cleared[index] !== undefined) return;
+    const copy = clearedMessage(message, this.#clearable, this.#catalogue, this.#copies);
+    let placeholders = 0;
+    for (let part = 0; part < copy.content.length; part += 1) {
+      if (copy.content[part] !== message.content[part]) placeholders += 1;
+    }
+    if (placeholders === 0) return;
+    this.#cleared[index] = copy;
+    this.#placeholders[index] = placeholders;
+    this.#sent[index] = messageTokens(copy);
+  }
+
+  /** How much a message's estimate weighs: more for what the provider has not counted yet. */
+  #weight(index: number): number {
+    return index < this.#counted ? 1 : 1 + UNCOUNTED_MARGIN;
+  }
+
+  /** The cheap estimate of the request, as the decisions so far would send it or (`whole`) as the run holds it. */
+  #estimate(bounds: Bounds, base: number, whole: boolean): number {
+    const summary = whole ? undefined : this.#summary;
+    const from = summary === undefined ? bounds.start : summary.through;
+    const tokens = whole ? this.#whole : this.#sent;
+    let estimate = base;
+    for (let index = 0; index < bounds.start; index += 1)
+      estimate += (this.#whole[index] as number) * this.#weight(index);
+    if (summary !== undefined) estimate += summary.tokens * (1 + UNCOUNTED_MARGIN);
+    for (let index = from; index < tokens.length; index += 1)
+      estimate += (tokens[index] as number) * this.#weight(index);
+    return estimate;
   }
 
   /** Clears whole turns' results, oldest first, until the estimate is at most `target`; returns the estimate. */
-  #clear(messages: readonly Message[], bounds: Bounds, sent: number, target: number): number {
+  #clear(bounds: Bounds, sent: number, target: number): number {
     if (this.#policy.clearToolResults === false) return sent;
-    const summary = this.#usableSummary(bounds);
-    let index = Math.max(this.#clearedThrough, summary === undefined ? bounds.start : summary.through);
-    let tokens = sent;
-    for (; tokens > target && index < bounds.keepFrom; index += 1) {
-      const message = messages[index] as Message;
-      if (message.role === 'tool') tokens -= messageTokens(message) - messageTokens(this.#viewOf(message));
+    let index = Math.max(this.#clearedThrough, this.#summary?.through ?? bounds.start);
+    let estimate = sent;
+    for (; estimate > target && index < bounds.keepFrom; index += 1) {
+      const before = this.#sent[index] as number;
+      this.#clearAt(index);
+      estimate -= (before - (this.#sent[index] as number)) * this.#weight(index);
     }
     this.#clearedThrough = Math.max(this.#clearedThrough, index);
-    return tokens;
+    return estimate;
   }
 
   /**
@@ -137,18 +199,15 @@ export class ContextShaper {
    * estimate to `target` without the new summary, or all the turns before the last `keepTurns` when none
    * does; `undefined` when there is no turn to fold.
    */
-  #foldUntil(messages: readonly Message[], bounds: Bounds, sent: number, target: number): number | undefined {
-    const summary = this.#usableSummary(bounds);
-    const from = summary === undefined ? bounds.start : summary.through;
+  #foldUntil(bounds: Bounds, sent: number, target: number): number | undefined {
+    const from = this.#summary?.through ?? bounds.start;
     if (from >= bounds.keepFrom) return undefined;
-    let tokens = sent - (summary === undefined ? 0 : messageTokens(summary.message));
-    const clearedEnd = Math.min(this.#clearedThrough, bounds.keepFrom);
+    let estimate = sent - (this.#summary === undefined ? 0 : this.#summary.tokens * (1 + UNCOUNTED_MARGIN));
     for (let index = from; index < bounds.keepFrom; index += 1) {
-      const message = messages[index] as Message;
-      tokens -= messageTokens(index < clearedEnd ? this.#viewOf(message) : message);
+      estimate -= (this.#sent[index] as number) * this.#weight(index);
       // A turn ends where the next assistant message starts: a call is never folded apart from its result.
       const next = index + 1;
-      if (next === bounds.keepFrom || (tokens <= target && messages[next]?.role === 'assistant')) return next;
+      if (next === bounds.keepFrom || (estimate <= target && this.#seen[next]?.role === 'assistant')) return next;
     }
     return bounds.keepFrom;
   }
@@ -157,8 +216,7 @@ export class ContextShaper {
     const previous = this.#summary;
     const state = this.#state;
     // The run's own messages (results whole), not the request's (cleared or spotlit): same indexes.
-    const from = previous === undefined ? start : previous.through;
-    const folded = state.messages.slice(from, through);
+    const folded = state.messages.slice(previous?.through ?? start, through);
     const untrusted = previous?.untrusted === true || foldsUntrusted(folded, state.provenance);
     const summarise = this.#policy.summarise as NonNullable<ContextPolicy['summarise']>;
     const text: unknown = await summarise({
@@ -176,7 +234,7 @@ export class ContextShaper {
       );
     }
     const message = summaryMessage(text, through - start, untrusted, state.provenance);
-    this.#summary = { text, untrusted, through, message };
+    this.#summary = { text, untrusted, through, message, tokens: messageTokens(message) };
   }
 
   #native(request: ModelRequest, bounds: Bounds, base: number): ModelRequest {
@@ -194,8 +252,9 @@ export class ContextShaper {
         ...(this.#keepTools.size === 0 ? {} : { excludeTools: [...this.#keepTools] }),
       },
     };
-    const tokens = Math.ceil(this.#ratio * (base + sumTokens(messages, 0, messages.length)));
-    this.#lastSent = undefined;
+    // The provider counts what it kept, not what was sent: no calibration from its answer.
+    this.#pending = undefined;
+    const tokens = Math.ceil(this.#ratio * this.#estimate(bounds, base, true));
     this.#report({
       fullTokens: tokens,
       sentTokens: tokens,
@@ -208,31 +267,30 @@ export class ContextShaper {
   }
 
   /** The request with the decisions applied, reported. */
-  #send(request: ModelRequest, bounds: Bounds, full: number, sent: number, summarised: boolean): ModelRequest {
+  #send(request: ModelRequest, bounds: Bounds, base: number, full: number, summarised: boolean): ModelRequest {
     const { messages } = request;
-    const summary = this.#usableSummary(bounds);
-    const clearedEnd = Math.min(this.#clearedThrough, bounds.keepFrom);
-    const from = summary === undefined ? bounds.start : summary.through;
+    const summary = this.#summary;
+    const from = summary?.through ?? bounds.start;
+    const clearedEnd = Math.min(this.#clearedThrough, messages.length);
     let clearedResults = 0;
     let shaped: readonly Message[] = messages;
     if (summary !== undefined || clearedEnd > from) {
       const view: Message[] = messages.slice(0, bounds.start);
       if (summary !== undefined) view.push(summary.message);
       for (let index = from; index < messages.length; index += 1) {
-        const message = messages[index] as Message;
-        if (index >= clearedEnd || message.role !== 'tool') {
-          view.push(message);
-          continue;
-        }
-        const cleared = this.#viewOf(message) as ToolMessage;
-        for (let part = 0; part < cleared.content.length; part += 1) {
-          if (cleared.content[part] !== message.content[part]) clearedResults += 1;
-        }
-        view.push(cleared);
+        const copy = index < clearedEnd ? this.#cleared[index] : undefined;
+        if (copy !== undefined) clearedResults += this.#placeholders[index] as number;
+        view.push(copy ?? (messages[index] as Message));
       }
       shaped = view;
     }
-    this.#lastSent = sent;
+    // The provider's count of this request will be of what was sent, weighed as the provider weighs it.
+    let raw = base;
+    for (let index = 0; index < bounds.start; index += 1) raw += this.#whole[index] as number;
+    if (summary !== undefined) raw += summary.tokens;
+    for (let index = from; index < messages.length; index += 1) raw += this.#sent[index] as number;
+    this.#pending = { estimate: raw, messages: messages.length };
+    const sent = this.#estimate(bounds, base, false);
     this.#report({
       fullTokens: Math.ceil(this.#ratio * full),
       sentTokens: Math.ceil(this.#ratio * sent),
@@ -256,33 +314,11 @@ export class ContextShaper {
       overBudget: !figures.native && figures.sentTokens > maxTokens,
     });
   }
-
-  /** A tool message as sent once cleared; any other message as it is. */
-  #viewOf(message: Message): Message {
-    if (message.role !== 'tool') return message;
-    return clearedMessage(message, this.#clearable, this.#catalogue, this.#cleared);
-  }
-
-  /** The summary, unless the run's messages no longer reach past it (they only grow within a run). */
-  #usableSummary(bounds: Bounds): Summary | undefined {
-    const summary = this.#summary;
-    return summary !== undefined && summary.through <= bounds.keepFrom ? summary : undefined;
-  }
-}
-
-function sumTokens(messages: readonly Message[], from: number, to: number): number {
-  let tokens = 0;
-  for (let index = from; index < to; index += 1) tokens += messageTokens(messages[index] as Message);
-  return tokens;
-}
-
-function firstAssistant(messages: readonly Message[]): number {
-  const index = messages.findIndex((message) => message.role === 'assistant');
-  return index === -1 ? messages.length : index;
 }
 
 function boundsOf(messages: readonly Message[], keepTurns: number): Bounds {
-  const start = firstAssistant(messages);
+  let start = 0;
+  while (start < messages.length && messages[start]?.role !== 'assistant') start += 1;
   let kept = 0;
   let keepFrom = messages.length;
   for (let index = messages.length - 1; index >= start && kept < keepTurns; index -= 1) {

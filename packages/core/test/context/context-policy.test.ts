@@ -180,6 +180,32 @@ describe('context policy: clearing old tool results', () => {
     const blind = await play(false);
     expect(Math.max(...blind)).toBeGreaterThan(40_000);
   });
+  it('follows a call the repair hook rewrote: the request sends the repaired call, paired with its result', async () => {
+    const w = contextWorld();
+    const model = scripted([
+      callsTurn([call('p1', 'read_page', { n: 1 })]),
+      callsTurn([call('p2', 'read_pgae', { n: 2 })]),
+      callsTurn([call('p3', 'read_page', { n: 3 })]),
+      textTurn('done'),
+    ]);
+    const result = await runLoop({
+      ...w,
+      model,
+      messages: user,
+      repairToolCall: ({ call: broken }) => ({ name: 'read_page', input: broken.input }),
+      contextPolicy: { maxTokens: 9_000, keepTurns: 1 },
+    });
+    expect(result.status).toBe('completed');
+    for (const request of model.requests) expect(pairingProblems(request)).toEqual([]);
+    const last = (model.requests.at(-1) as ModelRequest).messages;
+    const repaired = last.flatMap((message) => (message.role === 'assistant' ? message.content : []));
+    expect(repaired.filter((part) => part.type === 'tool_call').map((part) => part.name)).toEqual([
+      'read_page',
+      'read_page',
+      'read_page',
+    ]);
+    expect(resultsOf(last).map(isPlaceholder)).toEqual([true, true, false]);
+  });
 });
 
 describe('context policy: summarising', () => {
@@ -370,11 +396,12 @@ describe('context policy: the run keeps its taint', () => {
     );
     expect(resumed.status).toBe('completed');
     expect(w.paid).toHaveLength(1);
-    // A fresh start after the resume: cleared down to 6,000 tokens again (p1, p2), the payment's reply kept.
+    // A fresh start after the resume (nothing counted by the provider yet, so every page weighs half again):
+    // cleared down to 6,000 tokens, the payment's reply kept.
     expect(resultsOf((rest.requests[0] as ModelRequest).messages).map(isPlaceholder)).toEqual([
       true,
       true,
-      false,
+      true,
       false,
     ]);
   });
