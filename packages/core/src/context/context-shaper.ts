@@ -66,13 +66,19 @@ export class ContextShaper {
   readonly #copies = new WeakMap<ToolMessage, ToolMessage>();
   readonly #clearable = (part: ToolResultPart): boolean =>
     !this.#keepTools.has(part.name) && resultTokens(part) > SMALLEST_CLEARED_TOKENS;
-  /** Per index of the request's messages: the message seen there, its tokens whole and as sent. */
+  /**
+   * Per index of the request's messages: the message seen there, its tokens whole and as sent, the message
+   * sent for it (its cleared copy once cleared) and how many results that copy clears; and the running sums
+   * of the figures (`…Sum[i]`: over the indexes before `i`), so a request's estimate costs no loop.
+   */
   readonly #seen: Message[] = [];
   readonly #whole: number[] = [];
   readonly #sent: number[] = [];
-  /** Per index: its cleared copy once cleared (a tool message), and how many results that copy clears. */
-  readonly #cleared: (ToolMessage | undefined)[] = [];
+  readonly #view: Message[] = [];
   readonly #placeholders: number[] = [];
+  readonly #wholeSum: number[] = [0];
+  readonly #sentSum: number[] = [0];
+  readonly #placeholderSum: number[] = [0];
   /** Tool messages before this index are sent with their clearable results cleared. */
   #clearedThrough = 0;
   #summary: Summary | undefined;
@@ -129,7 +135,8 @@ export class ContextShaper {
     let index = 0;
     while (index < common && seen[index] === messages[index]) index += 1;
     if (index < seen.length) {
-      for (const list of [seen, this.#whole, this.#sent, this.#cleared, this.#placeholders]) list.length = index;
+      for (const list of [seen, this.#whole, this.#sent, this.#view, this.#placeholders]) list.length = index;
+      for (const sums of [this.#wholeSum, this.#sentSum, this.#placeholderSum]) sums.length = index + 1;
       this.#counted = Math.min(this.#counted, index);
       // Only the newest turn is ever rewritten, never folded; a summary past a change would misplace it.
       if (this.#summary !== undefined && this.#summary.through > index) this.#summary = undefined;
@@ -140,25 +147,51 @@ export class ContextShaper {
       seen.push(message);
       this.#whole.push(tokens);
       this.#sent.push(tokens);
-      this.#cleared.push(undefined);
+      this.#view.push(message);
       this.#placeholders.push(0);
       if (index < this.#clearedThrough) this.#clearAt(index);
+      this.#wholeSum.push((this.#wholeSum[index] as number) + tokens);
+      this.#sentSum.push((this.#sentSum[index] as number) + (this.#sent[index] as number));
+      this.#placeholderSum.push((this.#placeholderSum[index] as number) + (this.#placeholders[index] as number));
     }
   }
 
-  /** Clears the results of the message at `index`, if it is a tool message with results worth clearing. */
+  /**
+   * Clears the results of the message at `index`, if it is a tool message with results worth clearing (the
+   * running sums are then stale from `index` on: see `#resum`).
+   */
   #clearAt(index: number): void {
     const message = this.#seen[index];
-    if (message?.role !== 'tool' || this.#cleared[index] !== undefined) return;
+    if (message?.role !== 'tool' || this.#placeholders[index] !== 0) return;
     const copy = clearedMessage(message, this.#clearable, this.#catalogue, this.#copies);
     let placeholders = 0;
     for (let part = 0; part < copy.content.length; part += 1) {
       if (copy.content[part] !== message.content[part]) placeholders += 1;
     }
     if (placeholders === 0) return;
-    this.#cleared[index] = copy;
+    this.#view[index] = copy;
     this.#placeholders[index] = placeholders;
     this.#sent[index] = messageTokens(copy);
+  }
+
+  /** The running sums of what is sent, again from `from` on. */
+  #resum(from: number): void {
+    const sent = this.#sentSum;
+    const placeholders = this.#placeholderSum;
+    for (let index = from; index < this.#seen.length; index += 1) {
+      sent[index + 1] = (sent[index] as number) + (this.#sent[index] as number);
+      placeholders[index + 1] = (placeholders[index] as number) + (this.#placeholders[index] as number);
+    }
+  }
+
+  /** A sum over `[from, to)` of the figures `sums` runs over, what the provider has not counted half again. */
+  #weighed(sums: readonly number[], from: number, to: number): number {
+    const uncounted = Math.min(Math.max(from, this.#counted), to);
+    return (
+      (sums[to] as number) -
+      (sums[from] as number) +
+      UNCOUNTED_MARGIN * ((sums[to] as number) - (sums[uncounted] as number))
+    );
   }
 
   /** How much a message's estimate weighs: more for what the provider has not counted yet. */
@@ -166,24 +199,21 @@ export class ContextShaper {
     return index < this.#counted ? 1 : 1 + UNCOUNTED_MARGIN;
   }
 
-  /** The cheap estimate of the request, as the decisions so far would send it or (`whole`) as the run holds it. */
+  /** The estimate of the request, as the decisions so far would send it or (`whole`) as the run holds it. */
   #estimate(bounds: Bounds, base: number, whole: boolean): number {
-    const summary = whole ? undefined : this.#summary;
+    const n = this.#seen.length;
+    if (whole) return base + this.#weighed(this.#wholeSum, 0, n);
+    const summary = this.#summary;
     const from = summary === undefined ? bounds.start : summary.through;
-    const tokens = whole ? this.#whole : this.#sent;
-    let estimate = base;
-    for (let index = 0; index < bounds.start; index += 1)
-      estimate += (this.#whole[index] as number) * this.#weight(index);
-    if (summary !== undefined) estimate += summary.tokens * (1 + UNCOUNTED_MARGIN);
-    for (let index = from; index < tokens.length; index += 1)
-      estimate += (tokens[index] as number) * this.#weight(index);
-    return estimate;
+    const folded = summary === undefined ? 0 : summary.tokens * (1 + UNCOUNTED_MARGIN);
+    return base + this.#weighed(this.#wholeSum, 0, bounds.start) + folded + this.#weighed(this.#sentSum, from, n);
   }
 
   /** Clears whole turns' results, oldest first, until the estimate is at most `target`; returns the estimate. */
   #clear(bounds: Bounds, sent: number, target: number): number {
     if (this.#policy.clearToolResults === false) return sent;
-    let index = Math.max(this.#clearedThrough, this.#summary?.through ?? bounds.start);
+    const first = Math.max(this.#clearedThrough, this.#summary?.through ?? bounds.start);
+    let index = first;
     let estimate = sent;
     for (; estimate > target && index < bounds.keepFrom; index += 1) {
       const before = this.#sent[index] as number;
@@ -191,6 +221,7 @@ export class ContextShaper {
       estimate -= (before - (this.#sent[index] as number)) * this.#weight(index);
     }
     this.#clearedThrough = Math.max(this.#clearedThrough, index);
+    if (index > first) this.#resum(first);
     return estimate;
   }
 
@@ -269,36 +300,34 @@ export class ContextShaper {
   /** The request with the decisions applied, reported. */
   #send(request: ModelRequest, bounds: Bounds, base: number, full: number, summarised: boolean): ModelRequest {
     const { messages } = request;
+    const n = messages.length;
     const summary = this.#summary;
     const from = summary?.through ?? bounds.start;
-    const clearedEnd = Math.min(this.#clearedThrough, messages.length);
-    let clearedResults = 0;
+    const clearedResults = (this.#placeholderSum[n] as number) - (this.#placeholderSum[from] as number);
     let shaped: readonly Message[] = messages;
-    if (summary !== undefined || clearedEnd > from) {
-      const view: Message[] = messages.slice(0, bounds.start);
-      if (summary !== undefined) view.push(summary.message);
-      for (let index = from; index < messages.length; index += 1) {
-        const copy = index < clearedEnd ? this.#cleared[index] : undefined;
-        if (copy !== undefined) clearedResults += this.#placeholders[index] as number;
-        view.push(copy ?? (messages[index] as Message));
-      }
-      shaped = view;
+    if (summary !== undefined) {
+      shaped = this.#view.slice(0, bounds.start).concat(summary.message, this.#view.slice(from));
+    } else if (clearedResults > 0) {
+      shaped = this.#view.slice();
     }
-    // The provider's count of this request will be of what was sent, weighed as the provider weighs it.
-    let raw = base;
-    for (let index = 0; index < bounds.start; index += 1) raw += this.#whole[index] as number;
-    if (summary !== undefined) raw += summary.tokens;
-    for (let index = from; index < messages.length; index += 1) raw += this.#sent[index] as number;
-    this.#pending = { estimate: raw, messages: messages.length };
-    const sent = this.#estimate(bounds, base, false);
-    this.#report({
-      fullTokens: Math.ceil(this.#ratio * full),
-      sentTokens: Math.ceil(this.#ratio * sent),
-      clearedResults,
-      foldedMessages: summary === undefined ? 0 : summary.through - bounds.start,
-      summarised,
-      native: false,
-    });
+    // What the provider's count of this request will be set against: the estimate of what was sent, unweighed.
+    const unweighed =
+      base +
+      (this.#wholeSum[bounds.start] as number) +
+      (summary === undefined ? 0 : summary.tokens) +
+      (this.#sentSum[n] as number) -
+      (this.#sentSum[from] as number);
+    this.#pending = { estimate: unweighed, messages: n };
+    if (this.#policy.onRequest !== undefined) {
+      this.#report({
+        fullTokens: Math.ceil(this.#ratio * full),
+        sentTokens: Math.ceil(this.#ratio * this.#estimate(bounds, base, false)),
+        clearedResults,
+        foldedMessages: summary === undefined ? 0 : summary.through - bounds.start,
+        summarised,
+        native: false,
+      });
+    }
     return shaped === messages ? request : Object.assign({}, request, { messages: shaped });
   }
 

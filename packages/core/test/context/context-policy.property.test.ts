@@ -219,7 +219,9 @@ describe('context policy over random runs (property-based)', () => {
         }
         // A gated call made after a cleared untrusted result: still gated (refused here, as without policy).
         for (const entry of journal.entries) {
-          if (entry.toolName !== 'pay' || entry.provenance?.taintedBy === 0) continue;
+          // A call refused before the checks reach the gate (an id the model repeated in its turn) has none.
+          if (entry.toolName !== 'pay' || entry.provenance?.taintedBy === 0 || entry.reason === 'duplicate_call_id')
+            continue;
           const asked = model.requests[entry.turn - 1] as ModelRequest;
           const hid = resultsOf(asked.messages).some(
             (part) => typeof part.content === 'string' && PLACEHOLDER.test(part.content) && part.name === 'read_page',
