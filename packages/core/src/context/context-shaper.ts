@@ -1,9 +1,10 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
-import type { LoopState } from '../loop/loop-state.js';
 import type { Message, ToolMessage, ToolResultPart, UserMessage } from '../messages/messages.js';
 import type { ContextEditing, Model, ModelRequest } from '../messages/model.js';
+import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
+import type { RunProvenance } from '../provenance/run-provenance.js';
 import { clearedMessage } from './cleared-result.js';
 import { type ContextPolicy, type ContextReport, DEFAULT_KEEP_TURNS } from './context-policy.js';
 import { messageTokens, resultTokens, textTokens, toolsTokens } from './estimate-tokens.js';
@@ -18,6 +19,14 @@ const SMALLEST_CLEARED_TOKENS = 100;
  * and code run denser than prose), and the provider's count only corrects it from the next answer on.
  */
 const UNCOUNTED_MARGIN = 0.5;
+
+/** What the shaper reads of its run (the loop's state): its id, its own messages, its turns, its provenance. */
+export interface ShapedRun {
+  readonly runId: string;
+  readonly messages: readonly Message[];
+  readonly turns: readonly ModelTurn[];
+  readonly provenance?: RunProvenance | undefined;
+}
 
 interface Summary {
   readonly text: string;
@@ -58,7 +67,7 @@ interface Bounds {
  */
 export class ContextShaper {
   readonly #policy: ContextPolicy;
-  readonly #state: LoopState;
+  readonly #state: ShapedRun;
   readonly #catalogue: Catalogue;
   readonly #keepTurns: number;
   readonly #clearAtLeast: number;
@@ -89,7 +98,7 @@ export class ContextShaper {
   /** The last request sent, until its answer: its cheap estimate and how many messages it held. */
   #pending: { readonly estimate: number; readonly messages: number } | undefined;
 
-  constructor(policy: ContextPolicy, state: LoopState, catalogue: Catalogue) {
+  constructor(policy: ContextPolicy, state: ShapedRun, catalogue: Catalogue) {
     this.#policy = policy;
     this.#state = state;
     this.#catalogue = catalogue;
