@@ -4,6 +4,12 @@ import { type GoalRow, NOT_MEASURED } from './goal-row.js';
 const number = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** "openai chat (openai)" → "openai chat"; the Gemini backends by their SDK, which is what tells them apart. */
+function shortName(label: string): string {
+  const sdk = /\((@google\/[^)]+)\)/.exec(label)?.[1];
+  return sdk ?? label.replace(/ \(.*\)$/, '');
+}
+
 /** The policy's own cost per turn may be this many times the hand-written floor's. */
 export const POLICY_COST_LIMIT = 2;
 
@@ -23,9 +29,8 @@ export const contextBudgetGoal: GoalRow = {
     const over = context.runs.reduce((sum, run) => sum + run.overBudget, 0);
     return {
       measured:
-        `largest request ${context.runs.map((run) => number(run.maxTokens)).join(' / ')} tokens ` +
-        `(${context.runs.map((run) => run.backend.split(' ')[0]).join(' / ')}); ${over} of ` +
-        `${context.runs.length * ((worst?.turns ?? 0) + 1)} requests over`,
+        `largest request ${context.runs.map((run) => `${shortName(run.backend)} ${number(run.maxTokens)}`).join(', ')} ` +
+        `tokens; ${over} of ${context.runs.length * ((worst?.turns ?? 0) + 1)} requests over`,
       pass: over === 0,
       peer: `unshaped, the last request would hold ≈ ${number(worst?.unshapedTokens ?? 0)} tokens (estimate)`,
     };
