@@ -45,7 +45,7 @@ describe('the context rows of the goal table', () => {
     const verdict = contextBudgetGoal.judge(results(under));
     expect(verdict.pass).toBe(true);
     expect(verdict.measured).toBe(
-      'largest request anthropic 98,000, openai chat 96,000 tokens; 0 of 402 requests over',
+      'largest request 98,000 tokens (anthropic 98,000, openai chat 96,000); 0 of 402 requests over',
     );
     const over = { ...under, runs: [run('anthropic (x)', 100_172, 1), run('openai chat (y)', 96_000, 0)] };
     expect(contextBudgetGoal.judge(results(over)).pass).toBe(false);
@@ -55,7 +55,7 @@ describe('the context rows of the goal table', () => {
       runs: [run('google (@google/genai)', 97_000, 0), run('google (@google/generative-ai)', 97_500, 0)],
     };
     expect(contextBudgetGoal.judge(results(gemini)).measured).toMatch(
-      /^largest request @google\/genai 97,000, @google\/generative-ai 97,500 tokens/,
+      /^largest request 97,500 tokens \(@google\/genai 97,000, @google\/generative-ai 97,500\)/,
     );
   });
 

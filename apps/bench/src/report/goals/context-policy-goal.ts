@@ -20,7 +20,7 @@ export const POLICY_COST_LIMIT = 2;
  */
 export const contextBudgetGoal: GoalRow = {
   order: 80,
-  path: '200-turn run, 20 KB results, `contextPolicy: { maxTokens: 100_000 }`, every backend through its SDK over the replay server (o200k_base count of each request body)',
+  path: '`contextPolicy: { maxTokens: 100_000 }`, 200 turns of 20 KB results, all five backends (each through its SDK over the replay server, which counts each request body with o200k_base)',
   goal: `every request ≤ ${number(LONG_RUN_BUDGET)} tokens`,
   phases: ['context'],
   judge: ({ context }) => {
@@ -29,8 +29,9 @@ export const contextBudgetGoal: GoalRow = {
     const over = context.runs.reduce((sum, run) => sum + run.overBudget, 0);
     return {
       measured:
-        `largest request ${context.runs.map((run) => `${shortName(run.backend)} ${number(run.maxTokens)}`).join(', ')} ` +
-        `tokens; ${over} of ${context.runs.length * ((worst?.turns ?? 0) + 1)} requests over`,
+        `largest request ${number(worst?.maxTokens ?? 0)} tokens ` +
+        `(${context.runs.map((run) => `${shortName(run.backend)} ${number(run.maxTokens)}`).join(', ')}); ` +
+        `${over} of ${context.runs.length * ((worst?.turns ?? 0) + 1)} requests over`,
       pass: over === 0,
       peer: `unshaped, the last request would hold ≈ ${number(worst?.unshapedTokens ?? 0)} tokens (estimate)`,
     };
