@@ -53,7 +53,10 @@ describe('tool search scoped by namespace', () => {
 
   it('runs a search within the namespace the model gives, and finds a tool by its alias', async () => {
     const definition = catalogue.get('tool_search')?.definition as AnyToolDefinition;
-    const run = definition.run as unknown as (input: unknown, context: never) => Promise<{ isError: boolean; content: unknown }>;
+    const run = definition.run as unknown as (
+      input: unknown,
+      context: never,
+    ) => Promise<{ isError: boolean; content: unknown }>;
     const scoped = await run({ query: 'create issue', namespace: 'jira' }, context);
     expect(JSON.stringify(scoped.content)).toContain('"loaded":["create_ticket"]');
     const aliased = await run({ query: 'text message my friend' }, context);
