@@ -12,3 +12,5 @@ declare const sessionId: string;
 declare const cheaper: import('@toolcircuit/core').Model;
 /** Your database, where a paused or interrupted run is kept. */
 declare const db: { save(id: string, text: string): Promise<void>; load(id: string): Promise<string> };
+/** Your SQL database's client. */
+declare const database: { run(query: string): Promise<string> };

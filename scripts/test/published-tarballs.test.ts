@@ -33,6 +33,7 @@ const EXTRA: Readonly<Record<string, readonly RegExp[]>> = {
     /^cassettes\/INDEX\.json$/,
     /^cassettes\/(anthropic|gemini|openai-chat|openai-responses)\/[^/]+\.json$/,
     /^conformance-cassettes\/[\w-]+\/[\w-]+\.generated\.json$/,
+    /^synthetic-cassettes\/(anthropic|gemini|openai-chat|openai-responses)\/[\w.-]+\.json$/,
   ],
   // The trace viewer's built page, served by `toolcircuit trace open`.
   '@toolcircuit/cli': [

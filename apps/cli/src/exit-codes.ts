@@ -4,7 +4,8 @@
  * - 1 `failed`: it ran, and the answer is "no": lint findings, differing demo traces, a run that did not
  *   complete (turn limit, aborted), a replay with mismatches.
  * - 2 `usage`: the input is wrong: unknown command or flag, missing file, invalid JSON, invalid config,
- *   unknown provider, missing API key, a catalogue that cannot be built. The message says what to fix.
+ *   unknown provider, missing API key, a catalogue that cannot be built, a store that cannot be reached or
+ *   read. The message says what to fix.
  * - 3 `paused`: a run stopped on an irreversible call that needs a human and nobody could be asked.
  * - 4 `provider`: the provider answered with an error or could not be reached.
  * - 70 `internal`: a bug in toolcircuit (EX_SOFTWARE); please report it with TOOLCIRCUIT_DEBUG=1 output.

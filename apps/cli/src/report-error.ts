@@ -3,7 +3,7 @@ import { UsageError } from './errors/usage-error.js';
 import { ExitCode } from './exit-codes.js';
 
 interface KindedError extends Error {
-  readonly kind: 'configuration' | 'provider' | 'circuit';
+  readonly kind: 'configuration' | 'provider' | 'circuit' | 'store';
 }
 
 // Duck-typed rather than `instanceof ToolcircuitError`: an application may load two copies of core.
@@ -13,7 +13,8 @@ function isKinded(error: unknown): error is KindedError {
 
 /**
  * Prints an error the way a user can act on it and returns the exit code. Configuration errors (bad config,
- * missing key, a catalogue that cannot be built) are the user's to fix: exit 2. Provider errors: exit 4.
+ * missing key, a catalogue that cannot be built) are the user's to fix: exit 2, as are store errors (a database
+ * that cannot be reached, read or written: the message names the store and what to do). Provider errors: exit 4.
  * Anything else is a toolcircuit bug: exit 70, with the stack only when TOOLCIRCUIT_DEBUG is set.
  */
 export function reportError(error: unknown, io: CliIo, commandName: string | undefined): number {
@@ -27,6 +28,10 @@ export function reportError(error: unknown, io: CliIo, commandName: string | und
   if (isKinded(error)) {
     if (error.kind === 'configuration') {
       io.stderr.write(`${prefix}: ${error.message}${stack}\n`);
+      return ExitCode.usage;
+    }
+    if (error.kind === 'store') {
+      io.stderr.write(`${prefix}: store error: ${error.message}${stack}\n`);
       return ExitCode.usage;
     }
     if (error.kind === 'provider') {

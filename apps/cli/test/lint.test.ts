@@ -274,7 +274,7 @@ describe('toolcircuit lint findings', () => {
       ['find_flights', '/properties/route'],
     ]);
     expect(result?.findings.find((f) => f.rule === 'open-object')?.message).toMatch(
-      /^1 object schema\(s\) in 1 of 3 tool\(s\) allow .* Cost: on openai-strict a tool with such an object cannot be strict/,
+      /^1 object schema\(s\) in 1 of 3 tool\(s\) allow .* Cost: on openai-strict such an object is closed/,
     );
     expect(result?.findings.filter((f) => f.rule === 'undocumented-property').map((f) => [f.tool, f.path])).toEqual([
       ['search_flights', '/properties/to'],
@@ -517,16 +517,62 @@ describe('one verdict: lint and createCatalogue', () => {
     expect(narrows[0]).toMatchObject({ level: 'warning', path: '/properties/host' });
     expect(narrows[0]?.message).toContain('values at the object at /properties/host that are not object');
     // On openai-strict the tool goes with strict: false and its faithful schema instead: a warning that says
-    // why and what it costs, once per provider, never an error.
+    // why and what it costs, never an error.
     const fallback = report.files[0]?.findings.filter((f) => f.rule === 'provider-fallback') ?? [];
     expect(fallback.map((f) => [f.tool, f.provider, f.level])).toEqual([['tag_host', 'openai-strict', 'warning']]);
-    expect(fallback[0]?.message).toMatch(/^1 of 2 tool\(s\) are sent with strict: false on openai-strict/);
+    expect(fallback[0]?.message).toMatch(/^Sent with strict: false on openai-strict: openai-strict would lose/);
     expect(fallback[0]?.message).toContain('/properties/host inferred-type');
     expect(fallback[0]?.message).toContain("strict mode's guarantee that the arguments match the schema is lost");
     expect(code).toBe(0);
     // The root union is a rewrite (looser, the executor checks the variants), never a narrowing.
     const union = report.files[0]?.findings.filter((f) => f.tool === 'create_record' && f.rule === 'provider-rewrites');
     expect(union?.map((f) => f.message).join(' ')).toContain('root oneOf merged into one object');
+  });
+
+  it('names each tool that goes without strict mode, and why; an object that only omits additionalProperties is no reason', async () => {
+    const file = await tempFile('fallbacks.json', [
+      {
+        name: 'search_files',
+        description: 'Search case files by text. Not for one file by its number.',
+        input_schema: {
+          type: 'object',
+          properties: {
+            query: { type: 'string', description: 'q' },
+            lang: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, description: 'l' },
+            filter: { type: 'object', description: 'f', properties: { tag: { type: 'string', description: 't' } } },
+          },
+          required: ['query'],
+        },
+      },
+      {
+        name: 'set_labels',
+        description: 'Set the labels of a case file. Not for its status.',
+        input_schema: {
+          type: 'object',
+          properties: { numero: { type: 'string', description: 'n' } },
+          required: ['numero'],
+          additionalProperties: { type: 'string' },
+        },
+      },
+      {
+        name: 'emulate_media',
+        description: 'Emulate a colour scheme. Not for printing.',
+        input_schema: {
+          type: 'object',
+          properties: { scheme: { type: ['string', 'null'], description: 'null resets it' } },
+          additionalProperties: false,
+        },
+      },
+    ]);
+    const { report } = await lintJson([file, '--provider', 'openai-strict']);
+    const fallback = report.files[0]?.findings.filter((f) => f.rule === 'provider-fallback') ?? [];
+    expect(fallback.map((f) => [f.tool, f.level])).toEqual([
+      ['set_labels', 'warning'],
+      ['emulate_media', 'warning'],
+    ]);
+    expect(fallback[0]?.message).toContain('(root) closed-object: keys the root declares no property for');
+    expect(fallback[1]?.message).toContain('an explicit null for "scheme" arrives as "scheme" omitted');
+    for (const finding of fallback) expect(finding.message).toContain("strict mode's guarantee");
   });
 });
 

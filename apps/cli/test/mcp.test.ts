@@ -12,6 +12,8 @@ const MEMORY_SERVER = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url),
 );
 const CASES = fileURLToPath(new URL('./fixtures/mcp-cases-catalogue.mjs', import.meta.url));
+const ENV_SERVER = fileURLToPath(new URL('./fixtures/env-needing-server.mjs', import.meta.url));
+const TOKEN = 'docs-token-3f9a1c77e2b54d08';
 
 /** A SYNTHETIC OpenAI Chat Completions answer (written for this test, not recorded). */
 function chatReply(message: object, finishReason: string): { contentType: string; text: string } {
@@ -82,6 +84,58 @@ describe('toolcircuit mcp', () => {
     // It reads back as an MCP tools/list file: lint takes it as it is.
     const lint = await runBin(['lint', join(dir, 'memory.tools.json'), '--fail-on', 'none']);
     expect(lint.code).toBe(0);
+  });
+
+  it('mcp import --pass-env hands a variable on to a stdio server by name; its value is written nowhere', async () => {
+    const out = join(dir, 'docs.tools.json');
+    // Without it the server does not get the variable (only PATH, HOME…), and cannot start.
+    const without = await runBin(
+      ['mcp', 'import', '--name', 'docs', '--out', out, '--', process.execPath, ENV_SERVER],
+      {
+        env: { DOCS_TOKEN: TOKEN },
+      },
+    );
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/could not connect to the MCP server/);
+    const passed = await runBin(
+      ['mcp', 'import', '--name', 'docs', '--out', out, '--pass-env', 'DOCS_TOKEN', '--', process.execPath, ENV_SERVER],
+      { env: { DOCS_TOKEN: TOKEN } },
+    );
+    expect(passed.stderr).toBe('');
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toContain('wrote 1 tool(s) of "docs"');
+    const written = await readFile(out, 'utf8');
+    expect(JSON.parse(written).server).toEqual({
+      name: 'docs',
+      command: process.execPath,
+      args: [ENV_SERVER],
+      passEnv: ['DOCS_TOKEN'],
+    });
+    expect(`${written}${passed.stdout}${passed.stderr}`).not.toContain(TOKEN);
+    // A name that is not set is said, not passed on empty.
+    const unset = await runBin(['mcp', 'import', '--pass-env', 'DOCS_TOKEN', '--', process.execPath, ENV_SERVER]);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/--pass-env DOCS_TOKEN: DOCS_TOKEN is not set/);
+  });
+
+  it('mcp import --server takes the command and its passEnv from the config file', async () => {
+    const project = await mkdtemp(join(dir, 'project-'));
+    await writeFile(
+      join(project, 'toolcircuit.config.json'),
+      JSON.stringify({
+        mcpServers: { docs: { command: process.execPath, args: [ENV_SERVER], passEnv: ['DOCS_TOKEN'] } },
+      }),
+    );
+    const imported = await runBin(['mcp', 'import', '--server', 'docs'], { cwd: project, env: { DOCS_TOKEN: TOKEN } });
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    const written = await readFile(join(project, 'mcp-docs.tools.json'), 'utf8');
+    expect(JSON.parse(written).tools.map((tool: { name: string }) => tool.name)).toEqual(['search_docs']);
+    expect(JSON.parse(written).server.passEnv).toEqual(['DOCS_TOKEN']);
+    expect(written).not.toContain(TOKEN);
+    const unknown = await runBin(['mcp', 'import', '--server', 'nope'], { cwd: project });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no mcpServers\.nope[\s\S]*Known: docs/);
   });
 
   it('run imports the config file mcpServers: non-destructive calls run, a deletion pauses (exit 3)', async () => {

@@ -7,7 +7,8 @@ import { traceRecordLine } from '@toolcircuit/otel';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BinProcess, runBin, startBin } from './support/cli-process.js';
-import { syntheticTrace } from './support/synthetic-trace.js';
+import { ATTACKER_IBAN, injectedTrace } from './support/injected-trace.js';
+import { sourcedTrace, syntheticTrace } from './support/synthetic-trace.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../.toolcircuit/artifacts/', import.meta.url));
@@ -77,6 +78,10 @@ describe.skipIf(browserMissing)('the trace viewer in Chromium', () => {
     expect(text).toContain('refused: missing right “dossiers:delete”');
     expect(text).toContain('paused for confirmation → approved → ran once ✓');
     expect(text).toMatch(/Run paused: cloturer_dossier \(digest [0-9a-f]{12}…\) waits for the human's confirmation/);
+    // The looked-up case file is untrusted output, and the number was copied from it: the closure was gated.
+    expect(text).toMatch(
+      /GATED\s+cloturer_dossier after untrusted content from chercher_dossier \(call [^)]+\); copied from it: \/numero = "A-1234"/,
+    );
     expect(text).toMatch(/camille\.martin approved cloturer_dossier \(digest [0-9a-f]{12}…\); it then ran once/);
     await page.screenshot({ path: join(ARTIFACTS, 'trace-viewer-demo.png'), fullPage: true });
   });
@@ -110,6 +115,73 @@ describe.skipIf(browserMissing)('the trace viewer in Chromium', () => {
     expect(text).toMatch(/response id\s+msg_/);
     expect(text).toContain('none yet: held for the human');
     await page.screenshot({ path: join(ARTIFACTS, 'trace-viewer-details.png'), fullPage: true });
+  });
+
+  it('says why a call was gated: the untrusted mail it followed and the IBAN copied from it', async () => {
+    const name = 'injected.jsonl';
+    await writeFile(join(folder, name), (await injectedTrace()).map(traceRecordLine).join(''));
+    const injected = startBin(['trace', 'open', name], { cwd: folder });
+    try {
+      const [, address] = await injected.line(/trace viewer: (http:\/\/127\.0\.0\.1:\d+\/\S*)/);
+      await page.goto(address ?? '');
+      await page.waitForSelector('[data-turns]');
+      // The payment's row says it came after untrusted content; the mail's row that its output is untrusted.
+      const payment = page.locator('.row.call[data-tool="send_money"]');
+      expect(await payment.locator('[data-gated]').getAttribute('title')).toBe(
+        'after untrusted content: 1 source, 2 values copied from it',
+      );
+      expect(await page.locator('.row.call[data-tool="read_mail"] [data-untrusted-output]').count()).toBe(1);
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      const timeline = await page.locator('#timeline').innerText();
+      // Under the payment, in the timeline: where its arguments came from, the attacker's IBAN among them.
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      const marker = await page.locator('[data-gate-marker="pay-1"]').innerText();
+      expect(marker).toMatch(
+        /^GATED\s+send_money after untrusted content from read_mail \(call mail-1\); copied from it: /,
+      );
+      expect(marker).toContain(`/iban = "${ATTACKER_IBAN}"`);
+      expect(timeline).toContain(marker);
+      await payment.click();
+      const gate = page.locator('#details [data-detail="gate"]');
+      await gate.waitFor();
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      const why = await gate.innerText();
+      expect(why).toMatch(/gated because\s+irreversible/);
+      expect(why).toMatch(/policy\s+pause/);
+      expect(why).toMatch(/read_mail \(call mail-1, turn 1\), output [0-9a-f]{12}…/);
+      expect(why).toContain(`/iban = "${ATTACKER_IBAN}" found in read_mail (call mail-1)`);
+      expect(why).toContain('/amount = 1250 found in read_mail (call mail-1)');
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      const details = await page.locator('#details').innerText();
+      expect(details).toMatch(/informed of\s+the untrusted sources above \(taint digest [0-9a-f]{12}…\)/);
+      await page.screenshot({ path: join(ARTIFACTS, 'trace-viewer-gated.png'), fullPage: true });
+    } finally {
+      injected.child.kill('SIGTERM');
+      await injected.done;
+    }
+  });
+
+  it("shows a turn's sources and what the provider sent that the adapter kept without understanding it", async () => {
+    const name = 'synthetic-sources.jsonl';
+    await writeFile(join(folder, name), sourcedTrace().map(traceRecordLine).join(''));
+    const folderServer = startBin(['trace', 'serve', '.'], { cwd: folder });
+    try {
+      const [, address] = await folderServer.line(/trace viewer: (http:\/\/127\.0\.0\.1:\d+\/)/);
+      await page.goto(`${address}?trace=files/${name}`);
+      await page.waitForSelector('[data-turns="1"]');
+      expect(await page.getAttribute('.marker.sources', 'data-sources')).toBe('3');
+      expect(await page.getAttribute('.marker.kept', 'data-provider-parts')).toBe('1');
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      const text = await page.locator('#timeline').innerText();
+      expect(text).toContain('3 citations: Weather in Paris <https://example.org/paris> · <b>report.pdf</b>');
+      expect(text).toContain('Not understood, kept in the conversation and journaled: hologram (anthropic)');
+      // Text from the file is escaped: a title with markup is shown as text, not run.
+      expect(await page.locator('.marker.sources b').count()).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'trace-viewer-sources.png') });
+    } finally {
+      folderServer.child.kill('SIGTERM');
+      await folderServer.done;
+    }
   });
 
   it('renders a 500-turn synthetic run lazily: only the turns in view are in the page', async () => {

@@ -1,8 +1,9 @@
 import type { ToolChoice as AnthropicToolChoice, Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import type { HostedTool, ToolChoice, ToolDeclaration } from '@toolcircuit/core';
 import { sealForReuse } from '@toolcircuit/core/provider';
-import { createToolNameMap, type SchemaChange, type ToolNameMap, translateSchema } from '@toolcircuit/schema';
+import { type SchemaChange, type ToolNameMap, textToolParameters, translateSchema } from '@toolcircuit/schema';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
+import { ANTHROPIC_NATIVE_BUILTINS, type AnthropicToolNames, anthropicToolNames } from './anthropic-tool-names.js';
 
 /**
  * A catalogue translated once for the Messages API. `tools` and each tool in it are frozen: every request of
@@ -10,7 +11,7 @@ import { AnthropicConfigurationError } from './anthropic-configuration-error.js'
  */
 export interface AnthropicTools {
   readonly tools: readonly Tool[];
-  readonly names: ToolNameMap;
+  readonly names: AnthropicToolNames;
   /** What the schema and name translation changed, for diagnostics. */
   readonly changes: readonly SchemaChange[];
 }
@@ -24,17 +25,31 @@ export interface AnthropicToolSettings {
 // The loop passes the same frozen array every turn: translating it again would redo identical work.
 const cache = new WeakMap<readonly ToolDeclaration[], AnthropicTools>();
 
-/** Translates a catalogue's declarations (schemas and names), cached by the array's identity. */
+/**
+ * Translates a catalogue's declarations (schemas and names), cached by the array's identity. A tool of a built-in
+ * type Anthropic declares natively (bash, text editor, computer, memory) is sent as that type under its fixed
+ * name; a text tool as a function with one string parameter, `input` (Anthropic has no custom tools).
+ */
 export function prepareAnthropicTools(declarations: readonly ToolDeclaration[]): AnthropicTools {
   const cached = cache.get(declarations);
   if (cached !== undefined) return cached;
-  const names = createToolNameMap(
-    declarations.map((tool) => tool.name),
-    'anthropic',
-  );
+  const names = anthropicToolNames(declarations);
   const changes: SchemaChange[] = [...names.changes];
   const tools = declarations.map((declaration): Tool => {
-    const translated = translateSchema(declaration.inputSchema, 'anthropic');
+    const native = declaration.builtin === undefined ? undefined : ANTHROPIC_NATIVE_BUILTINS[declaration.builtin.kind];
+    if (native !== undefined) {
+      const display = declaration.builtin?.display;
+      const entry = {
+        ...native,
+        ...(display === undefined ? {} : { display_width_px: display.width, display_height_px: display.height }),
+        ...declaration.providerOptions?.['anthropic'],
+      };
+      return sealForReuse(entry as unknown as Tool);
+    }
+    const translated =
+      declaration.textInput === undefined
+        ? translateSchema(declaration.inputSchema, 'anthropic')
+        : textToolParameters(declaration.textInput.grammar, 'anthropic');
     changes.push(...translated.changes);
     const tool: Tool = {
       name: names.toProvider(declaration.name),

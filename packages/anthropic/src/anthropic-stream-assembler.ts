@@ -1,15 +1,25 @@
 import type { MessageDeltaUsage, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantContentPart, JsonObject, ModelTurn, StreamEvent, ToolCallPart } from '@toolcircuit/core';
-import type { ToolNameMap } from '@toolcircuit/schema';
+import type {
+  AssistantContentPart,
+  JsonObject,
+  JsonValue,
+  ModelTurn,
+  StreamEvent,
+  ToolCallPart,
+} from '@toolcircuit/core';
+import { sourceOfCitation } from './anthropic-citations.js';
 import { neutralToolName } from './anthropic-prepare-tools.js';
+import type { AnthropicToolNames } from './anthropic-tool-names.js';
 import {
   assembleAnthropicTurn,
   CUT_OFF_INPUT_ERROR,
+  callOf,
   contextManagementOf,
   cutOffCall,
+  isServerBlock,
   parseAnthropicBlock,
   type ServerBlock,
-  toolCall,
+  unknownBlockPart,
 } from './parse-anthropic-response.js';
 
 /**
@@ -20,13 +30,14 @@ import {
 export const INTERRUPTED_INPUT_ERROR = 'the stream ended before the tool call was complete; it was not run';
 
 type Block =
-  | { readonly kind: 'text'; text: string }
+  | { readonly kind: 'text'; text: string; readonly citations: JsonValue[] }
   | { readonly kind: 'thinking'; text: string; signature: string }
   | { readonly kind: 'redacted'; readonly data: string }
   | {
       readonly kind: 'tool';
       readonly id: string;
       readonly name: string;
+      readonly providerName: string;
       readonly startInput: unknown;
       readonly caller: unknown;
       json: string;
@@ -41,6 +52,8 @@ export interface AssembledAnthropicStream {
   readonly turn: ModelTurn;
   readonly incompleteToolCallIds: readonly string[];
   readonly lateEvents: readonly StreamEvent[];
+  /** The type of a block that asks the client to act and that nothing can answer (an unknown `*_use`). */
+  readonly unsupported?: string;
 }
 
 /**
@@ -50,7 +63,7 @@ export interface AssembledAnthropicStream {
  * (max_tokens, a cut stream) is kept in the turn with `inputError` and listed in `incompleteToolCallIds`.
  */
 export class AnthropicStreamAssembler {
-  readonly #names: ToolNameMap;
+  readonly #names: AnthropicToolNames;
   readonly #blocks = new Map<number, Block>();
   #toolCount = 0;
   #id = '';
@@ -60,9 +73,10 @@ export class AnthropicStreamAssembler {
   #usage: MessageDeltaUsage | undefined;
   #container: string | undefined;
   #contextManagement: JsonObject | undefined;
+  #stopDetails: JsonObject | undefined;
   #stopped = false;
 
-  constructor(names: ToolNameMap) {
+  constructor(names: AnthropicToolNames) {
     this.#names = names;
   }
 
@@ -98,6 +112,8 @@ export class AnthropicStreamAssembler {
         this.#stopSequence = event.delta.stop_sequence ?? this.#stopSequence;
         this.#container = event.delta.container?.id ?? this.#container;
         this.#contextManagement = contextManagementOf(event) ?? this.#contextManagement;
+        const details = (event.delta as unknown as { stop_details?: unknown }).stop_details;
+        if (typeof details === 'object' && details !== null) this.#stopDetails = details as JsonObject;
         this.#usage = mergeUsage(this.#usage, event.usage);
         return [];
       }
@@ -114,9 +130,14 @@ export class AnthropicStreamAssembler {
     block: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'],
   ): StreamEvent[] {
     switch (block.type) {
-      case 'text':
-        this.#blocks.set(index, { kind: 'text', text: block.text });
-        return block.text === '' ? [] : [{ type: 'text-delta', text: block.text }];
+      case 'text': {
+        const citations = [...((block.citations ?? []) as unknown as JsonValue[])];
+        this.#blocks.set(index, { kind: 'text', text: block.text, citations });
+        return [
+          ...(block.text === '' ? [] : [{ type: 'text-delta', text: block.text } as const]),
+          ...sourceEvents(citations),
+        ];
+      }
       case 'thinking':
         this.#blocks.set(index, { kind: 'thinking', text: block.thinking, signature: block.signature ?? '' });
         return block.thinking === '' ? [] : [{ type: 'reasoning-delta', text: block.thinking }];
@@ -130,6 +151,7 @@ export class AnthropicStreamAssembler {
           kind: 'tool',
           id: block.id,
           name,
+          providerName: block.name,
           startInput: block.input,
           caller: block.caller,
           json: '',
@@ -154,6 +176,11 @@ export class AnthropicStreamAssembler {
       block.text += delta.text;
       return delta.text === '' ? [] : [{ type: 'text-delta', text: delta.text }];
     }
+    if (delta.type === 'citations_delta' && block.kind === 'text') {
+      const citation = delta.citation as unknown as JsonValue;
+      block.citations.push(citation);
+      return sourceEvents([citation]);
+    }
     if (delta.type === 'thinking_delta' && block.kind === 'thinking') {
       block.text += delta.thinking;
       return delta.thinking === '' ? [] : [{ type: 'reasoning-delta', text: delta.thinking }];
@@ -164,6 +191,10 @@ export class AnthropicStreamAssembler {
     }
     if (delta.type === 'input_json_delta' && block.kind === 'other') {
       block.json += delta.partial_json;
+      return [];
+    }
+    if (block.kind === 'other') {
+      mergeDelta(block.block, delta as unknown as JsonObject);
       return [];
     }
     if (delta.type === 'input_json_delta' && block.kind === 'tool' && block.state === 'open') {
@@ -177,6 +208,10 @@ export class AnthropicStreamAssembler {
 
   #stop(index: number): StreamEvent[] {
     const block = this.#blocks.get(index);
+    if (block?.kind === 'other' && !isServerBlock(String(block.block['type']))) {
+      // A block this adapter does not read: said on the stream once it is whole.
+      return [{ type: 'provider-part', part: unknownBlockPart(serverBlock(block)).part }];
+    }
     if (block?.kind !== 'tool' || block.state !== 'open') return [];
     const parsed = parseArguments(block.json, block.startInput);
     if (!parsed.ok) {
@@ -185,7 +220,7 @@ export class AnthropicStreamAssembler {
       return [];
     }
     block.state = 'done';
-    block.part = toolCall(block.id, block.name, parsed.value, block.caller);
+    block.part = callOf(this.#names, block.id, block.providerName, parsed.value, block.caller);
     return [endEvent(block.part)];
   }
 
@@ -201,10 +236,18 @@ export class AnthropicStreamAssembler {
     const incompleteToolCallIds: string[] = [];
     const lateEvents: StreamEvent[] = [];
     const serverBlocks: ServerBlock[] = [];
+    let unsupported: string | undefined;
     for (const index of [...this.#blocks.keys()].sort((a, b) => a - b)) {
       const block = this.#blocks.get(index);
       if (block?.kind === 'other') {
-        serverBlocks.push({ before: content.length, block: serverBlock(block) });
+        const whole = serverBlock(block);
+        if (isServerBlock(String(whole['type']))) {
+          serverBlocks.push({ before: content.length, block: whole });
+        } else {
+          const unknown = unknownBlockPart(whole);
+          content.push(unknown.part);
+          if (unknown.requestsAction) unsupported ??= unknown.part.kind;
+        }
         continue;
       }
       const part = block === undefined ? undefined : this.#part(block);
@@ -238,22 +281,28 @@ export class AnthropicStreamAssembler {
         container: this.#container,
         serverBlocks,
         contextManagement: this.#contextManagement,
+        ...(this.#stopDetails === undefined ? {} : { stopDetails: this.#stopDetails }),
       },
       this.#names,
     );
-    if (complete) return { turn, incompleteToolCallIds, lateEvents };
+    const found = unsupported === undefined ? {} : { unsupported };
+    if (complete) return { turn, incompleteToolCallIds, lateEvents, ...found };
     // Cut before the stop reason: the turn did not end normally.
     return {
       turn: { ...turn, stopReason: { unified: 'error', raw: this.#stopReason ?? undefined } },
       incompleteToolCallIds,
       lateEvents,
+      ...found,
     };
   }
 
   #part(block: Block): AssistantContentPart | undefined {
     switch (block.kind) {
       case 'text':
-        return parseAnthropicBlock({ type: 'text', text: block.text, citations: null }, this.#names);
+        return parseAnthropicBlock(
+          { type: 'text', text: block.text, citations: block.citations as never },
+          this.#names,
+        );
       case 'thinking':
         return parseAnthropicBlock({ type: 'thinking', thinking: block.text, signature: block.signature }, this.#names);
       case 'redacted':
@@ -272,6 +321,27 @@ function serverBlock(block: Extract<Block, { kind: 'other' }>): JsonObject {
     return { ...block.block, input: JSON.parse(block.json) as JsonObject };
   } catch {
     return block.block;
+  }
+}
+
+/** A `source` event per citation this adapter can read. */
+function sourceEvents(citations: readonly JsonValue[]): StreamEvent[] {
+  return citations.flatMap((citation) => {
+    const source = sourceOfCitation(citation);
+    return source === undefined ? [] : [{ type: 'source' as const, source }];
+  });
+}
+
+/**
+ * A delta of a type this adapter does not know, on a block it keeps whole: its text fields are appended to the
+ * block's fields of the same name (as text, thinking and signature deltas are), others set where absent.
+ */
+function mergeDelta(block: JsonObject, delta: JsonObject): void {
+  for (const [key, value] of Object.entries(delta)) {
+    if (key === 'type') continue;
+    const current = block[key];
+    if (typeof value === 'string' && typeof current === 'string') block[key] = current + value;
+    else if (current === undefined || current === null) block[key] = value;
   }
 }
 

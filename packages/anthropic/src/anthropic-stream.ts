@@ -7,6 +7,7 @@ import {
   isEventStream,
   ProviderError,
   streamInterruptedError,
+  unsupportedCallError,
 } from '@toolcircuit/core/provider';
 import { anthropicCallOptions } from './anthropic-request-options.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
@@ -74,7 +75,7 @@ export async function* streamAnthropic(
     yield { type: 'error', error: abortedProviderError('anthropic', 'stream', signal.reason) };
     return;
   }
-  const { turn, incompleteToolCallIds, lateEvents } = assembler.finish();
+  const { turn, incompleteToolCallIds, lateEvents, unsupported } = assembler.finish();
   if (!assembler.complete) {
     // No late tool-call-end either: a cut stream leaves every unstopped or unparsable call incomplete.
     const reason = 'no stop reason, no message_stop';
@@ -82,5 +83,9 @@ export async function* streamAnthropic(
     return;
   }
   yield* lateEvents;
+  if (unsupported !== undefined) {
+    yield { type: 'error', error: unsupportedCallError('anthropic', unsupported, turn) };
+    return;
+  }
   yield { type: 'turn-end', turn, incompleteToolCallIds };
 }

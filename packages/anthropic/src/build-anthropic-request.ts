@@ -1,9 +1,9 @@
 import type { BetaContextManagementConfig } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelRequest } from '@toolcircuit/core';
-import type { ToolNameMap } from '@toolcircuit/schema';
 import { anthropicContextManagement } from './anthropic-context-editing.js';
 import { anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
+import type { AnthropicToolNames } from './anthropic-tool-names.js';
 import { type AnthropicToolSearch, nativeToolSearchTools } from './anthropic-tool-search.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
@@ -21,7 +21,7 @@ export type AnthropicRequestBody = Omit<MessageCreateParamsBase, 'stream'> & {
 export interface AnthropicRequest {
   readonly body: AnthropicRequestBody;
   /** To map the provider's tool names in the answer back to the catalogue's. */
-  readonly names: ToolNameMap;
+  readonly names: AnthropicToolNames;
 }
 
 export interface AnthropicRequestSettings {

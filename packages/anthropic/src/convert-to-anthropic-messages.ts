@@ -2,6 +2,7 @@ import type {
   ContentBlockParam,
   MessageParam,
   TextBlockParam,
+  TextCitationParam,
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
@@ -13,11 +14,12 @@ import type {
   JsonValue,
   Message,
   ReasoningPart,
+  TextPart,
   ToolCallPart,
   ToolResultPart,
 } from '@toolcircuit/core';
 import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/provider';
-import type { ToolNameMap } from '@toolcircuit/schema';
+import { type ToolNameMap, textToolArguments } from '@toolcircuit/schema';
 import { providerToolName } from './anthropic-prepare-tools.js';
 import { turnMessage } from './anthropic-turn-message.js';
 import { convertToAnthropicToolResult } from './convert-to-anthropic-tool-result.js';
@@ -40,7 +42,7 @@ type Role = 'user' | 'assistant';
  *   thinking) exactly as received; reasoning without them (another provider's) is dropped, because the API
  *   rejects thinking it did not sign.
  * - Server-tool blocks kept in the assistant message's `providerMetadata.anthropic.serverBlocks` are put
- *   back in place, unchanged.
+ *   back in place, unchanged, and so are the blocks kept as `provider` parts; a text's citations go with it.
  * - Empty text is skipped: the API rejects empty text blocks.
  */
 export function convertToAnthropicMessages(
@@ -119,12 +121,22 @@ function serverBlocksOf(value: JsonValue | undefined): { before: number; block: 
 function assistantBlock(part: AssistantContentPart, names: ToolNameMap): ContentBlockParam[] {
   switch (part.type) {
     case 'text':
-      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+      return part.text === '' ? [] : [textBlock(part)];
     case 'reasoning':
       return thinkingBlock(part);
     case 'tool_call':
       return [toolUseBlock(part, names)];
+    case 'provider':
+      // A block this adapter could not read goes back where it was, unchanged; another provider's is left out.
+      return part.provider === 'anthropic' ? [part.data as unknown as ContentBlockParam] : [];
   }
+}
+
+// A text's citations go back with it, as Claude gave them (web search ones carry their encrypted index).
+function textBlock(part: TextPart): TextBlockParam {
+  const citations = part.providerMetadata?.['anthropic']?.['citations'];
+  if (!Array.isArray(citations) || citations.length === 0) return { type: 'text', text: part.text };
+  return { type: 'text', text: part.text, citations: citations as unknown as TextCitationParam[] };
 }
 
 function thinkingBlock(part: ReasoningPart): ContentBlockParam[] {
@@ -143,7 +155,8 @@ function toolUseBlock(part: ToolCallPart, names: ToolNameMap): ToolUseBlockParam
     type: 'tool_use',
     id: part.id,
     name: providerToolName(names, part.name),
-    input: isJsonObject(part.input) ? part.input : {},
+    // A text tool's call: declared here as a function with one string parameter, `input`.
+    input: typeof part.input === 'string' ? textToolArguments(part.input) : isJsonObject(part.input) ? part.input : {},
   };
   const caller = part.providerMetadata?.['anthropic']?.['caller'];
   if (isJsonObject(caller)) block.caller = caller as unknown as NonNullable<ToolUseBlockParam['caller']>;

@@ -1,6 +1,12 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ProviderErrorCode } from '@toolcircuit/core';
-import { abortedProviderError, isTransportFailure, ProviderError, retryAfterMs } from '@toolcircuit/core/provider';
+import {
+  abortedProviderError,
+  invalidResponseError,
+  isTransportFailure,
+  ProviderError,
+  retryAfterMs,
+} from '@toolcircuit/core/provider';
 
 const PROVIDER = 'anthropic';
 
@@ -11,6 +17,8 @@ const CODE_BY_STATUS: Readonly<Record<number, ProviderErrorCode>> = {
   404: 'not_found',
   413: 'invalid_request',
   429: 'rate_limited',
+  // The status decides, whatever the body says: a load balancer's 503 carries no `overloaded_error`.
+  503: 'overloaded',
   529: 'overloaded',
 };
 
@@ -60,6 +68,9 @@ export function mapAnthropicError(error: unknown): ProviderError {
     });
   }
   if (error instanceof APIError) return fromApiError(error);
+  // The SDK parses a 2xx body labelled JSON with `response.json()`: a body that is not JSON (empty, or a
+  // broken gateway's) throws the parser's SyntaxError, which is the answer being wrong, not an unknown.
+  if (error instanceof SyntaxError) return invalidResponseError(PROVIDER, {}, error);
   // A body cut before its end surfaces as fetch's own error, which the SDK lets through unwrapped.
   if (isTransportFailure(error)) {
     return new ProviderError({

@@ -41,8 +41,20 @@ function summaries(name: string) {
   return INDEX.entries.find((entry) => entry.cassette === name)?.responses ?? [];
 }
 
+/**
+ * Every recording with something for the adapter to keep: a call, an error, a citation, a server tool's block,
+ * or a request that sends a previous answer back (redacted thinking, say).
+ */
 const RELEVANT = ALL.filter((name) =>
-  summaries(name).some((r) => r.toolCalls > 0 || r.status >= 400 || r.error !== undefined),
+  summaries(name).some(
+    (r) =>
+      r.toolCalls > 0 ||
+      r.status >= 400 ||
+      r.error !== undefined ||
+      (r.sources ?? 0) > 0 ||
+      (r.hostedItems ?? 0) > 0 ||
+      /thinking/.test(name),
+  ),
 );
 
 /** Recordings with nothing for this test (no tool call, tool result or error), each with why. */
@@ -89,13 +101,15 @@ const UNIFIED: Readonly<Record<string, string>> = {
 const CODE_BY_STATUS: Readonly<Record<number, string>> = { 400: 'invalid_request', 429: 'rate_limited' };
 
 type Outcome =
-  | { kind: 'turn'; turn: ModelTurn; incomplete: readonly string[] }
+  | { kind: 'turn'; turn: ModelTurn; incomplete: readonly string[]; events?: readonly StreamEvent[] }
   | { kind: 'error'; error: ProviderError };
 
 function outcomeOfStream(events: readonly StreamEvent[]): Outcome {
   const last = events.at(-1);
   expect(events.filter((e) => e.type === 'turn-end' || e.type === 'error')).toHaveLength(1);
-  if (last?.type === 'turn-end') return { kind: 'turn', turn: last.turn, incomplete: last.incompleteToolCallIds };
+  if (last?.type === 'turn-end') {
+    return { kind: 'turn', turn: last.turn, incomplete: last.incompleteToolCallIds, events };
+  }
   if (last?.type === 'error' && last.error instanceof ProviderError) return { kind: 'error', error: last.error };
   throw new Error(`stream ended with ${JSON.stringify(last)}`);
 }
@@ -123,6 +137,15 @@ function checkOutcome(outcome: Outcome, expected: ExpectedOutcome, summaryCalls:
     expect(call.inputError !== undefined).toBe(expected.incomplete.includes(call.id));
   }
   expect(outcome.turn.stopReason.raw).toBe(expected.stopReason ?? undefined);
+  // Nothing the provider sent vanishes: every citation is a source, every server tool's block is kept.
+  const sources = outcome.turn.content.flatMap((part) => (part.type === 'text' ? (part.sources ?? []) : []));
+  expect(sources).toHaveLength(expected.sources);
+  const server = outcome.turn.providerMetadata?.['anthropic']?.['serverBlocks'];
+  expect(Array.isArray(server) ? server.length : 0).toBe(expected.serverBlocks);
+  expect(outcome.turn.content.filter((part) => part.type === 'provider')).toEqual([]);
+  if (outcome.events !== undefined) {
+    expect(outcome.events.filter((event) => event.type === 'source')).toHaveLength(expected.sources);
+  }
   const unified =
     expected.stopReason === 'end_turn' && calls.length > 0 ? 'tool_calls' : UNIFIED[expected.stopReason ?? ''];
   expect(outcome.turn.stopReason.unified).toBe(unified);

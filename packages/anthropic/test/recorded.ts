@@ -218,6 +218,10 @@ export type ExpectedOutcome =
       readonly calls: readonly ExpectedCall[];
       readonly incomplete: readonly string[];
       readonly stopReason: string | null;
+      /** Citations on the answer's text (each a source). */
+      readonly sources: number;
+      /** Blocks of server tools (web search, fetch, code execution…), kept as server blocks. */
+      readonly serverBlocks: number;
     }
   | {
       readonly kind: 'error';
@@ -226,6 +230,20 @@ export type ExpectedOutcome =
       readonly requestId: string | undefined;
       readonly shouldRetry: string | undefined;
     };
+
+/** The blocks the adapter gives a neutral part; the others in these recordings are server tools'. */
+const NEUTRAL_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use']);
+const CITATIONS = new Set([
+  'web_search_result_location',
+  'search_result_location',
+  'char_location',
+  'page_location',
+  'content_block_location',
+]);
+
+function citationCount(citations: JsonValue | undefined): number {
+  return blocksOf(Array.isArray(citations) ? citations : []).filter((c) => CITATIONS.has(text(c['type']))).length;
+}
 
 export function isStreamed(response: RecordedResponse): boolean {
   return (
@@ -253,11 +271,14 @@ export function expectedOutcome(response: RecordedResponse): ExpectedOutcome {
     const calls = blocksOf(json['content'])
       .filter((block) => block['type'] === 'tool_use')
       .map((block) => ({ id: text(block['id']), name: text(block['name']), input: block['input'] }));
+    const blocks = blocksOf(json['content']);
     return {
       kind: 'turn',
       calls,
       incomplete: [],
       stopReason: typeof json['stop_reason'] === 'string' ? json['stop_reason'] : null,
+      sources: blocks.reduce((sum, block) => sum + citationCount(block['citations']), 0),
+      serverBlocks: blocks.filter((block) => !NEUTRAL_BLOCKS.has(text(block['type']))).length,
     };
   }
   const events =
@@ -266,6 +287,8 @@ export function expectedOutcome(response: RecordedResponse): ExpectedOutcome {
       : parseSse(response.body.text).map((event) => event.data);
   const tools = new Map<number, { id: string; name: string; json: string; stopped: boolean }>();
   let stopReason: string | null = null;
+  let sources = 0;
+  let serverBlocks = 0;
   for (const data of events) {
     let event: JsonValue;
     try {
@@ -279,7 +302,12 @@ export function expectedOutcome(response: RecordedResponse): ExpectedOutcome {
     if (event['type'] === 'content_block_start' && isObject(block) && block['type'] === 'tool_use') {
       tools.set(index, { id: text(block['id']), name: text(block['name']), json: '', stopped: false });
     }
+    if (event['type'] === 'content_block_start' && isObject(block)) {
+      sources += citationCount(block['citations']);
+      if (!NEUTRAL_BLOCKS.has(text(block['type']))) serverBlocks += 1;
+    }
     const delta = event['delta'];
+    if (isObject(delta) && delta['type'] === 'citations_delta') sources += citationCount([delta['citation'] ?? null]);
     const tool = tools.get(index);
     if (event['type'] === 'content_block_delta' && isObject(delta) && tool !== undefined)
       tool.json += text(delta['partial_json']);
@@ -297,5 +325,7 @@ export function expectedOutcome(response: RecordedResponse): ExpectedOutcome {
     })),
     incomplete: ordered.filter((tool) => !tool.stopped).map((tool) => tool.id),
     stopReason,
+    sources,
+    serverBlocks,
   };
 }

@@ -1,3 +1,4 @@
+export { BUILTIN_TOOL_KINDS, type BuiltinTool, type BuiltinToolKind } from './catalogue/builtin-tool.js';
 export { type Catalogue, type CatalogueEntry, createCatalogue, type LenientCatalogue } from './catalogue/catalogue.js';
 export {
   type HostedTool,
@@ -9,6 +10,8 @@ export {
 // Per-step control, per-tool provider features and call repair.
 export { descriptionWithExamples } from './catalogue/provider-features.js';
 export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
+export type { TextGrammar, TextInput } from './catalogue/text-input.js';
+export { defineTextTool, type TextToolSpec } from './catalogue/text-tool.js';
 export {
   type AnyToolDefinition,
   defineTool,
@@ -26,6 +29,7 @@ export {
   type ToolSpec,
   toolError,
 } from './catalogue/tool.js';
+export { type ToolRefusal, toolRefusal } from './catalogue/tool-refusal.js';
 export { DEFAULT_TOOL_SEARCH_NAME, type ToolSearch, type ToolSearchOptions } from './catalogue/tool-search.js';
 export type { InputValidation } from './catalogue/validate-input.js';
 export { describeMedia } from './content/describe-media.js';
@@ -96,12 +100,15 @@ export { InvalidResumeError } from './errors/invalid-resume-error.js';
 export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
 export { JournalWriteError } from './errors/journal-write-error.js';
+export { PausedRunResumedError } from './errors/paused-run-resumed-error.js';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
 export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
 export { SchemaCompileError } from './errors/schema-compile-error.js';
+export { StateSealError, type StateSealProblem } from './errors/state-seal-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
 export { UnboundConfirmationError } from './errors/unbound-confirmation-error.js';
+export { turnOfUnsupportedCall, unsupportedCallError } from './errors/unsupported-call-error.js';
 export { UnsupportedSchemaError } from './errors/unsupported-schema-error.js';
 export { isAuthorized } from './execute/authorize.js';
 export type { ConfirmationMode, ExecutionContext, ToolStartEvent } from './execute/execution-context.js';
@@ -119,7 +126,13 @@ export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
-export type { Journal, JournalAppendDetail, JournalEntry, JournalProvenance } from './journal/journal.js';
+export type {
+  Journal,
+  JournalAppendDetail,
+  JournalEntry,
+  JournalNote,
+  JournalProvenance,
+} from './journal/journal.js';
 export { type ConversionCache, cachedConversion } from './json/cached-conversion.js';
 export {
   type JsonTextCache,
@@ -131,7 +144,7 @@ export {
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
 export { continueLoop } from './loop/continue-loop.js';
-export { type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
+export { INTERRUPTED_RUN_SEAL, type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
 export type { CallEvent, LoopHooks, ResultEvent, RetryEvent, TurnEvent } from './loop/loop-hooks.js';
 export type { LoopOptions } from './loop/loop-options.js';
@@ -150,6 +163,8 @@ export type {
   LoopTurnStartEvent,
 } from './loop/loop-stream-event.js';
 export type { ConfirmationDecision, PausedRun, PendingCall } from './loop/paused-run.js';
+export { PAUSED_RUN_SEAL } from './loop/paused-run-of.js';
+export { untrustedSourcesOf } from './loop/restored-provenance.js';
 export { checkResume, type ResumeOptions, resumeLoop } from './loop/resume-loop.js';
 export { type RetryPolicy, retryDelayMs } from './loop/retry-policy.js';
 export { runLoop } from './loop/run-loop.js';
@@ -180,7 +195,10 @@ export type {
 } from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
+export type { ProviderPart } from './messages/provider-part.js';
+export type { SourceLocation, SourcePart } from './messages/source-part.js';
 export type { StreamEvent } from './messages/stream-events.js';
+export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
 export { type TurnStreamEventsOptions, turnStreamEvents } from './messages/turn-stream-events.js';
 export {
   type UntrustedContent,
@@ -196,6 +214,9 @@ export {
 } from './provenance/confirmation-request.js';
 export type { OutputTrust, PolicyQuery, ProvenanceOptions, TaintPolicy } from './provenance/provenance-options.js';
 export type { TaintSource, TaintSourceRef } from './provenance/taint-source.js';
+export { MIN_SEAL_KEY_BYTES, type SealKey, sealKeyProblem, sealKeyRing, sealSecretBytes } from './seal/seal-key.js';
+export type { SealOptions } from './seal/seal-options.js';
+export { checkStateSeal, type SealedKind, type StateSeal, sealOfText, sealState } from './seal/state-seal.js';
 export {
   createToolSearchIndex,
   DEFAULT_TOOL_SEARCH_TUNING,
@@ -215,6 +236,7 @@ export {
   InMemoryConfirmations,
 } from './session/confirm.js';
 export { ResumeConfirmations } from './session/resume-confirmations.js';
+export type { ResumeTokenStore } from './session/resume-tokens.js';
 export { createSession, type Session, type SessionInit } from './session/session.js';
 export type { PrepareStep, StepContext, StepPlan, StepSettings } from './step/step-settings.js';
 export {

@@ -14,6 +14,7 @@ export { invalidResponseError } from './errors/invalid-response-error.js';
 export { ProviderError } from './errors/provider-error.js';
 export { streamInterruptedError } from './errors/stream-interrupted-error.js';
 export { ToolcircuitError } from './errors/toolcircuit-error.js';
+export { unsupportedCallError } from './errors/unsupported-call-error.js';
 export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { retryAfterMs } from './http/retry-after.js';
@@ -25,4 +26,5 @@ export {
   stringifyRequestBody,
 } from './json/cached-json-text.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
+export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
 export { untrustedContentOf } from './messages/untrusted-content.js';

@@ -7,10 +7,11 @@ import type {
   UserMessage,
 } from '@toolcircuit/core';
 import { cachedConversion, recordResultContentChanges, sealForReuse, toolCallsOf } from '@toolcircuit/core/provider';
+import { textToolArguments } from '@toolcircuit/schema';
 import { convertToGoogleToolResult } from './convert-to-google-tool-result.js';
 import type { GeminiRequestContent, GeminiRequestPart } from './google-api.js';
 import { hostedPartsOf, pushHostedParts } from './google-hosted-parts.js';
-import { readGooglePartMetadata } from './google-metadata.js';
+import { GOOGLE_PROVIDER, readGooglePartMetadata } from './google-metadata.js';
 
 export interface GoogleMessagesInput {
   readonly system: string | undefined;
@@ -46,7 +47,8 @@ export interface GoogleMessages {
  * - A call's `id` is sent only when Gemini gave it; a synthesised id stays on our side.
  * - A tool message becomes ONE content with one `functionResponse` part per call, in call order, and
  *   nothing else (the legacy SDK refuses to mix them with other parts).
- * - Reasoning from another provider is dropped: Gemini cannot use it and it has no signature.
+ * - Reasoning from another provider is dropped: Gemini cannot use it and it has no signature; parts this
+ *   adapter kept as `provider` parts go back in their places, unchanged (another provider's are left out).
  *
  * @see https://ai.google.dev/gemini-api/docs/function-calling
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures
@@ -139,6 +141,11 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
   const hosted = hostedPartsOf(message.providerMetadata);
   for (const [index, part] of message.content.entries()) {
     pushHostedParts(hosted, index, parts);
+    if (part.type === 'provider') {
+      // A part this adapter could not read goes back where it was, unchanged; another provider's is left out.
+      if (part.provider === GOOGLE_PROVIDER) parts.push({ ...part.data } as GeminiRequestPart);
+      continue;
+    }
     const google = readGooglePartMetadata(part.providerMetadata);
     const signature = google?.thoughtSignature === undefined ? {} : { thoughtSignature: google.thoughtSignature };
     if (part.type === 'text') {
@@ -154,8 +161,9 @@ function assistantParts(message: AssistantMessage, toProviderName: (name: string
           ...(google?.idSynthesized === false ? { id: part.id } : {}),
           name: toProviderName(part.name),
           // Gemini's args is a Struct: a call whose input could not be decoded goes back as `{}`, never as
-          // something the API would reject.
-          args: isJsonObject(part.input) ? part.input : {},
+          // something the API would reject; a text tool's text in its one parameter, `input`.
+          args:
+            typeof part.input === 'string' ? textToolArguments(part.input) : isJsonObject(part.input) ? part.input : {},
         },
         ...signature,
       });

@@ -106,15 +106,19 @@ export interface GeminiResponsePart {
   functionCall?: GeminiFunctionCall | undefined;
   executableCode?: object | undefined;
   codeExecutionResult?: object | undefined;
+  /** Any other field: a part of a kind this adapter does not read (kept whole as a `provider` part). */
+  [field: string]: unknown;
 }
 
 export interface GeminiCandidate {
   content?: { role?: string | undefined; parts?: GeminiResponsePart[] | undefined } | undefined;
   finishReason?: string | undefined;
-  /** Google Search grounding: the queries run, the pages read (`groundingChunks`), what they support. */
-  groundingMetadata?: object | undefined;
-  /** URL context: the pages Gemini fetched. */
-  urlContextMetadata?: object | undefined;
+  /** Search and retrieval grounding: chunks (pages, documents), supports (which text each backs), queries. */
+  groundingMetadata?: unknown;
+  /** The URLs URL context retrieved, with their status. */
+  urlContextMetadata?: unknown;
+  /** Recitation citations: spans of the answer quoted from a source. */
+  citationMetadata?: unknown;
 }
 
 export interface GeminiUsageMetadata {

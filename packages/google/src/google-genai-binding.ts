@@ -111,7 +111,8 @@ function toSdkToolConfig(toolConfig: GeminiToolConfig): ToolConfig {
 
 function fromSdkResponse(response: GenerateContentResponse): GeminiResponse {
   return {
-    candidates: response.candidates,
+    // The SDK's parts carry every field the API sent; the parser reads what it knows and keeps the rest.
+    candidates: response.candidates as GeminiResponse['candidates'],
     usageMetadata: response.usageMetadata,
     responseId: response.responseId,
     modelVersion: response.modelVersion,

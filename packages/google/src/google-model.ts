@@ -27,7 +27,7 @@ export function createGoogleModel(options: GoogleModelOptions): Model {
       `google: schemaTarget 'gemini-json-schema' (parametersJsonSchema) needs sdk 'genai'; @google/${binding.sdk} cannot send it. Use schemaTarget 'gemini' or sdk 'genai'.`,
     );
   }
-  const tools = createGoogleToolPreparer(target);
+  const tools = createGoogleToolPreparer(target, options.keepUndeclaredKeys ?? false);
 
   return {
     provider: GOOGLE_PROVIDER,

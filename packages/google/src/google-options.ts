@@ -29,10 +29,18 @@ interface GoogleModelCommonOptions {
   /**
    * How tool schemas are declared: `gemini` (default: `parameters`, the OpenAPI 3.0 subset) or
    * `gemini-json-schema` (`parametersJsonSchema`, real JSON Schema), on both SDKs. With `gemini`, a tool the
-   * OpenAPI subset would narrow (an open tool without declared parameters, a union it could not restore) is
-   * declared with `parametersJsonSchema` instead, per function (change `json-schema-parameters`).
+   * OpenAPI subset would narrow (a tool without declared parameters that declares open keys, a union it could
+   * not restore) is declared with `parametersJsonSchema` instead, per function (change `json-schema-parameters`).
+   * A tool that declares no parameters and omits `additionalProperties` is declared without `parameters`:
+   * keys nobody declared are no input (change `closed-implicit-object`).
    */
   readonly schemaTarget?: GoogleSchemaTarget;
+  /**
+   * Count the keys an object leaves open by omitting `additionalProperties` as inputs too (`translateSchema`'s
+   * option of the same name): a tool that declares no parameters is then declared with `parametersJsonSchema`,
+   * open to any argument, rather than without `parameters`. Default `false`.
+   */
+  readonly keepUndeclaredKeys?: boolean;
   /** The environment to read the key from. Default: `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }

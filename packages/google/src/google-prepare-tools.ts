@@ -3,8 +3,10 @@ import { descriptionWithExamples } from '@toolcircuit/core/provider';
 import {
   createToolNameMap,
   restoreProviderInput,
+  restoreTextInput,
   type SchemaChange,
   type ToolNameMap,
+  textToolParameters,
   translateSchema,
 } from '@toolcircuit/schema';
 import type { GeminiFunctionDeclaration, GeminiHostedTool, GeminiTool, GeminiToolConfig } from './google-api.js';
@@ -47,12 +49,12 @@ export interface GoogleToolPreparer {
  * Gemini has no switch for "at most one call per turn", so `parallelToolCalls: false` cannot be
  * honoured here; the loop's own limits apply.
  */
-export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleToolPreparer {
+export function createGoogleToolPreparer(target: GoogleSchemaTarget, keepUndeclaredKeys = false): GoogleToolPreparer {
   const cache = new WeakMap<readonly ToolDeclaration[], PreparedGoogleDeclarations>();
   const declarationsOf = (tools: readonly ToolDeclaration[]): PreparedGoogleDeclarations => {
     let prepared = cache.get(tools);
     if (prepared === undefined) {
-      prepared = prepareGoogleDeclarations(tools, target);
+      prepared = prepareGoogleDeclarations(tools, target, keepUndeclaredKeys);
       cache.set(tools, prepared);
     }
     return prepared;
@@ -74,6 +76,7 @@ export function createGoogleToolPreparer(target: GoogleSchemaTarget): GoogleTool
 export function prepareGoogleDeclarations(
   tools: readonly ToolDeclaration[],
   target: GoogleSchemaTarget,
+  keepUndeclaredKeys = false,
 ): PreparedGoogleDeclarations {
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
@@ -81,8 +84,24 @@ export function prepareGoogleDeclarations(
   );
   const changes: SchemaChange[] = [...nameMap.changes];
   const needsRestore = new Map<string, JsonObject>();
+  const textTools = new Set<string>();
   const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
-    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name });
+    if (tool.textInput !== undefined) {
+      // Gemini has no custom tools: a function with one string parameter, whose value is the text.
+      textTools.add(tool.name);
+      const degraded = textToolParameters(tool.textInput.grammar, target);
+      changes.push(...degraded.changes);
+      const field = target === 'gemini' ? 'parameters' : 'parametersJsonSchema';
+      const declaration: GeminiFunctionDeclaration = {
+        name: nameMap.toProvider(tool.name),
+        [field]: degraded.schema as JsonObject,
+      };
+      const description = descriptionWithExamples(tool);
+      if (description !== '') declaration.description = description;
+      const own = tool.providerOptions?.['google'];
+      return own === undefined ? declaration : ({ ...declaration, ...own } as GeminiFunctionDeclaration);
+    }
+    const translated = translateSchema(tool.inputSchema, target, { toolName: tool.name, keepUndeclaredKeys });
     changes.push(...translated.changes);
     if (translated.requiresRestore === true) needsRestore.set(tool.name, tool.inputSchema);
     const declaration: GeminiFunctionDeclaration = { name: nameMap.toProvider(tool.name) };
@@ -106,8 +125,13 @@ export function prepareGoogleDeclarations(
     nameMap,
     changes,
     restoreInput: (name, input) => {
+      if (textTools.has(name)) {
+        // Anything but `{ input: "<text>" }` stays as it came: the executor then says the tool takes text.
+        const restored = restoreTextInput(input);
+        return restored.ok ? restored.text : input;
+      }
       const original = needsRestore.get(name);
-      return original === undefined ? input : restoreProviderInput(original, input, target);
+      return original === undefined ? input : restoreProviderInput(original, input, target, { keepUndeclaredKeys });
     },
   };
 }

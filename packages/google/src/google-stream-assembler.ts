@@ -1,9 +1,23 @@
-import type { AssistantContentPart, JsonObject, ModelTurn, StreamEvent, ToolCallPart } from '@toolcircuit/core';
+import type {
+  AssistantContentPart,
+  JsonObject,
+  ModelTurn,
+  ProviderPart,
+  StreamEvent,
+  ToolCallPart,
+} from '@toolcircuit/core';
 import { applyPartialArgs } from './assemble-partial-function-call.js';
 import type { GeminiFunctionCall, GeminiResponse, GeminiUsageMetadata } from './google-api.js';
 import { type HostedPart, hostedPartOf, withHostedParts } from './google-hosted-parts.js';
 import { googlePartMetadata } from './google-metadata.js';
-import { type GoogleGrounding, googleUntrustedContent } from './google-untrusted-content.js';
+import {
+  type GoogleSourceMetadata,
+  sourceMetadataOf,
+  withGoogleSources,
+  withSourceMetadata,
+} from './google-sources.js';
+import { unansweredCallIn, unknownPartOf } from './google-unknown-parts.js';
+import { googleUntrustedContent } from './google-untrusted-content.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 import { mapGoogleUsage } from './map-google-usage.js';
 import { parseGoogleFunctionCall } from './parse-google-function-call.js';
@@ -17,11 +31,14 @@ type Entry =
   | { kind: 'text' | 'reasoning'; text: string; signature: string | undefined; sealed: boolean }
   | { kind: 'call'; part: ToolCallPart }
   | { kind: 'partial'; id: string; name: string; args: JsonObject; signature: string | undefined }
-  | { kind: 'hosted'; part: JsonObject };
+  | { kind: 'hosted'; part: JsonObject }
+  | { kind: 'provider'; part: ProviderPart };
 
 export interface AssembledGoogleTurn {
   readonly turn: ModelTurn;
   readonly incompleteToolCallIds: readonly string[];
+  /** The kind of an unknown `…Call` part nothing answers (see `unansweredCallIn`), if the turn has one. */
+  readonly unsupported?: string;
 }
 
 /**
@@ -44,8 +61,8 @@ export class GoogleStreamAssembler {
   #finishReason: string | undefined;
   #blockReason: string | undefined;
   #usage: GeminiUsageMetadata | undefined;
-  /** The latest grounding and URL-context metadata (Gemini sends them with the last chunks). */
-  readonly #grounding: GoogleGrounding = {};
+  /** Grounding, URL context and citation metadata: each chunk that has a field carries it whole so far. */
+  readonly #sources: GoogleSourceMetadata = {};
 
   constructor(options: ParseGoogleResponseOptions) {
     this.#options = options;
@@ -58,13 +75,16 @@ export class GoogleStreamAssembler {
     this.#blockReason ??= chunk.promptFeedback?.blockReason;
     const candidate = chunk.candidates?.[0];
     if (candidate?.finishReason !== undefined) this.#finishReason = candidate.finishReason;
-    if (candidate?.groundingMetadata !== undefined) this.#grounding.groundingMetadata = candidate.groundingMetadata;
-    if (candidate?.urlContextMetadata !== undefined) this.#grounding.urlContextMetadata = candidate.urlContextMetadata;
+    sourceMetadataOf(candidate, this.#sources);
     const events: StreamEvent[] = [];
     for (const part of candidate?.content?.parts ?? []) {
       const hosted = hostedPartOf(part);
+      const unknown = hosted === undefined ? unknownPartOf(part) : undefined;
       if (hosted !== undefined) this.#entries.push({ kind: 'hosted', part: hosted });
-      else if (part.functionCall !== undefined) events.push(...this.#call(part.functionCall, part.thoughtSignature));
+      else if (unknown !== undefined) {
+        this.#entries.push({ kind: 'provider', part: unknown });
+        events.push({ type: 'provider-part', part: unknown });
+      } else if (part.functionCall !== undefined) events.push(...this.#call(part.functionCall, part.thoughtSignature));
       else events.push(...this.#text(part.text ?? '', part.thought === true, part.thoughtSignature));
     }
     return events;
@@ -82,6 +102,8 @@ export class GoogleStreamAssembler {
     for (const entry of this.#entries) {
       if (entry.kind === 'hosted') {
         hosted.push({ at: content.length, part: entry.part });
+      } else if (entry.kind === 'provider') {
+        content.push(entry.part);
       } else if (entry.kind === 'call') {
         content.push(entry.part);
       } else if (entry.kind === 'partial') {
@@ -109,19 +131,25 @@ export class GoogleStreamAssembler {
       }
     }
     const completeCalls = content.filter((part) => part.type === 'tool_call' && part.inputError === undefined);
-    const untrusted = googleUntrustedContent(hosted, this.#grounding);
+    const untrusted = googleUntrustedContent(hosted, this.#sources);
     const turn: ModelTurn = {
-      content,
+      content: withGoogleSources(content, this.#sources),
       stopReason: mapGoogleStopReason({
         finishReason: this.#finishReason,
         blockReason: this.#blockReason,
         hasToolCalls: completeCalls.length > 0,
       }),
       usage: mapGoogleUsage(this.#usage),
-      ...withHostedParts(turnMetadata({ responseId: this.#responseId, modelVersion: this.#modelVersion }), hosted),
+      ...withSourceMetadata(
+        withHostedParts(turnMetadata({ responseId: this.#responseId, modelVersion: this.#modelVersion }), hosted),
+        this.#sources,
+      ),
       ...(untrusted === undefined ? {} : { untrustedContent: untrusted }),
     };
-    return { turn, incompleteToolCallIds };
+    const unsupported = unansweredCallIn(
+      this.#entries.flatMap((entry) => (entry.kind === 'provider' ? [entry.part] : [])),
+    );
+    return { turn, incompleteToolCallIds, ...(unsupported === undefined ? {} : { unsupported }) };
   }
 
   #text(text: string, thought: boolean, signature: string | undefined): StreamEvent[] {

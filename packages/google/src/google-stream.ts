@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@toolcircuit/core';
-import { abortedProviderError, streamInterruptedError } from '@toolcircuit/core/provider';
+import { abortedProviderError, streamInterruptedError, unsupportedCallError } from '@toolcircuit/core/provider';
 import type { BuiltGoogleRequest } from './build-google-request.js';
 import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
@@ -35,13 +35,21 @@ export async function* streamGoogle(
     yield { type: 'error', error: mapGoogleError(error, signal) };
     return;
   }
-  const { turn, incompleteToolCallIds } = assembler.finish();
+  const { turn, incompleteToolCallIds, unsupported } = assembler.finish();
   // Gemini's last chunk carries the finishReason (or a prompt block); a body that ended before it, even
   // cleanly at a chunk boundary, is a turn the provider never finished: nothing of it may run.
   if (!assembler.finished) {
     const calls = turn.content.filter((part) => part.type === 'tool_call').length;
     yield { type: 'error', error: streamInterruptedError(GOOGLE_PROVIDER, 'no finishReason', calls) };
     return;
+  }
+  if (unsupported !== undefined) {
+    yield { type: 'error', error: unsupportedCallError(GOOGLE_PROVIDER, unsupported, turn) };
+    return;
+  }
+  // Gemini grounds the text once it is whole (its metadata comes with the last chunks): the sources follow it.
+  for (const part of turn.content) {
+    if (part.type === 'text') for (const source of part.sources ?? []) yield { type: 'source', source };
   }
   yield { type: 'turn-end', turn, incompleteToolCallIds };
 }

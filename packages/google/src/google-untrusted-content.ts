@@ -1,10 +1,12 @@
 import type { JsonObject, UntrustedContent } from '@toolcircuit/core';
 import { untrustedContentOf } from '@toolcircuit/core/provider';
-import type { GeminiCandidate } from './google-api.js';
 import type { HostedPart } from './google-hosted-parts.js';
 
 /** What of a candidate besides its parts brought outside content in: Google Search grounding, URL context. */
-export type GoogleGrounding = Pick<GeminiCandidate, 'groundingMetadata' | 'urlContextMetadata'>;
+export interface GoogleGrounding {
+  readonly groundingMetadata?: unknown;
+  readonly urlContextMetadata?: unknown;
+}
 
 /**
  * The outside content Gemini's hosted tools put into the model's context during a turn, for core's

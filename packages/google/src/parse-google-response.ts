@@ -1,7 +1,10 @@
-import type { AssistantContentPart, JsonObject, ModelTurn, ProviderMetadata } from '@toolcircuit/core';
+import type { AssistantContentPart, JsonObject, ModelTurn, ProviderMetadata, ProviderPart } from '@toolcircuit/core';
+import { unsupportedCallError } from '@toolcircuit/core/provider';
 import type { GeminiResponse, GeminiResponsePart } from './google-api.js';
 import { type HostedPart, hostedPartOf, withHostedParts } from './google-hosted-parts.js';
 import { GOOGLE_PROVIDER, googlePartMetadata } from './google-metadata.js';
+import { sourceMetadataOf, withGoogleSources, withSourceMetadata } from './google-sources.js';
+import { unansweredCallIn, unknownPartOf } from './google-unknown-parts.js';
 import { googleUntrustedContent } from './google-untrusted-content.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 import { mapGoogleUsage } from './map-google-usage.js';
@@ -18,8 +21,10 @@ export interface ParseGoogleResponseOptions {
 /**
  * A generateContent response → the neutral turn. Only the first candidate is read (we never ask for
  * more). Thought parts become reasoning, every `thoughtSignature` is kept on the part it came with, code
- * execution's parts are kept whole in the turn's metadata (sent back in their places), and parts the circuit
- * has no use for (inline data) are dropped.
+ * execution's parts are kept whole in the turn's metadata (sent back in their places), and a part of a kind
+ * this adapter does not read (an image the model made…) is a `provider` part in its place, sent back there.
+ * Grounding, URL context and citation metadata become the text's sources and stay whole in the turn's
+ * metadata. An unknown `…Call` part nobody answers makes the turn an `unsupported_call` error.
  */
 export function parseGoogleResponse(response: GeminiResponse, options: ParseGoogleResponseOptions): ModelTurn {
   const candidate = response.candidates?.[0];
@@ -27,10 +32,15 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
   const content: AssistantContentPart[] = [];
   let ordinal = 0;
   const hosted: HostedPart[] = [];
+  const unknown: ProviderPart[] = [];
   for (const part of candidate?.content?.parts ?? []) {
     const hostedPart = hostedPartOf(part);
+    const unknownPart = hostedPart === undefined ? unknownPartOf(part) : undefined;
     if (hostedPart !== undefined) {
       hosted.push({ at: content.length, part: hostedPart });
+    } else if (unknownPart !== undefined) {
+      unknown.push(unknownPart);
+      content.push(unknownPart);
     } else if (part.functionCall !== undefined) {
       content.push(
         parseGoogleFunctionCall(part.functionCall, {
@@ -47,19 +57,23 @@ export function parseGoogleResponse(response: GeminiResponse, options: ParseGoog
       if (text !== undefined) content.push(text);
     }
   }
+  const sources = sourceMetadataOf(candidate);
   // Search grounding, URL context and code output: outside content the turn's calls were made after.
-  const untrusted = googleUntrustedContent(hosted, candidate);
-  return {
-    content,
+  const untrusted = googleUntrustedContent(hosted, sources);
+  const turn: ModelTurn = {
+    content: withGoogleSources(content, sources),
     stopReason: mapGoogleStopReason({
       finishReason: candidate?.finishReason,
       blockReason: response.promptFeedback?.blockReason,
       hasToolCalls: ordinal > 0,
     }),
     usage: mapGoogleUsage(response.usageMetadata),
-    ...withHostedParts(turnMetadata(response), hosted),
+    ...withSourceMetadata(withHostedParts(turnMetadata(response), hosted), sources),
     ...(untrusted === undefined ? {} : { untrustedContent: untrusted }),
   };
+  const kind = unansweredCallIn(unknown);
+  if (kind !== undefined) throw unsupportedCallError(GOOGLE_PROVIDER, kind, turn);
+  return turn;
 }
 
 /**

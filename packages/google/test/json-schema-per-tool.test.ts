@@ -6,10 +6,11 @@ import { modelFor, withReplay } from './support/replay.js';
 
 /**
  * A Gemini function declares either `parameters` (OpenAPI subset) or `parametersJsonSchema`. `chercher` loses
- * nothing in `parameters`; `lister` accepts undeclared keys but declares no property (without `parameters`
- * it could only be called with none); `envoyer` has a union whose branches share their keys and that
- * `parameters` can only carry as JSON text nothing tells apart. Those two go as parametersJsonSchema, and
- * the model's arguments reach the executor as they were sent.
+ * nothing in `parameters`; `compter` declares no parameter and says nothing of other keys (none is an input),
+ * so it goes without `parameters`; `lister` declares open keys but no property (without `parameters` it could
+ * only be called with none); `envoyer` has a union whose branches share their keys and that `parameters` can
+ * only carry as JSON text nothing tells apart. Those two go as parametersJsonSchema, and the model's arguments
+ * reach the executor as they were sent.
  */
 const TOOLS: readonly ToolDeclaration[] = Object.freeze([
   {
@@ -22,7 +23,12 @@ const TOOLS: readonly ToolDeclaration[] = Object.freeze([
       additionalProperties: false,
     },
   },
-  { name: 'lister', description: 'List case files.', inputSchema: { type: 'object', properties: {} } },
+  { name: 'compter', description: 'Count case files.', inputSchema: { type: 'object', properties: {} } },
+  {
+    name: 'lister',
+    description: 'List case files.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: true },
+  },
   {
     name: 'envoyer',
     description: 'Send a message.',
@@ -43,6 +49,7 @@ const TOOLS: readonly ToolDeclaration[] = Object.freeze([
 
 const CALLS: readonly { name: string; args: JsonObject }[] = [
   { name: 'chercher', args: { numero: 'A-1234' } },
+  { name: 'compter', args: {} },
   { name: 'lister', args: { filtre: 'ouverts' } },
   { name: 'envoyer', args: { message: { body: { texte: 'bonjour' } } } },
 ];
@@ -58,7 +65,7 @@ function lowerTypes(value: JsonValue): JsonValue {
   );
 }
 
-const REQUEST: ModelRequest = { messages: [{ role: 'user', content: 'Do all three.' }], tools: TOOLS };
+const REQUEST: ModelRequest = { messages: [{ role: 'user', content: 'Do all four.' }], tools: TOOLS };
 
 describe.each(SDKS)('parameters or parametersJsonSchema per tool, over %s', (sdk) => {
   it('declares each tool in the dialect that keeps every valid input, and restores each call by it', async () => {
@@ -85,6 +92,7 @@ describe.each(SDKS)('parameters or parametersJsonSchema per tool, over %s', (sdk
           description: 'Find one case file by its number.',
           parameters: translateSchema(schemaOf(0), 'gemini', { fallback: false }).schema as JsonValue,
         },
+        { name: 'compter', description: 'Count case files.' },
         {
           name: 'lister',
           description: 'List case files.',
@@ -93,11 +101,14 @@ describe.each(SDKS)('parameters or parametersJsonSchema per tool, over %s', (sdk
         {
           name: 'envoyer',
           description: 'Send a message.',
-          parametersJsonSchema: translateSchema(schemaOf(2), 'gemini-json-schema').schema as JsonValue,
+          parametersJsonSchema: translateSchema(schemaOf(3), 'gemini-json-schema').schema as JsonValue,
         },
       ]);
-      expect(translateSchema(schemaOf(1), 'gemini').changes[0]?.kind).toBe('json-schema-parameters');
+      expect(translateSchema(schemaOf(1), 'gemini').changes.map((change) => change.kind)).toContain(
+        'closed-implicit-object',
+      );
       expect(translateSchema(schemaOf(2), 'gemini').changes[0]?.kind).toBe('json-schema-parameters');
+      expect(translateSchema(schemaOf(3), 'gemini').changes[0]?.kind).toBe('json-schema-parameters');
       const inputs = turn.content.flatMap((part) => (part.type === 'tool_call' ? [part.input] : []));
       expect(inputs).toEqual(CALLS.map((call) => call.args));
     });

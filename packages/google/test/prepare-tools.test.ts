@@ -13,12 +13,13 @@ describe('tool preparation', () => {
     expect(preparer.prepare(CASE_FILE_TOOLS, 'auto').tools).toBe(first.tools);
   });
 
-  it('omits parameters only where nothing but {} is valid; open tools without properties go as JSON Schema', () => {
+  it('omits parameters where no declared input is lost; tools that declare open keys go as JSON Schema', () => {
     const tools: readonly ToolDeclaration[] = [
       { name: 'a', description: '', inputSchema: { type: 'object' } },
       { name: 'b', description: 'B', inputSchema: { type: 'object', properties: {}, required: [] } },
       { name: 'c', description: 'C', inputSchema: { type: 'object', properties: { x: { type: 'integer' } } } },
       { name: 'd', description: 'D', inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
+      { name: 'e', description: 'E', inputSchema: { type: 'object', properties: {}, additionalProperties: true } },
     ];
     const open = { type: 'object', properties: {} };
     for (const target of ['gemini', 'gemini-json-schema'] as const) {
@@ -26,16 +27,22 @@ describe('tool preparation', () => {
         target === 'gemini'
           ? { parameters: { type: 'object', properties: { x: { type: 'integer' } } } }
           : { parametersJsonSchema: { type: 'object', properties: { x: { type: 'integer' } } } };
-      expect(createGoogleToolPreparer(target).declarationsOf(tools).tools).toEqual([
-        {
-          functionDeclarations: [
-            { name: 'a', parametersJsonSchema: open },
-            { name: 'b', description: 'B', parametersJsonSchema: open },
-            { name: 'c', description: 'C', ...c },
-            { name: 'd', description: 'D' },
-          ],
-        },
-      ]);
+      // `a` and `b` only omit additionalProperties: keys nobody declared are no input (keepUndeclaredKeys
+      // counts them, and then only parametersJsonSchema can carry them).
+      for (const keepUndeclaredKeys of [false, true]) {
+        const implicit = keepUndeclaredKeys || target === 'gemini-json-schema' ? { parametersJsonSchema: open } : {};
+        expect(createGoogleToolPreparer(target, keepUndeclaredKeys).declarationsOf(tools).tools).toEqual([
+          {
+            functionDeclarations: [
+              { name: 'a', ...implicit },
+              { name: 'b', description: 'B', ...implicit },
+              { name: 'c', description: 'C', ...c },
+              { name: 'd', description: 'D' },
+              { name: 'e', description: 'E', parametersJsonSchema: open },
+            ],
+          },
+        ]);
+      }
     }
   });
 });

@@ -25,7 +25,12 @@ const entries = loadCassetteIndex().entries.filter(
 );
 const relevant = entries.filter((entry) =>
   (entry.responses ?? []).some(
-    (response) => response.toolCalls > 0 || response.error !== undefined || response.status >= 400,
+    (response) =>
+      response.toolCalls > 0 ||
+      response.error !== undefined ||
+      response.status >= 400 ||
+      (response.sources ?? 0) > 0 ||
+      (response.hostedItems ?? 0) > 0,
   ),
 );
 
@@ -90,7 +95,6 @@ describe.each(SDKS)('recorded cassettes over %s', (sdk) => {
     const chunks = cassette.interactions.map((interaction) => recordedChunks(interaction.response.body));
     const tools = recordedTools(cassette, chunks);
     const system = recordedSystem(cassette);
-    const streaming = entry.streaming === true;
     await withReplay(cassette, async (server) => {
       const model = modelFor(sdk, server, { model: cassette.model ?? 'gemini-2.5-flash' });
       const turns: ModelTurn[] = [];
@@ -110,8 +114,11 @@ describe.each(SDKS)('recorded cassettes over %s', (sdk) => {
           continue;
         }
 
+        // Per response: a recording may stream one answer and not the next.
+        const streaming = summary?.streaming ?? entry.streaming === true;
         const turn = streaming ? await streamedTurn(model.stream?.(request)) : await model.generate(request);
         turns.push(turn);
+        expectRecordedSources(turn, chunks[index] ?? []);
         const calls = toolCallsOf(turn.content);
         expect(calls.length).toBe(summary?.toolCalls);
         expect(calls.every((call) => call.inputError === undefined)).toBe(true);
@@ -164,9 +171,50 @@ describe.each(SDKS)('recorded cassettes over %s', (sdk) => {
   });
 });
 
+/**
+ * Nothing of the grounding vanishes: every chunk a recorded response cites is a source, each cited where its
+ * support says (the text at the source's range is the support's segment text), and every URL the URL context
+ * retrieved is a source too. Read from the recorded chunks, apart from the adapter's own reading.
+ */
+function expectRecordedSources(turn: ModelTurn, chunks: readonly JsonValue[]): void {
+  const placed = turn.content.flatMap((part) =>
+    part.type === 'text' ? (part.sources ?? []).map((source) => ({ source, text: part.text })) : [],
+  );
+  const urls = new Set(placed.map(({ source }) => source.url));
+  const last = (field: string) =>
+    chunks
+      .map((chunk) => asObject(asObject(asArray(asObject(chunk)?.['candidates'])[0])?.[field]))
+      .filter((value) => value !== undefined)
+      .at(-1);
+  const grounding = last('groundingMetadata');
+  const groundingChunks = asArray(grounding?.['groundingChunks']).map((chunk) => asObject(asObject(chunk)?.['web']));
+  for (const chunk of groundingChunks) expect(urls).toContain(chunk?.['uri']);
+  for (const support of asArray(grounding?.['groundingSupports'])) {
+    const segment = asObject(asObject(support)?.['segment']);
+    for (const chunkIndex of asArray(asObject(support)?.['groundingChunkIndices'])) {
+      const uri = groundingChunks[Number(chunkIndex)]?.['uri'];
+      const cited = placed.filter(
+        ({ source, text }) =>
+          source.url === uri &&
+          source.textRange !== undefined &&
+          text.slice(source.textRange.start, source.textRange.end) === segment?.['text'],
+      );
+      expect(cited.length, `support "${String(segment?.['text']).slice(0, 40)}" of ${String(uri)}`).toBeGreaterThan(0);
+    }
+  }
+  for (const entry of asArray(last('urlContextMetadata')?.['urlMetadata'])) {
+    expect(urls).toContain(asObject(entry)?.['retrievedUrl']);
+  }
+  // The metadata itself stays on the turn (a search entry point must be shown as Google gives it).
+  if (grounding !== undefined) expect(turn.providerMetadata?.['google']?.['groundingMetadata']).toEqual(grounding);
+  expect(turn.content.filter((part) => part.type === 'provider')).toEqual([]);
+}
+
 async function streamedTurn(stream: Parameters<typeof collect>[0]): Promise<ModelTurn> {
   const events = await collect(stream);
   const end = turnEnd(events);
+  const sources = end.turn.content.flatMap((part) => (part.type === 'text' ? (part.sources ?? []) : []));
+  expect(events.flatMap((event) => (event.type === 'source' ? [event.source] : []))).toEqual(sources);
   expect(end.incompleteToolCallIds).toEqual([]);
   // Every call of the turn was announced and completed, in order, with the same id and input.
   const calls = toolCallsOf(end.turn.content);

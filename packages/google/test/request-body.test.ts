@@ -192,10 +192,6 @@ describe('the case-file request body', () => {
               {
                 "description": "List every case file.",
                 "name": "lister_dossiers",
-                "parametersJsonSchema": {
-                  "properties": {},
-                  "type": "object",
-                },
               },
             ],
           },
@@ -291,10 +287,6 @@ describe('the case-file request body', () => {
               {
                 "description": "List every case file.",
                 "name": "lister_dossiers",
-                "parametersJsonSchema": {
-                  "properties": {},
-                  "type": "object",
-                },
               },
             ],
           },

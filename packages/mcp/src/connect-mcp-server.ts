@@ -18,8 +18,10 @@ import {
   createCatalogue,
   type ToolContext,
   type ToolDefinition,
+  type ToolRefusal,
   type ToolResultOutput,
   toolError,
+  toolRefusal,
 } from '@toolcircuit/core';
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 import { GuardedConfirmations } from './guarded-confirmations.js';
@@ -67,10 +69,16 @@ export interface ConnectMcpServerOptions {
   /** Per-request timeout in ms (reset by progress notifications); default 60 000. */
   readonly requestTimeoutMs?: number;
   /**
-   * Lists the tools again before each irreversible call (default true), so a definition changed without a
-   * `list_changed` notification is still caught before an approved call runs.
+   * When to list the tools again before a call, so that a definition changed without a `list_changed`
+   * notification is caught before the call is sent:
+   * - `every-call` (default): before every call. A read-only tool the server re-annotates as destructive
+   *   is caught too, and does not run unconfirmed.
+   * - `irreversible`: only before calls of tools pinned as irreversible (one request less per reversible
+   *   call; a reversible tool changed silently then runs once under its old policy).
+   * - `never`: rely on `list_changed` alone.
+   * Calls that arrive while a listing is queued share it.
    */
-  readonly verifyBeforeIrreversible?: boolean;
+  readonly verifyBeforeCall?: 'every-call' | 'irreversible' | 'never';
   readonly clientInfo?: { readonly name: string; readonly version: string };
 }
 
@@ -138,6 +146,8 @@ export class McpConnection {
   readonly #validator = new AjvJsonSchemaValidator();
   readonly #outputValidators = new Map<string, OutputValidator>();
   #refreshing: Promise<void> = Promise.resolve();
+  /** A listing queued behind the running one and not started yet. */
+  #queued: Promise<void> | undefined;
   #transport: Transport | undefined;
 
   /** @internal Use {@link connectMcpServer}. */
@@ -230,6 +240,7 @@ export class McpConnection {
   /** Lists the server's tools again and compares them with the pins (also done on `list_changed`). */
   refresh(): Promise<void> {
     const next = this.#refreshing.then(async () => {
+      if (this.#queued === next) this.#queued = undefined;
       try {
         await this.#apply(await listAllTools(this.client, this.#timeout()), false);
       } catch (error) {
@@ -239,6 +250,20 @@ export class McpConnection {
     });
     this.#refreshing = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * A listing that starts after this moment: the one already queued behind a running listing, if any (a
+   * burst of calls shares one), else a new one.
+   */
+  #queuedRefresh(): Promise<void> {
+    this.#queued ??= this.refresh();
+    return this.#queued;
+  }
+
+  #verifiesBefore(decision: McpToolPolicyDecision): boolean {
+    const when = this.#options.verifyBeforeCall ?? 'every-call';
+    return when === 'every-call' || (when === 'irreversible' && decision.irreversible);
   }
 
   async close(): Promise<void> {
@@ -311,6 +336,10 @@ export class McpConnection {
       inputSchema: tool.inputSchema as never,
       right: decision.right,
       irreversible: decision.irreversible,
+      // The server's own hint that the output may carry outsiders' text wins over the loop's
+      // `provenance.defaultOutputTrust`; only `provenance.outputTrust[name]` (the application, for this one
+      // tool) overrides it. `openWorldHint: false` claims nothing: the loop's default applies.
+      ...(decision.untrustedOutput ? { outputTrust: 'untrusted' as const } : {}),
       ...(decision.timeoutMs === undefined ? {} : { timeoutMs: decision.timeoutMs }),
       // The tool search knows which server a tool is from (and can be restricted to it), and its title.
       search: Object.freeze({
@@ -343,13 +372,14 @@ export class McpConnection {
     definedFor: string,
     input: Record<string, unknown>,
     context: ToolContext,
-  ): Promise<ToolResultOutput> {
-    if (decision.irreversible && this.#options.verifyBeforeIrreversible !== false) await this.refresh();
-    if (isChanged(state)) return toolError(changedText(state, this.name));
+  ): Promise<ToolResultOutput | ToolRefusal> {
+    if (this.#verifiesBefore(decision)) await this.#queuedRefresh();
+    // Refusals, not error results: nothing was sent, and the journal must say so (`refused`, not `executed`).
+    if (isChanged(state)) return toolRefusal(changedText(state, this.name));
     // An entry from a catalogue built before `accept`: its policy (irreversible or not) was derived from the
     // old definition, so it must not run the new one.
     if (definedFor !== state.pinnedFingerprint) {
-      return toolError(
+      return toolRefusal(
         `The definition of "${state.catalogueName}" on MCP server "${this.name}" was replaced; this catalogue is out of date and the call was not run.`,
       );
     }

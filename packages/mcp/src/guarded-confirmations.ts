@@ -1,4 +1,4 @@
-import type { Confirmation, ConfirmationStore } from '@toolcircuit/core';
+import { type Confirmation, type ConfirmationStore, InvalidLoopOptionsError } from '@toolcircuit/core';
 
 /** What the guard asks the connection about a tool. */
 export interface PinState {
@@ -20,7 +20,10 @@ export interface PinState {
 export class GuardedConfirmations implements ConfirmationStore {
   readonly #inner: ConfirmationStore;
   readonly #pins: PinState;
-  /** tool and arguments → each outstanding grant, with the generation it was given under. */
+  /**
+   * key → each outstanding grant: the generation it was given under and the confirmation as granted (so a
+   * void spends exactly that one in the inner store, whatever fields it carries).
+   */
   readonly #stamps = new Map<string, Stamp[]>();
 
   constructor(inner: ConfirmationStore, pins: PinState) {
@@ -40,6 +43,8 @@ export class GuardedConfirmations implements ConfirmationStore {
     const generation = this.#pins.generation(confirmation.toolName);
     if (generation === undefined) return this.#inner.consume(confirmation);
     if (this.#pins.isChanged(confirmation.toolName)) return false;
+    // Keyed with `informedOf`: an approval given for other untrusted sources (or none) is not this one, even
+    // when the inner store is looser than it should be.
     const key = keyOf(confirmation);
     const stamps = this.#stamps.get(key) ?? [];
     const index = stamps.findIndex(
@@ -69,6 +74,17 @@ export class GuardedConfirmations implements ConfirmationStore {
     }
     return voided;
   }
+
+  /** Resume tokens are the inner store's to record (see core's `spendResumeToken`). */
+  spendResumeToken(token: string): boolean | Promise<boolean> {
+    if (this.#inner.spendResumeToken === undefined) {
+      throw new InvalidLoopOptionsError(
+        'session.confirmations',
+        'the store inside guardConfirmations() cannot record resume tokens; give it a spendResumeToken(token) method, or use InMemoryConfirmations.',
+      );
+    }
+    return this.#inner.spendResumeToken(token);
+  }
 }
 
 interface Stamp {
@@ -77,7 +93,7 @@ interface Stamp {
 }
 
 function keyOf(confirmation: Confirmation): string {
-  return `${confirmation.toolName}\u0000${confirmation.inputDigest}`;
+  return `${confirmation.toolName}\u0000${confirmation.inputDigest}\u0000${confirmation.informedOf ?? ''}`;
 }
 
 /** Whether a grant may answer this question: the same human, its run (or any run), the same taint. */

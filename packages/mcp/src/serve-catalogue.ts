@@ -10,6 +10,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -43,6 +44,11 @@ export interface ServeCatalogueOptions {
   readonly journal?: Journal;
   /** Default timeout of a tool run (tools' own `timeoutMs` wins). */
   readonly timeoutMs?: number;
+  /**
+   * How long the client's human has to answer the confirmation of an irreversible call, in ms (default
+   * 60 000). No answer in time is no confirmation: the call is refused and journaled as such.
+   */
+  readonly confirmationTimeoutMs?: number;
   readonly serverInfo?: { readonly name: string; readonly version: string };
   readonly instructions?: string;
 }
@@ -54,6 +60,8 @@ export interface ServedCatalogue {
   /** Serves over stdin/stdout (this process's by default) until the input closes. */
   serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
 }
+
+const DEFAULT_CONFIRMATION_TIMEOUT_MS = 60_000;
 
 const CONFIRM_SCHEMA = {
   type: 'object',
@@ -108,7 +116,15 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
         name: request.params.name,
         input: request.params.arguments ?? {},
       };
-      return callTool(server, catalogue, session, call, extra.signal, identity, options);
+      return callTool(
+        server,
+        catalogue,
+        session,
+        call,
+        { signal: extra.signal, requestId: extra.requestId },
+        identity,
+        options,
+      );
     });
     return server;
   }
@@ -128,10 +144,11 @@ async function callTool(
   catalogue: Catalogue,
   session: Session,
   call: ToolCallPart,
-  signal: AbortSignal,
+  request: { readonly signal: AbortSignal; readonly requestId: RequestId },
   identity: McpClientIdentity,
   options: ServeCatalogueOptions,
 ): Promise<CallToolResult> {
+  const { signal } = request;
   const context = {
     catalogue,
     session,
@@ -159,6 +176,7 @@ async function callTool(
         `have the human confirm the call in the application (tool "${call.name}", argument digest ${argumentDigest(call.input)}).`,
     );
   }
+  const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
   let answer: ElicitResult;
   try {
     answer = await server.elicitInput(
@@ -167,12 +185,22 @@ async function callTool(
         message: `Confirm the irreversible call "${call.name}" with exactly these arguments:\n${JSON.stringify(call.input, null, 2)}`,
         requestedSchema: CONFIRM_SCHEMA as never,
       },
-      { signal },
+      {
+        signal,
+        // Sent on the `tools/call` request's own response stream (Streamable HTTP), not on the session's
+        // standalone GET stream: a client that opens none is still asked, and the question goes to the
+        // connection that made this call.
+        relatedRequestId: request.requestId,
+        timeout: timeoutMs,
+      },
     );
   } catch (error) {
     // No answer (the client failed or timed out, or the call was cancelled) is no confirmation.
     const outcome = await executeCall(call, context);
     if (signal.aborted) return toMcpResult(outcome.result);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return toMcpResult(outcome.result, `Nobody answered the confirmation within ${timeoutMs / 1000} s.`);
+    }
     return toMcpResult(outcome.result, `The confirmation could not be asked: ${messageOf(error)}`);
   }
   if (answer.action === 'accept' && answer.content?.confirm === true) {

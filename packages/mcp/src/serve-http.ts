@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -24,6 +24,13 @@ export interface ServeHttpOptions {
    * `localhost`, `127.0.0.1` and `[::1]`.
    */
   readonly allowedHostnames?: readonly string[];
+  /**
+   * Who an MCP session belongs to, from what `authenticate` returned: a request that carries a session id
+   * must authenticate to the same owner, or it is answered 404 as if the session did not exist (a session
+   * id is not a credential: it shows up in logs and proxies). Default: the bearer token and its client id,
+   * so a refreshed token needs a new session; return a stable user id to keep sessions across refreshes.
+   */
+  readonly sessionOwner?: (authInfo: AuthInfo) => string;
 }
 
 export interface HttpCatalogueServer {
@@ -34,9 +41,10 @@ export interface HttpCatalogueServer {
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * Serves a catalogue over Streamable HTTP: one MCP session per client (`Mcp-Session-Id`), the `Host` and
- * `Origin` headers checked against loopback names so a web page cannot reach the server through DNS
- * rebinding, and each request authenticated by the application before the MCP layer sees it.
+ * Serves a catalogue over Streamable HTTP: one MCP session per client (`Mcp-Session-Id`), bound to the
+ * caller that opened it; the `Host` and `Origin` headers checked against loopback names so a web page cannot
+ * reach the server through DNS rebinding; and each request authenticated by the application before the MCP
+ * layer sees it.
  */
 export async function serveCatalogueHttp(
   served: ServedCatalogue,
@@ -45,6 +53,14 @@ export async function serveCatalogueHttp(
   const path = options.path ?? '/mcp';
   const allowed = new Set((options.allowedHostnames ?? LOOPBACK).map((name) => name.toLowerCase()));
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  /** The owner digest of each session (`undefined` when the server authenticates nobody). */
+  const owners = new Map<string, Buffer | undefined>();
+  const ownerOf = (authInfo: AuthInfo | undefined): Buffer | undefined =>
+    authInfo === undefined
+      ? undefined
+      : createHash('sha256')
+          .update((options.sessionOwner ?? defaultOwner)(authInfo), 'utf8')
+          .digest();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
@@ -57,7 +73,10 @@ export async function serveCatalogueHttp(
     const sessionId = header(request, 'mcp-session-id');
     if (sessionId !== undefined) {
       const transport = transports.get(sessionId);
-      if (transport === undefined) return reply(response, 404, 'Unknown MCP session');
+      // Another caller's session is answered exactly like an unknown one: it must not learn that it exists.
+      if (transport === undefined || !sameOwner(owners.get(sessionId), ownerOf(authInfo))) {
+        return reply(response, 404, 'Unknown MCP session');
+      }
       return transport.handleRequest(request, response);
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing Mcp-Session-Id');
@@ -67,13 +86,17 @@ export async function serveCatalogueHttp(
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         transports.set(id, transport);
+        owners.set(id, ownerOf(authInfo));
       },
       onsessionclosed: (id) => {
         transports.delete(id);
+        owners.delete(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+      if (transport.sessionId === undefined) return;
+      transports.delete(transport.sessionId);
+      owners.delete(transport.sessionId);
     };
     await served.createServer({ transport: 'http' }).connect(transport);
     await transport.handleRequest(request, response, body);
@@ -99,6 +122,16 @@ export async function serveCatalogueHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The token and the client it was issued to: nobody else's request carries both. */
+function defaultOwner(authInfo: AuthInfo): string {
+  return JSON.stringify([authInfo.clientId, authInfo.token]);
+}
+
+function sameOwner(session: Buffer | undefined, caller: Buffer | undefined): boolean {
+  if (session === undefined || caller === undefined) return session === caller;
+  return timingSafeEqual(session, caller);
 }
 
 function hostAllowed(request: IncomingMessage, allowed: ReadonlySet<string>): boolean {

@@ -186,4 +186,87 @@ describe('pinning tool definitions (synthetic changing server)', () => {
     expect(reply?.role === 'tool' && reply.content[0]?.isError).toBe(true);
     expect(await sentCount(connection)).toBe('0');
   });
+
+  it('a read-only tool re-annotated as destructive without list_changed does not run unconfirmed; the call is journaled refused', async () => {
+    const events: McpEvent[] = [];
+    // archive_reports is read-only on the first listing (the import) and destructive from the second on.
+    connection = await connect({ REANNOTATE_ON_LIST: '2' }, events);
+    expect(connection.tools().find((tool) => tool.name === 'archive_reports')?.irreversible).toBe(false);
+    const journal = new InMemoryJournal();
+    const model = createScriptedModel([
+      toolCallsTurn([{ id: 'archive', name: 'archive_reports', input }]),
+      textTurn('Could not archive them.'),
+    ]);
+    const result = await runLoop({
+      model,
+      catalogue: connection.catalogue(),
+      session: createSession({ id: 's4', humanId: 'alice', rights: ['mcp:reports'] }),
+      journal,
+      confirmation: 'pause',
+      messages: [{ role: 'user', content: 'Archive week 48.' }],
+    });
+    expect(result.status).toBe('completed');
+    const counted = await connection.client.callTool({ name: 'archived_count', arguments: {} });
+    expect((counted.content as { text: string }[])[0]?.text).toBe('0');
+    expect(events.find((event) => event.type === 'definition-changed')).toMatchObject({
+      toolName: 'archive_reports',
+      current: { annotations: { destructiveHint: true } },
+    });
+    // Nothing was sent to the server: the journal says refused, by the tool, not executed.
+    expect(journal.entries.map((entry) => [entry.toolName, entry.verdict, entry.reason ?? null])).toEqual([
+      ['archive_reports', 'refused', 'tool_refused'],
+    ]);
+    const reply = result.messages.find((message) => message.role === 'tool');
+    if (reply?.role !== 'tool') throw new Error('expected a tool reply');
+    expect(toolResultText(reply.content[0]?.content ?? '')).toMatch(/changed after it was approved.*not run/);
+  });
+
+  it('verifyBeforeCall: "irreversible" leaves reversible calls unchecked (the documented trade-off)', async () => {
+    const events: McpEvent[] = [];
+    connection = await connectMcpServer({
+      name: 'reports',
+      server: {
+        command: process.execPath,
+        args: [changingServer],
+        env: { REANNOTATE_ON_LIST: '2', PATH: process.env.PATH ?? '' },
+        stderr: 'ignore',
+      },
+      verifyBeforeCall: 'irreversible',
+      onEvent: (event) => events.push(event),
+    });
+    const outcome = await executeCall(
+      { type: 'tool_call', id: 'a', name: 'archive_reports', input },
+      {
+        catalogue: connection.catalogue(),
+        session: createSession({ id: 's5', humanId: 'alice', rights: ['mcp:reports'] }),
+      },
+    );
+    expect(outcome.verdict).toEqual({ kind: 'executed', isError: false });
+    expect(events.filter((event) => event.type === 'definition-changed')).toEqual([]);
+  });
+
+  it('guarded approvals keep their informedOf: a void spends the informed grant, which is never honoured again', async () => {
+    const events: McpEvent[] = [];
+    connection = await connect({}, events);
+    const inner = new InMemoryConfirmations();
+    const alice = { humanId: 'alice', anyRun: true } as const;
+    const store = connection.guardConfirmations(inner);
+    const informed = { ...confirmationFor('send_report', input, alice), informedOf: 'a'.repeat(64) };
+    await store.grant(informed);
+    await connection.client.callTool({ name: 'rotate', arguments: {} });
+    await connection.refresh();
+    expect(events.find((event) => event.type === 'definition-changed')).toMatchObject({ voidedApprovals: 1 });
+    // Voided in the inner store too: no other reader of it finds the informed approval.
+    expect(inner.outstanding()).toEqual([]);
+    connection.accept('send_report');
+    // A new approval of the same call, given without seeing those sources, does not revive the voided one.
+    await store.grant(confirmationFor('send_report', input, alice));
+    expect(await store.consume(informed)).toBe(false);
+    expect(await store.consume(confirmationFor('send_report', input, alice))).toBe(true);
+    // An informed approval given under the accepted definition holds once, for those sources only.
+    await store.grant(informed);
+    expect(await store.consume({ ...informed, informedOf: 'b'.repeat(64) })).toBe(false);
+    expect(await store.consume(informed)).toBe(true);
+    expect(await store.consume(informed)).toBe(false);
+  });
 });

@@ -42,6 +42,7 @@ const catalogue = createCatalogue([
 const people: Record<string, { humanId: string; rights: string[] }> = {
   'token-alice': { humanId: 'alice', rights: ['cases:read', 'cases:close'] },
   'token-bob': { humanId: 'bob', rights: [] },
+  'token-carol': { humanId: 'carol', rights: ['cases:read', 'cases:close'] },
 };
 
 describe('serveCatalogue over Streamable HTTP', () => {
@@ -68,7 +69,11 @@ describe('serveCatalogue over Streamable HTTP', () => {
     await http?.close();
   });
 
-  async function connect(token: string, elicitation?: (message: string) => ElicitResult): Promise<Client> {
+  async function connect(
+    token: string,
+    elicitation?: (message: string) => ElicitResult,
+    transport: { sessionId?: string; fetch?: typeof fetch } = {},
+  ): Promise<Client> {
     const client = new Client(
       { name: 'test-client', version: '1.0.0' },
       { capabilities: elicitation === undefined ? {} : { elicitation: { form: {} } } },
@@ -77,7 +82,10 @@ describe('serveCatalogue over Streamable HTTP', () => {
       client.setRequestHandler(ElicitRequestSchema, async (request) => elicitation(request.params.message));
     }
     await client.connect(
-      new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      new StreamableHTTPClientTransport(http.url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+        ...transport,
+      }),
     );
     return client;
   }
@@ -170,6 +178,56 @@ describe('serveCatalogue over Streamable HTTP', () => {
     await client.close();
   });
 
+  it("refuses a session id used by another caller: Carol cannot send Alice's session id, nor reach Alice's human", async () => {
+    const asked: string[] = [];
+    const alice = await connect('token-alice', (message) => {
+      asked.push(message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    const aliceSession = (alice.transport as StreamableHTTPClientTransport).sessionId;
+    expect(aliceSession).toMatch(/./);
+    // Carol holds a valid token of her own, and the right; she reuses Alice's session id (no initialize).
+    const carol = await connect('token-carol', undefined, {
+      ...(aliceSession === undefined ? {} : { sessionId: aliceSession }),
+    });
+    await expect(carol.callTool({ name: 'close_case', arguments: { number: 'C-0001' } })).rejects.toThrow(
+      /Unknown MCP session|404/,
+    );
+    expect(closed).not.toContain('C-0001');
+    expect(asked).toEqual([]);
+    // Alice's own session is untouched.
+    expect((await alice.callTool({ name: 'lookup_case', arguments: { number: 'A-1234' } })).isError).toBeFalsy();
+    await Promise.all([alice.close(), carol.close().catch(() => undefined)]);
+  });
+
+  it("asks the confirmation on the call's own stream: a client that opens no GET stream is asked, and the call runs once", async () => {
+    const gets: string[] = [];
+    // The client's transport, as a client that never opens the optional GET stream: it answers its own GET
+    // with 405 (what a server without one says), so only the POSTs reach the server.
+    const noGetStream: typeof fetch = async (input, init) => {
+      if ((init?.method ?? 'GET') === 'GET') {
+        gets.push(String(input));
+        return new Response(null, { status: 405 });
+      }
+      return fetch(input, init);
+    };
+    const asked: string[] = [];
+    const client = await connect(
+      'token-alice',
+      (message) => {
+        asked.push(message);
+        return { action: 'accept', content: { confirm: true } };
+      },
+      { fetch: noGetStream },
+    );
+    const result = await client.callTool({ name: 'close_case', arguments: { number: 'D-0001' } });
+    expect(result.isError).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    expect(closed.filter((number) => number === 'D-0001')).toHaveLength(1);
+    expect(gets.length).toBeGreaterThan(0); // the client did try, and got no stream
+    await client.close();
+  });
+
   it('answers 401 without a valid token and 403 to a foreign Host (DNS rebinding)', async () => {
     await expect(connect('token-mallory')).rejects.toThrow();
     const post = (headers: Record<string, string>) =>
@@ -192,5 +250,38 @@ describe('serveCatalogue over Streamable HTTP', () => {
     expect(await post({ origin: 'http://evil.example.com' })).toBe(403);
     // The same request from a loopback name gets past the check (and fails later, as it is no initialize).
     expect(await post({ host: `localhost:${http.url.port}` })).toBe(400);
+  });
+});
+
+describe('serveCatalogue: the confirmation time-out', () => {
+  it('is configurable: a human who does not answer in time is no confirmation, and the refusal says so', async () => {
+    const journal = new InMemoryJournal();
+    const served = serveCatalogue(catalogue, {
+      journal,
+      confirmationTimeoutMs: 300,
+      sessionFor: () => createSession({ id: 'mcp-timeout', humanId: 'alice', rights: ['cases:close'] }),
+    });
+    const http = await serveCatalogueHttp(served);
+    const client = new Client(
+      { name: 'test-client', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    // The human never answers.
+    client.setRequestHandler(ElicitRequestSchema, () => new Promise<ElicitResult>(() => undefined));
+    try {
+      await client.connect(new StreamableHTTPClientTransport(http.url));
+      const result = await client.callTool({ name: 'close_case', arguments: { number: 'E-0001' } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/Nobody answered the confirmation within 0.3 s/);
+      expect(closed).not.toContain('E-0001');
+      expect(journal.entries.at(-1)).toMatchObject({
+        toolName: 'close_case',
+        verdict: 'refused',
+        reason: 'confirmation_required',
+      });
+    } finally {
+      await client.close();
+      await http.close();
+    }
   });
 });

@@ -18,6 +18,7 @@ export function buildOpenAIChatRequest(
     model: settings.model,
     messages: convertToOpenAIChatMessages(request, {
       systemRole: settings.systemRole,
+      customTools: settings.customTools,
       toProviderName: tools.toolSet.toProviderName,
       namingKey: tools.toolSet.namingKey,
     }),

@@ -10,8 +10,8 @@ import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
-  ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatToolResult } from './convert-to-openai-tool-result.js';
@@ -20,6 +20,8 @@ import { argumentsForHistory } from './openai-shared-tool-calls.js';
 
 export interface ChatConversionOptions {
   readonly systemRole: 'system' | 'developer';
+  /** Whether text tools are declared as custom tools (their calls then go back as `custom` tool calls). */
+  readonly customTools?: boolean;
   readonly toProviderName: (name: string) => string;
   /** Identifies what `toProviderName` does to any name: the assistant messages' conversions key on it. */
   readonly namingKey: string;
@@ -29,7 +31,8 @@ export interface ChatConversionOptions {
  * Neutral history → Chat Completions messages. The neutral tool message (every result of one turn) becomes
  * one `{role: 'tool', tool_call_id, content}` message per result, consecutive and in call order, right after
  * the assistant message that made the calls. Tool messages have no error flag, so a failed result says so
- * in its text. Reasoning parts are dropped: Chat Completions has no field to send them back in.
+ * in its text. Reasoning parts are dropped: Chat Completions has no field to send them back in; so are
+ * `provider` parts (fields of a message this adapter could not read) and a text's sources.
  *
  * @see https://platform.openai.com/docs/guides/function-calling
  */
@@ -60,8 +63,12 @@ function convertMessage(message: Message, options: ChatConversionOptions): reado
     case 'user':
       return cachedConversion(conversions, message, '', undefined, () => sealedElements([convertUser(message)]));
     case 'assistant':
-      return cachedConversion(conversions, message, options.namingKey, undefined, () =>
-        sealedElements([convertAssistant(message, options)]),
+      return cachedConversion(
+        conversions,
+        message,
+        `${options.customTools === true}\u0000${options.namingKey}`,
+        undefined,
+        () => sealedElements([convertAssistant(message, options)]),
       );
     case 'tool':
       return cachedConversion(conversions, message, '', undefined, () => sealedElements(convertToolMessage(message)));
@@ -99,9 +106,18 @@ function convertAssistant(
     .filter((part) => part.type === 'text')
     .map((part) => part.text)
     .join('');
-  const toolCalls: ChatCompletionMessageFunctionToolCall[] = [];
+  const toolCalls: ChatCompletionMessageToolCall[] = [];
   for (const part of message.content) {
     if (part.type !== 'tool_call') continue;
+    if (options.customTools === true && typeof part.input === 'string') {
+      // A text tool's call, declared here as a custom tool: its text goes back as it is.
+      toolCalls.push({
+        id: part.id,
+        type: 'custom',
+        custom: { name: options.toProviderName(part.name), input: part.input },
+      });
+      continue;
+    }
     toolCalls.push({
       id: part.id,
       type: 'function',

@@ -6,16 +6,18 @@ import type {
   Message,
   ModelRequest,
   TextPart,
+  ToolCallPart,
+  ToolMessage,
   UserMessage,
 } from '@toolcircuit/core';
-import { cachedConversion, recordResultContentChanges } from '@toolcircuit/core/provider';
+import { cachedConversion, recordResultContentChanges, toolCallsOf } from '@toolcircuit/core/provider';
 import type {
   EasyInputMessage,
   ResponseInputItem,
   ResponseOutputMessage,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { convertToOpenAIResponsesToolResult } from './convert-to-openai-tool-result.js';
+import { convertToOpenAIResponsesOutput, type ResponsesCallKind } from './convert-to-openai-responses-output.js';
 import { sealedElements } from './openai-shared-request-body.js';
 import { argumentsForHistory } from './openai-shared-tool-calls.js';
 
@@ -46,7 +48,12 @@ export function convertToOpenAIResponsesMessages(
   options: ResponsesConversionOptions,
 ): ConvertedResponsesInput {
   const input: ResponseInputItem[] = [];
-  for (const message of request.messages) input.push(...convertMessage(message, options));
+  // A tool message's outputs depend on how the calls it answers were made (function, custom, built-in type).
+  let previous: AssistantMessage | undefined;
+  for (const message of request.messages) {
+    input.push(...convertMessage(message, options, previous));
+    if (message.role === 'assistant') previous = message;
+  }
   return request.system === undefined || request.system === '' ? { input } : { instructions: request.system, input };
 }
 
@@ -56,7 +63,11 @@ const conversions: ConversionCache<readonly ResponseInputItem[]> = new WeakMap()
  * One neutral message's input items, converted once per message (and per options it reads). Each item is
  * frozen too, not only the array: the body lists them one by one, and only a sealed one has its text cached.
  */
-function convertMessage(message: Message, options: ResponsesConversionOptions): readonly ResponseInputItem[] {
+function convertMessage(
+  message: Message,
+  options: ResponsesConversionOptions,
+  previous: AssistantMessage | undefined,
+): readonly ResponseInputItem[] {
   switch (message.role) {
     case 'system':
       return cachedConversion(conversions, message, '', undefined, () =>
@@ -69,16 +80,45 @@ function convertMessage(message: Message, options: ResponsesConversionOptions): 
         sealedElements(convertAssistant(message, options)),
       );
     case 'tool':
-      return cachedConversion(conversions, message, '', undefined, () =>
-        sealedElements(
-          message.content.map((result): ResponseInputItem => {
-            const { output, changes } = convertToOpenAIResponsesToolResult(result);
-            recordResultContentChanges(result, changes);
-            return { type: 'function_call_output', call_id: result.callId, output };
-          }),
-        ),
+      return cachedConversion(conversions, message, options.provider, previous, () =>
+        sealedElements(toolOutputs(message, previous, options.provider)),
       );
   }
+}
+
+/** One output item per result, of the type its call's item takes (see `convertToOpenAIResponsesOutput`). */
+function toolOutputs(
+  message: ToolMessage,
+  previous: AssistantMessage | undefined,
+  provider: string,
+): ResponseInputItem[] {
+  const calls = previous === undefined ? [] : toolCallsOf(previous.content);
+  return message.content.map((result) => {
+    const call = calls.find((candidate) => candidate.id === result.callId);
+    const { item, changes } = convertToOpenAIResponsesOutput(
+      result,
+      call === undefined ? 'function_call' : callKindOf(call, provider),
+    );
+    recordResultContentChanges(result, changes);
+    return item;
+  });
+}
+
+/**
+ * The item type a call goes back as: what this adapter recorded when it read the call, else a custom tool call
+ * for a text input (a text tool's call made on another provider), else a function call.
+ */
+function callKindOf(part: ToolCallPart, provider: string): ResponsesCallKind {
+  const itemType = part.providerMetadata?.[provider]?.['itemType'];
+  if (
+    itemType === 'custom_tool_call' ||
+    itemType === 'apply_patch_call' ||
+    itemType === 'shell_call' ||
+    itemType === 'local_shell_call'
+  ) {
+    return itemType;
+  }
+  return typeof part.input === 'string' ? 'custom_tool_call' : 'function_call';
 }
 
 // What an assistant message's conversion reads besides the message: the metadata key and its calls' names.
@@ -97,6 +137,14 @@ function convertAssistant(message: AssistantMessage, options: ResponsesConversio
   let openMessage: ResponseOutputMessage | undefined;
   for (const [index, part] of message.content.entries()) {
     if (hostedAt(hosted, index, items)) openMessage = undefined;
+    if (part.type === 'provider') {
+      openMessage = undefined;
+      // Ours and an item (a Responses item has a `type`; a Chat part does not): back in its place, unchanged.
+      if (part.provider === options.provider && typeof part.data['type'] === 'string') {
+        items.push({ ...part.data } as unknown as ResponseInputItem);
+      }
+      continue;
+    }
     const metadata = part.providerMetadata?.[options.provider];
     if (part.type === 'text') {
       const itemId = stringField(metadata, 'itemId');
@@ -121,17 +169,44 @@ function convertAssistant(message: AssistantMessage, options: ResponsesConversio
       if (isObject(item)) items.push({ ...item } as unknown as ResponseReasoningItem);
       continue;
     }
-    const itemId = stringField(metadata, 'itemId');
-    items.push({
-      type: 'function_call',
-      call_id: part.id,
-      name: options.toProviderName(part.name),
-      arguments: argumentsForHistory(part),
-      ...(itemId === undefined ? {} : { id: itemId }),
-    });
+    items.push(callItem(part, options));
   }
   hostedAt(hosted, message.content.length, items);
   return items;
+}
+
+/**
+ * A call as the item it came in: a built-in type's item as received (with the arguments the executor saw, which
+ * a repair may have changed), a custom tool call with its text, else a function call.
+ */
+function callItem(part: ToolCallPart, options: ResponsesConversionOptions): ResponseInputItem {
+  const metadata = part.providerMetadata?.[options.provider];
+  const kind = callKindOf(part, options.provider);
+  const itemId = stringField(metadata, 'itemId');
+  const item = metadata?.['item'];
+  if (kind !== 'function_call' && kind !== 'custom_tool_call' && isObject(item)) {
+    const payload = kind === 'apply_patch_call' ? 'operation' : 'action';
+    return {
+      ...item,
+      ...(isObject(part.input as JsonValue) ? { [payload]: part.input } : {}),
+    } as unknown as ResponseInputItem;
+  }
+  if (kind === 'custom_tool_call') {
+    return {
+      type: 'custom_tool_call',
+      call_id: part.id,
+      name: options.toProviderName(part.name),
+      input: typeof part.input === 'string' ? part.input : (part.rawInput ?? ''),
+      ...(itemId === undefined ? {} : { id: itemId }),
+    };
+  }
+  return {
+    type: 'function_call',
+    call_id: part.id,
+    name: options.toProviderName(part.name),
+    arguments: argumentsForHistory(part),
+    ...(itemId === undefined ? {} : { id: itemId }),
+  };
 }
 
 /** The hosted tools' items a turn kept (see `buildOpenAIResponsesTurn`), each with its place among the parts. */
@@ -169,7 +244,13 @@ function outputMessage(id: string, metadata: JsonObject | undefined): ResponseOu
 
 function outputContent(part: TextPart, metadata: JsonObject | undefined): ResponseOutputMessage['content'][number] {
   if (metadata?.['refusal'] === true) return { type: 'refusal', refusal: part.text };
-  return { type: 'output_text', text: part.text, annotations: [] };
+  // The annotations as the API gave them (citations keep the answer's sources in the history).
+  const annotations = Array.isArray(metadata?.['annotations']) ? metadata['annotations'] : [];
+  return {
+    type: 'output_text',
+    text: part.text,
+    annotations,
+  } as unknown as ResponseOutputMessage['content'][number];
 }
 
 function stringField(metadata: JsonObject | undefined, key: string): string | undefined {

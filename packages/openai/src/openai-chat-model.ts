@@ -23,7 +23,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
   validateOpenAIOptions(options);
   const settings = resolveOpenAIChatSettings(options);
   const client = createOpenAIChatClient(options);
-  const prepareTools = cacheByToolsArray((tools) => prepareOpenAIChatTools(tools, settings.strict, settings.provider));
+  const prepareTools = cacheByToolsArray((tools) =>
+    prepareOpenAIChatTools(tools, settings, settings.provider, settings.customTools),
+  );
   const provider = settings.provider;
 
   return {

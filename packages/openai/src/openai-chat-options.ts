@@ -1,5 +1,6 @@
 import type { OpenAI } from 'openai';
 import { createOpenAIClient, type OpenAISharedModelOptions, providerNameOf } from './openai-shared-options.js';
+import type { OpenAISchemaOptions } from './openai-shared-tool-set.js';
 
 export interface OpenAIChatModelOptions extends OpenAISharedModelOptions {
   /**
@@ -18,16 +19,22 @@ export interface OpenAIChatModelOptions extends OpenAISharedModelOptions {
    * off for servers that reject `stream_options`.
    */
   readonly streamUsage?: boolean;
+  /**
+   * Declare text tools (core's `defineTextTool`) as custom tools (`type: 'custom'`, with their grammar).
+   * Defaults to true for OpenAI and false for any other `provider`: compatible servers rarely know custom
+   * tools, and get a function with one string parameter instead (`text-input-as-function` in the change log).
+   */
+  readonly customTools?: boolean;
 }
 
 /** The Chat adapter's settings after defaults, as the request builder and stream need them. */
-export interface OpenAIChatSettings {
+export interface OpenAIChatSettings extends OpenAISchemaOptions {
   readonly provider: string;
   readonly model: string;
-  readonly strict: boolean;
   readonly systemRole: 'system' | 'developer';
   readonly maxTokensParameter: 'max_completion_tokens' | 'max_tokens';
   readonly streamUsage: boolean;
+  readonly customTools: boolean;
 }
 
 export function resolveOpenAIChatSettings(options: OpenAIChatModelOptions): OpenAIChatSettings {
@@ -36,9 +43,11 @@ export function resolveOpenAIChatSettings(options: OpenAIChatModelOptions): Open
     provider,
     model: options.model,
     strict: options.strict ?? false,
+    keepUndeclaredKeys: options.keepUndeclaredKeys ?? false,
     systemRole: options.systemRole ?? 'system',
     maxTokensParameter: options.maxTokensParameter ?? (provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'),
     streamUsage: options.streamUsage ?? true,
+    customTools: options.customTools ?? provider === 'openai',
   };
 }
 

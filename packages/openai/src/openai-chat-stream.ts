@@ -1,4 +1,4 @@
-import type { ModelRequest, StreamEvent } from '@toolcircuit/core';
+import type { JsonValue, ModelRequest, StreamEvent } from '@toolcircuit/core';
 import {
   abortedProviderError,
   invalidResponseError,
@@ -11,9 +11,9 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
 import { mapOpenAIStreamReadError } from './openai-shared-stream-interrupted.js';
-import { uniqueCallId } from './openai-shared-tool-calls.js';
+import { toolCallEndEvent, uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
-import { buildOpenAIChatTurn, chatResponseMetadata } from './parse-openai-chat-response.js';
+import { buildOpenAIChatTurn, chatResponseMetadata, extraFieldsOf } from './parse-openai-chat-response.js';
 
 export interface OpenAIChatStreamInput {
   readonly client: OpenAI;
@@ -69,13 +69,30 @@ interface CallInProgress {
   readonly id: string;
   readonly name: string;
   arguments: string;
+  /** `custom` for a custom tool call (its text streams in `custom.input`), another type for one nobody answers. */
+  readonly type?: string;
 }
+
+/** A streamed tool call fragment as it may come: the SDK's type knows only `function`. */
+interface CallFragment {
+  readonly index: number;
+  readonly id?: string;
+  readonly type?: string;
+  readonly function?: { readonly name?: string; readonly arguments?: string };
+  readonly custom?: { readonly name?: string; readonly input?: string };
+}
+
+/** Reasoning text some compatible servers stream in the delta, under one of these names. */
+const REASONING_FIELDS: readonly string[] = ['reasoning_content', 'reasoning'];
 
 class ChatStreamState {
   private readonly calls = new Map<number, CallInProgress>();
   private readonly seenIds = new Set<string>();
   private content = '';
   private refusal = '';
+  private readonly annotations: JsonValue[] = [];
+  /** Delta fields this adapter does not read, gathered: text appended, lists concatenated, others replaced. */
+  private readonly extras: Record<string, JsonValue> = {};
   private finishReason: string | null = null;
   private usage: CompletionUsage | null | undefined;
   private first: ChatCompletionChunk | undefined;
@@ -96,15 +113,31 @@ class ChatStreamState {
       this.refusal += delta.refusal;
       yield { type: 'text-delta', text: delta.refusal };
     }
-    for (const fragment of delta.tool_calls ?? []) {
+    for (const [field, value] of Object.entries(extraFieldsOf(delta))) {
+      if (field === 'tool_calls') continue;
+      const previous = this.extras[field];
+      if (typeof value === 'string') {
+        this.extras[field] = typeof previous === 'string' ? previous + value : value;
+        if (REASONING_FIELDS.includes(field)) yield { type: 'reasoning-delta', text: value };
+      } else {
+        this.extras[field] = Array.isArray(value) && Array.isArray(previous) ? [...previous, ...value] : value;
+      }
+    }
+    const annotations = (delta as { annotations?: unknown }).annotations;
+    if (Array.isArray(annotations)) this.annotations.push(...(annotations as JsonValue[]));
+    for (const fragment of (delta.tool_calls ?? []) as readonly CallFragment[]) {
       let call = this.calls.get(fragment.index);
       if (call === undefined) {
+        const type = fragment.type !== undefined && fragment.type !== 'function' ? fragment.type : undefined;
         call = {
           id: uniqueCallId(fragment.id, fragment.index, this.seenIds),
-          name: fragment.function?.name ?? '',
+          name: fragment.function?.name ?? fragment.custom?.name ?? '',
           arguments: '',
+          ...(type === undefined ? {} : { type }),
         };
         this.calls.set(fragment.index, call);
+        // A call of a type nobody answers is never announced: the turn ends with `unsupported_call`.
+        if (type !== undefined && type !== 'custom') continue;
         yield {
           type: 'tool-call-start',
           id: call.id,
@@ -112,7 +145,7 @@ class ChatStreamState {
           index: fragment.index,
         };
       }
-      const argumentsDelta = fragment.function?.arguments;
+      const argumentsDelta = fragment.function?.arguments ?? fragment.custom?.input;
       if (argumentsDelta) {
         call.arguments += argumentsDelta;
         yield { type: 'tool-call-delta', id: call.id, argumentsDelta };
@@ -135,26 +168,38 @@ class ChatStreamState {
       return;
     }
     const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    const { turn, incompleteToolCallIds } = buildOpenAIChatTurn(
-      {
-        content: this.content === '' ? null : this.content,
-        refusal: this.refusal === '' ? null : this.refusal,
-        toolCalls: ordered,
-        finishReason: this.finishReason,
-        usage: this.usage,
-        metadata: this.first === undefined ? {} : chatResponseMetadata(this.first),
-      },
-      this.context,
-    );
+    let parsed: ReturnType<typeof buildOpenAIChatTurn>;
+    try {
+      parsed = buildOpenAIChatTurn(
+        {
+          content: this.content === '' ? null : this.content,
+          refusal: this.refusal === '' ? null : this.refusal,
+          toolCalls: ordered,
+          annotations: this.annotations,
+          extras: this.extras,
+          finishReason: this.finishReason,
+          usage: this.usage,
+          metadata: this.first === undefined ? {} : chatResponseMetadata(this.first),
+        },
+        this.context,
+      );
+    } catch (error) {
+      // A call of a type nobody can answer (`unsupported_call`): the turn goes with the error.
+      yield { type: 'error', error: error as Error };
+      return;
+    }
+    const { turn, incompleteToolCallIds } = parsed;
     for (const part of turn.content) {
+      if (part.type === 'text') {
+        for (const source of part.sources ?? []) yield { type: 'source', source };
+        continue;
+      }
+      if (part.type === 'provider') {
+        yield { type: 'provider-part', part };
+        continue;
+      }
       if (part.type !== 'tool_call' || incompleteToolCallIds.includes(part.id)) continue;
-      yield {
-        type: 'tool-call-end',
-        id: part.id,
-        name: part.name,
-        input: part.input,
-        ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
-      };
+      yield toolCallEndEvent(part);
     }
     yield { type: 'turn-end', turn, incompleteToolCallIds };
   }

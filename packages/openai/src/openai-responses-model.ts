@@ -24,9 +24,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
   validateOpenAIOptions(options);
   const settings = resolveOpenAIResponsesSettings(options);
   const client = createOpenAIResponsesClient(options);
-  const prepareTools = cacheByToolsArray((tools) =>
-    prepareOpenAIResponsesTools(tools, settings.strict, settings.provider),
-  );
+  const prepareTools = cacheByToolsArray((tools) => prepareOpenAIResponsesTools(tools, settings, settings.provider));
   const provider = settings.provider;
 
   return {
@@ -34,7 +32,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
     modelId: settings.model,
 
     async generate(request: ModelRequest): Promise<ModelTurn> {
-      const tools = nativeResponsesTools(request, settings.toolSearch, settings.strict) ?? prepareTools(request.tools);
+      const tools = nativeResponsesTools(request, settings.toolSearch, settings) ?? prepareTools(request.tools);
       const body = buildOpenAIResponsesRequest(request, tools, settings);
       try {
         const pending = client.responses.create(body, sdkRequestOptions(request, client, body));
@@ -46,7 +44,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
     },
 
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-      const tools = nativeResponsesTools(request, settings.toolSearch, settings.strict) ?? prepareTools(request.tools);
+      const tools = nativeResponsesTools(request, settings.toolSearch, settings) ?? prepareTools(request.tools);
       const body = buildOpenAIResponsesStreamRequest(request, tools, settings);
       return streamOpenAIResponses({ client, body, request, context: { ...tools.toolSet, provider } });
     },

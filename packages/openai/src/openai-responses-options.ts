@@ -1,6 +1,7 @@
 import type { OpenAI } from 'openai';
 import { checkResponsesToolSearch, type OpenAIResponsesToolSearch } from './openai-responses-tool-search.js';
 import { createOpenAIClient, type OpenAISharedModelOptions, providerNameOf } from './openai-shared-options.js';
+import type { OpenAISchemaOptions } from './openai-shared-tool-set.js';
 
 export interface OpenAIResponsesModelOptions extends OpenAISharedModelOptions {
   /**
@@ -25,10 +26,9 @@ export interface OpenAIResponsesModelOptions extends OpenAISharedModelOptions {
 }
 
 /** The Responses adapter's settings after defaults. */
-export interface OpenAIResponsesSettings {
+export interface OpenAIResponsesSettings extends OpenAISchemaOptions {
   readonly provider: string;
   readonly model: string;
-  readonly strict: boolean;
   readonly store: boolean;
   readonly includeEncryptedReasoning: boolean;
   readonly toolSearch: OpenAIResponsesToolSearch;
@@ -42,6 +42,7 @@ export function resolveOpenAIResponsesSettings(options: OpenAIResponsesModelOpti
     toolSearch: checkResponsesToolSearch(provider, options.toolSearch),
     model: options.model,
     strict: options.strict ?? false,
+    keepUndeclaredKeys: options.keepUndeclaredKeys ?? false,
     store,
     includeEncryptedReasoning: options.includeEncryptedReasoning ?? (!store && looksLikeReasoningModel(options.model)),
   };

@@ -1,4 +1,4 @@
-import type { ModelRequest, ProviderError, StreamEvent } from '@toolcircuit/core';
+import type { JsonValue, ModelRequest, ProviderError, StreamEvent } from '@toolcircuit/core';
 import {
   abortedProviderError,
   invalidResponseError,
@@ -13,9 +13,12 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesError, mapOpenAIResponsesStreamFailure } from './map-openai-responses-error.js';
+import { builtinCallPart, customToolCallPart, itemRole } from './openai-responses-items.js';
+import { asJsonObject } from './openai-shared-provider-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
+import { sourcesOfAnnotations } from './openai-shared-sources.js';
 import { mapOpenAIStreamReadError } from './openai-shared-stream-interrupted.js';
-import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
+import { toolCallEndEvent, toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import type { OpenAIParseContext } from './openai-shared-turn.js';
 import { buildOpenAIResponsesTurn, responsesSnapshot } from './parse-openai-responses-response.js';
 
@@ -27,8 +30,10 @@ export interface OpenAIResponsesStreamInput {
 }
 
 /**
- * Responses stream → neutral events: `output_item.added` (function_call) starts a call,
- * `function_call_arguments.delta` grows it, `output_item.done` ends it; `response.completed` /
+ * Responses stream → neutral events: `output_item.added` (a function, custom tool or built-in type's call)
+ * starts a call, `function_call_arguments.delta` / `custom_tool_call_input.delta` grow it, `output_item.done`
+ * ends it (a message's annotations become `source` events then, an item of an unknown type a `provider-part`
+ * event); `response.completed` /
  * `response.incomplete` carry the final response, from which `turn-end` is built by the same code as
  * generate() (`incomplete` with `max_output_tokens` lists the unfinished calls as incomplete).
  * `error` / `response.failed` end the stream with an `error` event. A stream that stops before the final
@@ -75,6 +80,14 @@ export async function* streamOpenAIResponses(input: OpenAIResponsesStreamInput):
   yield state.finish();
 }
 
+const NOTHING_ANSWERED: ReadonlySet<string> = new Set();
+
+/** A call item the provider did not finish (cut by the output limit): it gets no `tool-call-end`. */
+function cutOffItem(item: ResponseOutputItem): boolean {
+  const status = (item as unknown as { status?: unknown }).status;
+  return status === 'incomplete' || status === 'in_progress';
+}
+
 interface ItemInProgress {
   item: ResponseOutputItem;
   done: boolean;
@@ -98,20 +111,18 @@ class ResponsesStreamState {
       case 'response.output_item.added': {
         const entry: ItemInProgress = { item: event.item, done: false, text: '' };
         this.items.set(event.output_index, entry);
-        if (event.item.type === 'function_call') {
-          entry.text = event.item.arguments;
-          entry.callId = uniqueCallId(event.item.call_id, this.callCount, this.seenIds);
-          yield {
-            type: 'tool-call-start',
-            id: entry.callId,
-            name: this.context.fromProviderName(event.item.name),
-            index: this.callCount,
-          };
+        const name = this.callName(event.item);
+        if (name !== undefined) {
+          const item = event.item as unknown as { call_id?: string; arguments?: string; input?: string };
+          entry.text = item.arguments ?? item.input ?? '';
+          entry.callId = uniqueCallId(item.call_id, this.callCount, this.seenIds);
+          yield { type: 'tool-call-start', id: entry.callId, name, index: this.callCount };
           this.callCount += 1;
         }
         break;
       }
-      case 'response.function_call_arguments.delta': {
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta': {
         const entry = this.items.get(event.output_index);
         if (entry?.callId === undefined) break;
         entry.text += event.delta;
@@ -138,20 +149,7 @@ class ResponsesStreamState {
         const entry = this.items.get(event.output_index);
         const callId = entry?.callId;
         this.items.set(event.output_index, { item: event.item, done: true, text: '', ...(callId ? { callId } : {}) });
-        const item = event.item;
-        if (item.type === 'function_call' && callId !== undefined && item.status !== 'incomplete') {
-          const part = toToolCallPart(
-            { id: callId, providerName: item.name, arguments: item.arguments, cutOff: false },
-            this.context,
-          );
-          yield {
-            type: 'tool-call-end',
-            id: part.id,
-            name: part.name,
-            input: part.input,
-            ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
-          };
-        }
+        yield* this.itemDone(event.item, callId);
         break;
       }
       case 'response.completed':
@@ -177,17 +175,63 @@ class ResponsesStreamState {
     const snapshot = responsesSnapshot(this.final);
     // Some servers send a final response without its output; the items assembled from events stand in.
     const output = snapshot.output.length > 0 ? snapshot.output : this.assembledOutput();
-    const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn({ ...snapshot, output }, this.context);
-    return { type: 'turn-end', turn, incompleteToolCallIds };
+    try {
+      const { turn, incompleteToolCallIds } = buildOpenAIResponsesTurn({ ...snapshot, output }, this.context);
+      return { type: 'turn-end', turn, incompleteToolCallIds };
+    } catch (error) {
+      // A request to act nobody can answer (`unsupported_call`): the turn goes with the error.
+      return { type: 'error', error: error as ProviderError };
+    }
   }
 
-  /** Calls that never got their `tool-call-end`: still streaming, or done without being `completed`. */
+  /** Calls that never got their `tool-call-end`: still streaming, or done without being complete. */
   incompleteCallCount(): number {
     return [...this.items.values()].filter(
-      (entry) =>
-        entry.callId !== undefined &&
-        !(entry.done && entry.item.type === 'function_call' && entry.item.status !== 'incomplete'),
+      (entry) => entry.callId !== undefined && !(entry.done && !cutOffItem(entry.item)),
     ).length;
+  }
+
+  /** The catalogue name of the call an item starts, or `undefined` when the item is not a call to answer. */
+  private callName(item: ResponseOutputItem): string | undefined {
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      return this.context.fromProviderName(item.name);
+    }
+    const role = itemRole(item, NOTHING_ANSWERED);
+    return role.role === 'builtin-call' ? (this.context.builtinTool(role.kind) ?? role.kind) : undefined;
+  }
+
+  /** What a finished item says on the stream: a call's end, a message's sources, an unknown item. */
+  private *itemDone(item: ResponseOutputItem, callId: string | undefined): Generator<StreamEvent> {
+    const context = this.context;
+    if (item.type === 'message') {
+      for (const part of item.content) {
+        if (part.type !== 'output_text') continue;
+        const annotations = (part.annotations ?? []) as unknown as JsonValue[];
+        for (const source of sourcesOfAnnotations(part.text, annotations)) yield { type: 'source', source };
+      }
+      return;
+    }
+    if (item.type === 'reasoning') return;
+    const role =
+      item.type === 'function_call' || item.type === 'custom_tool_call' ? undefined : itemRole(item, NOTHING_ANSWERED);
+    if (role?.role === 'unknown' || role?.role === 'unsupported-call') {
+      yield {
+        type: 'provider-part',
+        part: { type: 'provider', provider: context.provider, kind: item.type, data: asJsonObject(item) },
+      };
+      return;
+    }
+    if (callId === undefined || cutOffItem(item)) return;
+    const part =
+      item.type === 'function_call'
+        ? toToolCallPart({ id: callId, providerName: item.name, arguments: item.arguments, cutOff: false }, context)
+        : item.type === 'custom_tool_call'
+          ? customToolCallPart(item, callId, context, false)
+          : role?.role === 'builtin-call'
+            ? builtinCallPart(item, role, callId, context, false)
+            : undefined;
+    if (part === undefined) return;
+    yield toolCallEndEvent(part);
   }
 
   /** Items in output order, for a final response sent without its output; an unfinished item keeps what arrived. */
@@ -198,6 +242,9 @@ class ResponsesStreamState {
         if (entry.done) return [entry.item];
         const item = entry.item;
         if (item.type === 'function_call') return [{ ...item, arguments: entry.text, status: 'in_progress' }];
+        if (item.type === 'custom_tool_call') {
+          return [{ ...item, input: entry.text, status: 'in_progress' } as ResponseOutputItem];
+        }
         if (item.type === 'message' && entry.text !== '') {
           return [{ ...item, content: [{ type: 'output_text', text: entry.text, annotations: [] }] }];
         }

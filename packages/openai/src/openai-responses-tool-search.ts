@@ -3,6 +3,7 @@ import { sealForReuse } from '@toolcircuit/core/provider';
 import type { FunctionTool, ResponseOutputItem, Tool } from 'openai/resources/responses/responses';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import { type OpenAIResponsesTools, prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
+import type { OpenAISchemaOptions } from './openai-shared-tool-set.js';
 
 /**
  * How deferred tools reach the model: `neutral` (default) sends core's search tool and the loaded tools;
@@ -30,7 +31,7 @@ const cache = new WeakMap<DeferredTools, OpenAIResponsesTools>();
 export function nativeResponsesTools(
   request: ModelRequest,
   mode: OpenAIResponsesToolSearch,
-  strict: boolean,
+  schemas: OpenAISchemaOptions,
 ): OpenAIResponsesTools | undefined {
   const deferred = request.deferredTools;
   if (mode === 'neutral' || deferred === undefined) return undefined;
@@ -39,7 +40,7 @@ export function nativeResponsesTools(
   const shown = request.tools.filter((tool) => tool.name !== deferred.searchTool);
   const all: ToolDeclaration[] = [...shown, ...deferred.tools];
   // Translated together so one name map covers the tools the hosted search may load.
-  const prepared = prepareOpenAIResponsesTools(all, strict);
+  const prepared = prepareOpenAIResponsesTools(all, schemas);
   const tools: Tool[] = prepared.tools.map((tool, index) =>
     index < shown.length ? tool : sealForReuse({ ...(tool as FunctionTool), defer_loading: true }),
   );

@@ -4,7 +4,9 @@ import { untrustedContentOf } from '@toolcircuit/core/provider';
 /**
  * Output items of hosted tools that put outside content into the model's context: a web search (its
  * query and sources), a file search (its results), the code interpreter (its logs and files), and a remote
- * MCP server (its answer, or its list of tools, whose descriptions the server wrote).
+ * MCP server (its answer, or its list of tools, whose descriptions the server wrote). Besides these, every
+ * `*_output` item in a response is the provider's own answer to a call it ran itself (a shell in a hosted
+ * container: the command's output may be anything it fetched), so it is marked too.
  */
 const UNTRUSTED_ITEMS: ReadonlySet<string> = new Set([
   'web_search_call',
@@ -21,7 +23,7 @@ const UNTRUSTED_ITEMS: ReadonlySet<string> = new Set([
  */
 export function responsesUntrustedContent(item: JsonObject, at: number): UntrustedContent | undefined {
   const type = item['type'];
-  if (typeof type !== 'string' || !UNTRUSTED_ITEMS.has(type)) return undefined;
+  if (typeof type !== 'string' || !(UNTRUSTED_ITEMS.has(type) || type.endsWith('_output'))) return undefined;
   const id = item['id'];
   return untrustedContentOf({
     at,
@@ -33,4 +35,4 @@ export function responsesUntrustedContent(item: JsonObject, at: number): Untrust
 }
 
 /** Tags, ids and states: not text anyone wrote. */
-const OPAQUE_KEYS: readonly string[] = ['type', 'id', 'status', 'container_id', 'approval_request_id'];
+const OPAQUE_KEYS: readonly string[] = ['type', 'id', 'call_id', 'status', 'container_id', 'approval_request_id'];

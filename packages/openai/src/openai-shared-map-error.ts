@@ -1,6 +1,7 @@
 import type { ProviderErrorCode } from '@toolcircuit/core';
 import {
   abortedProviderError,
+  invalidResponseError,
   isTransportFailure,
   ProviderError,
   retryAfterMs,
@@ -30,6 +31,9 @@ export function mapOpenAIError(error: unknown, provider: string): ToolcircuitErr
   if (isAbortError(error)) {
     return abortedProviderError(provider, 'request', error);
   }
+  // The SDK parses a 2xx body labelled JSON with `response.json()`: a body that is not JSON (empty, or a
+  // broken gateway's) throws the parser's SyntaxError, which is the answer being wrong, not an unknown.
+  if (error instanceof SyntaxError) return invalidResponseError(provider, {}, error);
   // A body cut before its end surfaces as fetch's own error, which the SDK lets through unwrapped.
   if (isTransportFailure(error)) {
     const detail = error instanceof Error ? error.message : String(error);

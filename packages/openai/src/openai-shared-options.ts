@@ -41,8 +41,16 @@ export interface OpenAISharedModelOptions {
    * model had to send for an omitted optional never reaches the tool. Per tool: a tool strict mode would
    * narrow (keys its open objects accept, a null it could not tell from "omitted", a union it could not
    * restore) is sent with `strict: false` and its faithful schema, and the change log says so (`strict-off`).
+   * Objects that merely omit `additionalProperties` are closed without costing strict mode: keys nobody declared
+   * are no input (change `closed-implicit-object`).
    */
   readonly strict?: boolean;
+  /**
+   * With `strict`: count the keys an object leaves open by omitting `additionalProperties` as inputs too
+   * (`translateSchema`'s option of the same name), so a tool with such an object is sent with `strict: false`
+   * rather than closed. Default `false`.
+   */
+  readonly keepUndeclaredKeys?: boolean;
   /** Where the key is looked up; defaults to `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }

@@ -1,13 +1,20 @@
-import type { JsonObject, ProviderMetadata, ToolCallPart } from '@toolcircuit/core';
-import { restoreStrictInput } from '@toolcircuit/schema';
+import type { BuiltinToolKind, ProviderMetadata, StreamEvent, ToolCallPart } from '@toolcircuit/core';
+import { restoreTextInput, textToolArguments } from '@toolcircuit/schema';
 
 /** What the adapter needs to turn a provider's function call back into a neutral {@link ToolCallPart}. */
 export interface ToolCallContext {
   /** Provider tool name → catalogue name (names may have been rewritten to satisfy the provider). */
   readonly fromProviderName: (providerName: string) => string;
-  /** The catalogue schema of a tool, by catalogue name; needed to undo strict-mode nulls. */
-  readonly schemaOf: (name: string) => JsonObject | undefined;
-  readonly strict: boolean;
+  /**
+   * A call's parsed arguments → the shape of the tool's ORIGINAL schema, by catalogue name (strict mode's null
+   * for "omitted" removed, JSON text parsed back), by the dialect that tool was declared in. Identity for a
+   * tool sent without reshaping (and for names not in the catalogue).
+   */
+  readonly restoreInput: (name: string, input: unknown) => unknown;
+  /** Whether a catalogue tool is a text tool: its input is a string, however it was declared. */
+  readonly isTextTool: (name: string) => boolean;
+  /** The catalogue tool declared with a built-in type's native declaration, by kind. */
+  readonly builtinTool: (kind: BuiltinToolKind) => string | undefined;
 }
 
 export interface RawToolCall {
@@ -49,9 +56,13 @@ export function toToolCallPart(call: RawToolCall, context: ToolCallContext): Too
       inputError: `arguments are not valid JSON: ${reason}`,
     };
   }
-  // Restores by the dialect this tool was sent in: identity for a tool sent with `strict: false`.
-  const schema = context.strict ? context.schemaOf(name) : undefined;
-  return { ...base, input: schema === undefined ? input : restoreStrictInput(schema, input) };
+  // A text tool declared as a function (no custom tools here): its text is the one string argument.
+  if (context.isTextTool(name)) {
+    const restored = restoreTextInput(input);
+    if (!restored.ok) return { ...base, input: undefined, rawInput: call.arguments, inputError: restored.error };
+    return { ...base, input: restored.text };
+  }
+  return { ...base, input: context.restoreInput(name, input) };
 }
 
 /**
@@ -61,6 +72,8 @@ export function toToolCallPart(call: RawToolCall, context: ToolCallContext): Too
  */
 export function argumentsForHistory(part: ToolCallPart): string {
   if (part.inputError !== undefined || part.input === undefined) return '{}';
+  // A text tool's call sent as a function's (Chat without custom tools): the text in its one parameter.
+  if (typeof part.input === 'string') return JSON.stringify(textToolArguments(part.input));
   return JSON.stringify(part.input);
 }
 
@@ -69,4 +82,15 @@ export function uniqueCallId(id: string | undefined, index: number, seen: Set<st
   const chosen = id === undefined || id === '' || seen.has(id) ? `call_${index}` : id;
   seen.add(chosen);
   return chosen;
+}
+
+/** The `tool-call-end` event of a complete call (with its `inputError` when its arguments did not parse). */
+export function toolCallEndEvent(part: ToolCallPart): StreamEvent {
+  return {
+    type: 'tool-call-end',
+    id: part.id,
+    name: part.name,
+    input: part.input,
+    ...(part.inputError === undefined ? {} : { inputError: part.inputError }),
+  };
 }

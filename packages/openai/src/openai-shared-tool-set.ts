@@ -1,11 +1,22 @@
-import type { JsonObject, ModelRequest, ToolDeclaration } from '@toolcircuit/core';
+import type { BuiltinToolKind, JsonObject, ModelRequest, TextGrammar, ToolDeclaration } from '@toolcircuit/core';
 import { descriptionWithExamples } from '@toolcircuit/core/provider';
-import { createToolNameMap, type SchemaChange, type SchemaTarget, translateSchema } from '@toolcircuit/schema';
+import {
+  createToolNameMap,
+  restoreProviderInput,
+  type SchemaChange,
+  type SchemaTarget,
+  textToolParameters,
+  translateSchema,
+} from '@toolcircuit/schema';
 import { OpenAIConfigurationError } from './openai-configuration-error.js';
 import type { ToolCallContext } from './openai-shared-tool-calls.js';
 
 /** One catalogue tool as OpenAI will see it, before the API-specific wrapping. */
-export interface OpenAIToolDefinition {
+export type OpenAIToolDefinition = OpenAIFunctionDefinition | OpenAICustomDefinition | OpenAINativeDefinition;
+
+/** A function tool: every tool with a JSON Schema, and a text tool where custom tools are not declared. */
+export interface OpenAIFunctionDefinition {
+  readonly kind: 'function';
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonObject;
@@ -21,6 +32,34 @@ export interface OpenAIToolDefinition {
   readonly extra: JsonObject | undefined;
 }
 
+/** A text tool (core's `defineTextTool`) declared as an OpenAI custom tool, with its grammar. */
+export interface OpenAICustomDefinition {
+  readonly kind: 'custom';
+  readonly name: string;
+  readonly description: string;
+  readonly grammar: TextGrammar | undefined;
+  readonly extra: JsonObject | undefined;
+}
+
+/** A catalogue tool of a built-in type (core's `builtin`) declared with the API's native type. */
+export interface OpenAINativeDefinition {
+  readonly kind: 'native';
+  readonly builtin: BuiltinToolKind;
+  /** The catalogue tool's name: native calls carry none, they are matched by type. */
+  readonly neutralName: string;
+  readonly extra: JsonObject | undefined;
+}
+
+/** What the API behind a tool set can declare natively. */
+export interface OpenAIToolSetOptions {
+  /** Text tools as custom tools (`type: 'custom'`); otherwise as functions with one string parameter. */
+  readonly customTools: boolean;
+  /** Built-in types declared with their native type; the others are declared as functions. */
+  readonly nativeBuiltins: readonly BuiltinToolKind[];
+}
+
+const FUNCTIONS_ONLY: OpenAIToolSetOptions = { customTools: false, nativeBuiltins: [] };
+
 /** A catalogue translated once for OpenAI: definitions, the name mapping, and what changed. */
 export interface OpenAIToolSet extends ToolCallContext {
   readonly definitions: readonly OpenAIToolDefinition[];
@@ -35,6 +74,12 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
   return strict ? 'openai-strict' : 'openai';
 }
 
+/** How the catalogue's schemas are translated: the adapter's `strict` and `keepUndeclaredKeys` options. */
+export interface OpenAISchemaOptions {
+  readonly strict: boolean;
+  readonly keepUndeclaredKeys: boolean;
+}
+
 /**
  * Translates every declaration's schema and name for the OpenAI target. A tool's own `strict` overrides the
  * model's for that tool (its schema is translated for that mode, and falls back to `strict: false` when strict
@@ -43,34 +88,76 @@ export function schemaTargetOf(strict: boolean): SchemaTarget {
  */
 export function createOpenAIToolSet(
   tools: readonly ToolDeclaration[],
-  strict: boolean,
+  options: OpenAISchemaOptions,
   provider = 'openai',
+  native: OpenAIToolSetOptions = FUNCTIONS_ONLY,
 ): OpenAIToolSet {
-  const target = schemaTargetOf(strict);
   const nameMap = createToolNameMap(
     tools.map((tool) => tool.name),
-    target,
+    schemaTargetOf(options.strict),
   );
-  const schemas = new Map<string, JsonObject>();
+  // Per tool, how its calls' arguments are restored: by the target and options it was translated with, so a
+  // tool whose own `strict` differs from the model's is restored by its own dialect.
+  const restorers = new Map<string, (input: unknown) => unknown>();
+  const textTools = new Set<string>();
+  const builtins = new Map<BuiltinToolKind, string>();
   const changes: SchemaChange[] = [...nameMap.changes];
-  const definitions = tools.map((tool) => {
-    schemas.set(tool.name, tool.inputSchema);
-    const toolStrict = tool.strict ?? strict;
-    const translated = translateSchema(tool.inputSchema, schemaTargetOf(toolStrict), { toolName: tool.name });
+  const definitions = tools.map((tool): OpenAIToolDefinition => {
+    const extra = extraOf(tool.providerOptions?.[provider]);
+    const kind = tool.builtin?.kind;
+    if (kind !== undefined && native.nativeBuiltins.includes(kind)) {
+      const taken = builtins.get(kind);
+      if (taken !== undefined) {
+        throw new OpenAIConfigurationError(
+          provider,
+          'invalid_option',
+          'tools',
+          `"${taken}" and "${tool.name}" both implement the built-in "${kind}" tool; the API takes one tool of each type.`,
+        );
+      }
+      builtins.set(kind, tool.name);
+      return { kind: 'native', builtin: kind, neutralName: tool.name, extra };
+    }
+    const name = nameMap.toProvider(tool.name);
+    const description = descriptionWithExamples(tool);
+    const toolStrict = tool.strict ?? options.strict;
+    if (tool.textInput !== undefined) {
+      textTools.add(tool.name);
+      if (native.customTools) return { kind: 'custom', name, description, grammar: tool.textInput.grammar, extra };
+      // No custom tools here: one string parameter, which strict mode takes as it is.
+      const degraded = textToolParameters(tool.textInput.grammar, schemaTargetOf(toolStrict));
+      changes.push(...degraded.changes);
+      return {
+        kind: 'function',
+        name,
+        description,
+        parameters: degraded.schema as JsonObject,
+        strict: toolStrict,
+        extra,
+      };
+    }
+    const target = schemaTargetOf(toolStrict);
+    const translateOptions = { toolName: tool.name, keepUndeclaredKeys: options.keepUndeclaredKeys };
+    const translated = translateSchema(tool.inputSchema, target, translateOptions);
+    if (translated.requiresRestore === true) {
+      restorers.set(tool.name, (input) => restoreProviderInput(tool.inputSchema, input, target, translateOptions));
+    }
     changes.push(...translated.changes);
     return {
-      name: nameMap.toProvider(tool.name),
-      description: descriptionWithExamples(tool),
+      kind: 'function',
+      name,
+      description,
       parameters: translated.schema,
       // The dialect the schema was translated for: `openai` when strict was off, or would have narrowed.
       strict: translated.dialect === 'openai-strict',
-      extra: extraOf(tool.providerOptions?.[provider]),
+      extra,
     };
   });
   return {
     definitions,
     changes,
-    strict,
+    isTextTool: (name) => textTools.has(name),
+    builtinTool: (kind) => builtins.get(kind),
     toProviderName: (name) => nameMap.toProvider(name),
     namingKey: nameMap.key,
     // A name the model invented is kept as is: the executor refuses unknown tools with an error result.
@@ -81,7 +168,10 @@ export function createOpenAIToolSet(
         return providerName;
       }
     },
-    schemaOf: (name) => schemas.get(name),
+    restoreInput: (name, input) => {
+      const restore = restorers.get(name);
+      return restore === undefined ? input : restore(input);
+    },
   };
 }
 
@@ -112,8 +202,16 @@ export function cacheByToolsArray<T>(
   };
 }
 
-/** The neutral tool choice with a named tool resolved to its provider name. */
-export type OpenAIToolChoiceIntent = 'auto' | 'none' | 'required' | { readonly name: string };
+/**
+ * The neutral tool choice with a named tool resolved to how the API names it: a function or custom tool by
+ * its provider name, a tool declared with a native built-in type by that type.
+ */
+export type OpenAIToolChoiceIntent =
+  | 'auto'
+  | 'none'
+  | 'required'
+  | { readonly name: string; readonly custom: boolean }
+  | { readonly builtin: BuiltinToolKind };
 
 /** Resolves `request.toolChoice`; a named tool that is not in the catalogue is a configuration error. */
 export function resolveToolChoice(
@@ -131,5 +229,13 @@ export function resolveToolChoice(
       `toolChoice names "${choice.name}", which is not in the catalogue.`,
     );
   }
-  return { name: toolSet.toProviderName(choice.name) };
+  const native = toolSet.definitions.find(
+    (definition) => definition.kind === 'native' && definition.neutralName === choice.name,
+  );
+  if (native?.kind === 'native') return { builtin: native.builtin };
+  const name = toolSet.toProviderName(choice.name);
+  return {
+    name,
+    custom: toolSet.definitions.some((definition) => definition.kind === 'custom' && definition.name === name),
+  };
 }

@@ -1,10 +1,26 @@
-import type { AssistantContentPart, JsonObject, ModelTurn, UntrustedContent, Usage } from '@toolcircuit/core';
+import type {
+  AssistantContentPart,
+  JsonObject,
+  JsonValue,
+  ModelTurn,
+  UntrustedContent,
+  Usage,
+} from '@toolcircuit/core';
+import { unsupportedCallError } from '@toolcircuit/core/provider';
 import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
-import { isToolSearchItem, toolsLoadedBySearch } from './openai-responses-tool-search.js';
+import {
+  answeredInResponse,
+  builtinCallPart,
+  customToolCallPart,
+  isCutOff,
+  itemRole,
+} from './openai-responses-items.js';
+import { toolsLoadedBySearch } from './openai-responses-tool-search.js';
 import { responsesUntrustedContent } from './openai-responses-untrusted-content.js';
 import { providerErrorFromFields } from './openai-shared-map-error.js';
 import { asJsonObject } from './openai-shared-provider-options.js';
+import { sourcesOfAnnotations } from './openai-shared-sources.js';
 import { toToolCallPart, uniqueCallId } from './openai-shared-tool-calls.js';
 import { type OpenAIParseContext, openAITurn, type ParsedOpenAITurn } from './openai-shared-turn.js';
 
@@ -17,14 +33,6 @@ export interface OpenAIResponsesSnapshot {
   readonly usage: ResponseUsage | undefined;
   readonly metadata: JsonObject;
 }
-
-/** Output items of the hosted tools the provider runs itself, which go back as input items unchanged. */
-const HOSTED_ITEMS: ReadonlySet<string> = new Set([
-  'web_search_call',
-  'code_interpreter_call',
-  'file_search_call',
-  'image_generation_call',
-]);
 
 /** A whole Responses API response → the neutral turn. A `failed` response is thrown as a ProviderError. */
 export function parseOpenAIResponsesResponse(response: Response, context: OpenAIParseContext): ModelTurn {
@@ -54,9 +62,13 @@ function responsesMetadata(response: Pick<Response, 'id' | 'model' | 'service_ti
 /**
  * Shared by generate() and the stream so both give the same turn. Items keep their order: a reasoning item
  * becomes a reasoning part holding the whole item (sent back unchanged), a message's texts become text parts
- * carrying the item id, a function call a tool call keyed by `call_id`. A call whose item is not `completed`
- * (cut by `max_output_tokens`, or still in progress in a final response sent without its output) is marked
- * as cut off.
+ * carrying the item id and their annotations as sources, a function call a tool call keyed by `call_id`, a
+ * custom tool call a call whose input is its text, a built-in type's call (`apply_patch_call`…) a call to the
+ * catalogue tool of that type. A call whose item is not `completed` (cut by `max_output_tokens`, or still in
+ * progress in a final response sent without its output) is marked as cut off. Hosted tools' items are kept in
+ * the turn's metadata (`hostedItems`), and an item of a type this adapter does not know becomes a `provider`
+ * part in its place: nothing is dropped. A request to act nobody can answer (an unknown `*_call`) makes the
+ * turn an `unsupported_call` error, which carries the turn.
  */
 export function buildOpenAIResponsesTurn(
   snapshot: OpenAIResponsesSnapshot,
@@ -70,6 +82,8 @@ export function buildOpenAIResponsesTurn(
   let refused = false;
   const hostedItems: { at: number; item: JsonObject }[] = [];
   const untrusted: UntrustedContent[] = [];
+  const unsupported: string[] = [];
+  const answered = answeredInResponse(snapshot.output);
   for (const item of snapshot.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -90,8 +104,21 @@ export function buildOpenAIResponsesTurn(
               text: part.refusal,
               providerMetadata: { [provider]: { ...metadata, refusal: true } },
             });
+          } else if (part.type === 'output_text') {
+            const annotations = (part.annotations ?? []) as unknown as JsonValue[];
+            const sources = sourcesOfAnnotations(part.text, annotations);
+            // The raw annotations go back with the text; the sources are their neutral reading.
+            if (annotations.length > 0) metadata['annotations'] = annotations;
+            content.push({
+              type: 'text',
+              text: part.text,
+              ...(sources.length === 0 ? {} : { sources }),
+              providerMetadata: { [provider]: metadata },
+            });
           } else {
-            content.push({ type: 'text', text: part.text, providerMetadata: { [provider]: metadata } });
+            // A content part of a new type: kept as the message item holding only it, so it can go back.
+            const data = asJsonObject({ ...item, content: [part] });
+            content.push({ type: 'provider', provider, kind: `message.${(part as { type: string }).type}`, data });
           }
         }
         break;
@@ -112,15 +139,33 @@ export function buildOpenAIResponsesTurn(
         content.push(part);
         break;
       }
+      case 'custom_tool_call': {
+        const cutOff = isCutOff(item);
+        const part = customToolCallPart(item, uniqueCallId(item.call_id, callIndex, seen), context, cutOff);
+        callIndex += 1;
+        if (cutOff) incompleteToolCallIds.push(part.id);
+        content.push(part);
+        break;
+      }
       default: {
         // Outside content a hosted tool put into the model's context, before the parts that follow it.
         const marked = responsesUntrustedContent(asJsonObject(item), content.length);
         if (marked !== undefined) untrusted.push(marked);
-        // A hosted tool's item (web search, code interpreter, the tool search of option `toolSearch: 'native'`…):
-        // the provider ran it. Kept whole, with the number of neutral parts before it, so the next request sends
-        // it back in its place.
-        if (HOSTED_ITEMS.has(item.type) || isToolSearchItem(item)) {
+        const role = itemRole(item, answered);
+        if (role.role === 'hosted') {
+          // The provider ran it (web search, code interpreter, hosted MCP, the tool search of `toolSearch:
+          // 'native'`…): kept whole, with the number of parts before it, so the next request sends it back in place.
           hostedItems.push({ at: content.length, item: asJsonObject(item) });
+        } else if (role.role === 'builtin-call') {
+          const cutOff = isCutOff(item);
+          const callId = (item as unknown as { call_id: string }).call_id;
+          const part = builtinCallPart(item, role, uniqueCallId(callId, callIndex, seen), context, cutOff);
+          callIndex += 1;
+          if (cutOff) incompleteToolCallIds.push(part.id);
+          content.push(part);
+        } else {
+          if (role.role === 'unsupported-call') unsupported.push(item.type);
+          content.push({ type: 'provider', provider, kind: item.type, data: asJsonObject(item) });
         }
         break;
       }
@@ -138,13 +183,20 @@ export function buildOpenAIResponsesTurn(
     provider,
   );
   const loaded = toolsLoadedBySearch(hostedItems, context.fromProviderName);
-  if (loaded.length === 0 && untrusted.length === 0) return parsed;
-  const turn: ModelTurn = {
-    ...parsed.turn,
-    ...(loaded.length === 0 ? {} : { loadedTools: loaded }),
-    ...(untrusted.length === 0 ? {} : { untrustedContent: untrusted }),
-  };
-  return { ...parsed, turn };
+  const result =
+    loaded.length === 0 && untrusted.length === 0
+      ? parsed
+      : {
+          ...parsed,
+          turn: {
+            ...parsed.turn,
+            ...(loaded.length === 0 ? {} : { loadedTools: loaded }),
+            ...(untrusted.length === 0 ? {} : { untrustedContent: untrusted }),
+          },
+        };
+  const [kind] = unsupported;
+  if (kind !== undefined) throw unsupportedCallError(provider, kind, result.turn);
+  return result;
 }
 
 function mapOpenAIResponsesUsage(usage: ResponseUsage | undefined): Usage {

@@ -133,14 +133,18 @@ describe('Chat Completions request body', () => {
   it('in strict mode marks each function strict that strict mode keeps whole, with the openai-strict translation', async () => {
     const body = await sentBody(caseFileRequest(), { strict: true });
     const tools = body['tools'] as { function: JsonObject }[];
-    // lister_dossiers accepts undeclared keys (no additionalProperties: false): strict would close it, so it
-    // goes without `strict` (false is the default) and with its faithful schema.
-    expect(tools.map((tool) => tool.function['strict'])).toEqual([true, undefined]);
+    // lister_dossiers only omits additionalProperties: keys nobody declared are no input, so strict closes it.
+    expect(tools.map((tool) => tool.function['strict'])).toEqual([true, true]);
     expect(tools.map((tool) => tool.function['parameters'])).toEqual(
-      CASE_FILE_TOOLS.map((tool) => translateSchema(tool.inputSchema, 'openai-strict').schema),
+      CASE_FILE_TOOLS.map((tool) => translateSchema(tool.inputSchema, 'openai-strict', { fallback: false }).schema),
     );
+    // With keepUndeclaredKeys those keys are inputs: strict would lose them, so that tool goes without
+    // `strict` (false is the default) and with its faithful schema.
+    const keep = await sentBody(caseFileRequest(), { strict: true, keepUndeclaredKeys: true });
+    const kept = keep['tools'] as { function: JsonObject }[];
+    expect(kept.map((tool) => tool.function['strict'])).toEqual([true, undefined]);
     const lister = CASE_FILE_TOOLS[1]?.inputSchema ?? {};
-    expect(tools[1]?.function['parameters']).toEqual(translateSchema(lister, 'openai').schema);
+    expect(kept[1]?.function['parameters']).toEqual(translateSchema(lister, 'openai').schema);
   });
 
   it('maps tool_choice strings and a named tool, and the parallel-call switch', async () => {

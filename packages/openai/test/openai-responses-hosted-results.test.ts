@@ -35,6 +35,30 @@ function mcpCall(output: string): JsonValue {
   };
 }
 
+/** A shell the provider ran in its own container, answered in the same response: its output is outside text. */
+function hostedShell(page: string): JsonValue[] {
+  return [
+    {
+      type: 'shell_call',
+      id: 'sh_01',
+      call_id: 'call_shell',
+      status: 'completed',
+      action: { commands: ['curl -s https://acme-billing.example/invoice'] },
+    },
+    {
+      type: 'shell_call_output',
+      id: 'sho_01',
+      call_id: 'call_shell',
+      output: [{ stdout: page, stderr: '', outcome: { type: 'exit', exit_code: 0 } }],
+    },
+  ];
+}
+
+/** An item of a kind no version of this adapter knows: kept as a provider part, and untrusted. */
+function unknownItem(page: string): JsonValue {
+  return { type: 'page_reader_call', id: 'prc_01', status: 'completed', result: { body: page } };
+}
+
 function interaction(mode: 'generate' | 'stream', output: JsonValue[]) {
   const response = responsesResponse({ output });
   if (mode === 'generate') return jsonInteraction(RESPONSES_PATH, response);
@@ -61,15 +85,17 @@ function interaction(mode: 'generate' | 'stream', output: JsonValue[]) {
 
 describe.each(['generate', 'stream'] as const)('Responses hosted tool items (%s)', (mode) => {
   it.each([
-    ['a web search', (_page: string) => webSearch, 'ws_01', 'web_search_call'],
-    ['a remote MCP call', (page: string) => mcpCall(page), 'mcp_01', 'mcp_call'],
+    ['a web search', (_page: string): JsonValue[] => [webSearch], 'ws_01', 'web_search_call'],
+    ['a remote MCP call', (page: string): JsonValue[] => [mcpCall(page)], 'mcp_01', 'mcp_call'],
+    ['a shell run in the provider’s container', hostedShell, 'sho_01', 'shell_call_output'],
+    ['an item of an unknown kind', (page: string): JsonValue[] => [unknownItem(page)], 'prc_01', 'page_reader_call'],
   ] as const)(
     'hold the call made after %s in the same response; a pre-approval never serves it',
     async (_what, item, id, kind) => {
       const world = createHostedResultScenario();
       const args = JSON.stringify(world.payment);
       const cassette = syntheticCassette('openai-responses', `${kind} output, then a payment in the same response`, [
-        interaction(mode, [item(world.pageText), functionCallItem('fc_1', 'call_pay', 'send_money', args)]),
+        interaction(mode, [...item(world.pageText), functionCallItem('fc_1', 'call_pay', 'send_money', args)]),
         jsonInteraction(RESPONSES_PATH, responsesResponse({ output: [messageItem('msg_1', 'Paid.')] })),
       ]);
       const outcome = await withResponsesReplay(cassette, async (model, server) => {
@@ -82,9 +108,9 @@ describe.each(['generate', 'stream'] as const)('Responses hosted tool items (%s)
       expect(request?.untrustedSources).toEqual([
         expect.objectContaining({ callId: id, toolName: kind, hosted: true, precedes: ['call_pay'] }),
       ]);
-      if (kind === 'mcp_call') {
-        // The server's answer named the IBAN: the human is shown where it came from.
-        expect(request?.flaggedArguments.find((flag) => flag.path === '/iban')?.foundIn[0]?.callId).toBe('mcp_01');
+      if (kind !== 'web_search_call') {
+        // The item's text named the IBAN: the human is shown where it came from.
+        expect(request?.flaggedArguments.find((flag) => flag.path === '/iban')?.foundIn[0]?.callId).toBe(id);
       }
       expect(outcome.resumed?.status).toBe('completed');
       expect(world.sent).toEqual([world.payment]);

@@ -123,13 +123,18 @@ describe('Responses request body', () => {
   it('sends flat function tools with strict always present, from the translator', async () => {
     for (const strict of [false, true]) {
       const tools = (await sentBody(caseFileRequest(), { strict }))['tools'] as JsonObject[];
-      // In strict mode, lister_dossiers (open to undeclared keys, which strict would close) stays strict: false.
-      expect(tools.map((tool) => tool['strict'])).toEqual([strict, false]);
+      // In strict mode lister_dossiers, which only omits additionalProperties, is closed and stays strict.
+      expect(tools.map((tool) => tool['strict'])).toEqual([strict, strict]);
       expect(tools.map((tool) => tool['parameters'])).toEqual(
         CASE_FILE_TOOLS.map((tool) => translateSchema(tool.inputSchema, strict ? 'openai-strict' : 'openai').schema),
       );
       expect(tools.every((tool) => tool['type'] === 'function' && !('function' in tool))).toBe(true);
     }
+    // With keepUndeclaredKeys its undeclared keys are inputs strict would lose: it goes with strict: false.
+    const keep = (await sentBody(caseFileRequest(), { strict: true, keepUndeclaredKeys: true }))[
+      'tools'
+    ] as JsonObject[];
+    expect(keep.map((tool) => tool['strict'])).toEqual([true, false]);
   });
 
   it('maps tool choice, parallel calls, output limit and temperature', async () => {

@@ -1,4 +1,4 @@
-import type { JsonObject, Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
+import type { JsonObject, Model, ModelRequest, ModelTurn, StreamEvent, ToolDeclaration } from '@toolcircuit/core';
 import { ProviderError, toolCallsOf } from '@toolcircuit/core';
 import {
   type Cassette,
@@ -112,15 +112,25 @@ const PROTOCOLS: readonly Protocol[] = [
   },
 ];
 
+/** The API root the recording was made against (`/v1` for OpenAI, `/api/v1` for OpenRouter…), as the SDK's baseURL path. */
+function apiRootOf(cassette: Cassette): string {
+  const path = cassette.interactions[0]?.request.path ?? '/v1/responses';
+  return path.replace(/\/(chat\/completions|responses)$/, '');
+}
+
 function firstBody(cassette: Cassette): JsonObject | undefined {
   const body = cassette.interactions[0]?.request.body;
   return isObject(body) ? body : undefined;
 }
 
-/** Cassettes without request bodies: a plain question, and the tools the recorded answer calls. */
+/**
+ * Cassettes without request bodies: a plain question, and the tools the recorded answer calls, declared as the
+ * answer shows they were (a custom tool call's tool as a text tool, a built-in type's call's as that type).
+ */
 function fallbackRequest(outcome: ExpectedOutcome, turns: readonly ModelTurn[]): ModelRequest {
   const names = new Set(outcome.kind === 'turn' ? outcome.calls.map((call) => call.name) : []);
   for (const turn of turns) for (const call of toolCallsOf(turn.content)) names.add(call.name);
+  const declared = new Map(outcome.kind === 'turn' ? outcome.calls.map((call) => [call.name, call.declared]) : []);
   const messages: ModelRequest['messages'] = [{ role: 'user', content: 'Go' }];
   const history = turns.flatMap((turn): ModelRequest['messages'] => {
     const calls = toolCallsOf(turn.content);
@@ -144,7 +154,12 @@ function fallbackRequest(outcome: ExpectedOutcome, turns: readonly ModelTurn[]):
   });
   return {
     messages: [...messages, ...history],
-    tools: [...names].map((name) => ({ name, description: '', inputSchema: { type: 'object' } })),
+    tools: [...names].map((name): ToolDeclaration => {
+      const kind = declared.get(name);
+      if (kind === 'text') return { name, description: '', inputSchema: { type: 'string' }, textInput: {} };
+      if (kind !== undefined) return { name, description: '', inputSchema: { type: 'object' }, builtin: { kind } };
+      return { name, description: '', inputSchema: { type: 'object' } };
+    }),
   };
 }
 
@@ -176,7 +191,13 @@ for (const protocol of PROTOCOLS) {
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) {
         const responses = summaryOf(name);
-        const relevant = responses.some((response) => response.toolCalls > 0 || response.error !== undefined);
+        const relevant = responses.some(
+          (response) =>
+            response.toolCalls > 0 ||
+            response.error !== undefined ||
+            (response.sources ?? 0) > 0 ||
+            (response.hostedItems ?? 0) > 0,
+        );
         expect(relevant || name in UNUSABLE, name).toBe(true);
       }
       expect(UNUSABLE).toEqual({});
@@ -188,7 +209,11 @@ for (const protocol of PROTOCOLS) {
       const server = await startReplayServer(cassette);
       try {
         const first = firstBody(cassette);
-        const model = protocol.create(cassette, `${server.url}/v1`, first && protocol.rebuild(first, []));
+        const model = protocol.create(
+          cassette,
+          `${server.url}${apiRootOf(cassette)}`,
+          first && protocol.rebuild(first, []),
+        );
         const turns: ModelTurn[] = [];
         for (const [position, interaction] of cassette.interactions.entries()) {
           const recordedBody = isObject(interaction.request.body) ? interaction.request.body : undefined;
@@ -215,12 +240,24 @@ for (const protocol of PROTOCOLS) {
           if ('error' in result) throw result.error;
           const { turn } = result;
           const calls = toolCallsOf(turn.content);
-          expect(calls.map((call) => ({ id: call.id, name: call.name, input: call.input }))).toEqual(outcome.calls);
+          expect(calls.map((call) => ({ id: call.id, name: call.name, input: call.input }))).toEqual(
+            outcome.calls.map((call) => ({ id: call.id, name: call.name, input: call.input })),
+          );
           expect(calls.every((call) => call.inputError === undefined)).toBe(true);
           expect(calls).toHaveLength(summaries[position]?.toolCalls ?? -1);
           expect(turn.stopReason.raw).toBe(outcome.rawStop);
           expect(turn.stopReason.unified).toBe(calls.length > 0 ? 'tool_calls' : 'end_turn');
+          // Nothing the provider sent vanishes: every annotation is a source, every hosted item is kept.
+          const sources = turn.content.flatMap((part) => (part.type === 'text' ? (part.sources ?? []) : []));
+          expect(sources).toHaveLength(outcome.sources);
+          const hosted = turn.providerMetadata?.['openai']?.['hostedItems'];
+          const hostedTypes = Array.isArray(hosted)
+            ? hosted.map((entry) => (isObject(entry) && isObject(entry['item']) ? entry['item']['type'] : undefined))
+            : [];
+          expect(hostedTypes).toEqual(outcome.hosted);
+          expect(turn.content.filter((part) => part.type === 'provider')).toEqual([]);
           if (result.events !== undefined) {
+            expect(result.events.filter((event) => event.type === 'source')).toHaveLength(outcome.sources);
             const ends = result.events.filter((event) => event.type === 'tool-call-end');
             expect(ends.map((event) => (event.type === 'tool-call-end' ? [event.id, event.input] : []))).toEqual(
               outcome.calls.map((call) => [call.id, call.input]),

@@ -4,6 +4,7 @@ export { entryDigestOf } from './observed-options.js';
 export { TOOLCIRCUIT, TOOLCIRCUIT_EVENT } from './toolcircuit-attributes.js';
 export type { TraceSink } from './trace-file-observer.js';
 export {
+  type CallGateRecord,
   type CallRecord,
   type DecisionRecord,
   type InvocationEndRecord,
@@ -13,5 +14,6 @@ export {
   TRACE_FORMAT_VERSION,
   type TraceHeaderRecord,
   type TraceRecord,
+  type TraceSource,
   traceRecordLine,
 } from './trace-record.js';

@@ -10,9 +10,12 @@ import type {
   PausedRun,
 } from '@toolcircuit/core';
 
-/** One `runLoop` / `streamLoop` (`start`) or `resumeLoop` (`resume`) call: one agent invocation. */
+/**
+ * One `runLoop` / `streamLoop` (`start`), `resumeLoop` (`resume`) or `continueLoop` (`continue`) call: one
+ * agent invocation.
+ */
 export interface InvocationStart {
-  readonly kind: 'start' | 'resume';
+  readonly kind: 'start' | 'resume' | 'continue';
   readonly runId: string;
   /** Epoch milliseconds (fractional). */
   readonly at: number;

@@ -1,6 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
 import {
   type ConfirmationDecision,
+  continueLoop,
+  type InterruptedRun,
   type LoopOptions,
   type LoopResult,
   type LoopStream,
@@ -38,7 +40,7 @@ export interface LoopTracingOptions {
   readonly agentName?: string;
 }
 
-/** The loop's three entry points, traced; same signatures and results as core's. */
+/** The loop's entry points, traced; same signatures and results as core's. */
 export interface LoopTracing {
   /** False when nothing is observed (no `@opentelemetry/api`, no trace file): the functions are core's own. */
   readonly enabled: boolean;
@@ -49,6 +51,8 @@ export interface LoopTracing {
     options: ResumeOptions,
   ): Promise<LoopResult>;
   streamLoop(options: LoopOptions): LoopStream;
+  /** A run the model interrupted, continued (`continueLoop`): one more invocation of the same run. */
+  continueLoop(interrupted: InterruptedRun, options: ResumeOptions): Promise<LoopResult>;
 }
 
 const TRACER_NAME = '@toolcircuit/otel';
@@ -72,7 +76,7 @@ export async function createLoopTracing(options: LoopTracingOptions = {}): Promi
     const label = options.label;
     observers.push(traceFileObserver(options.traceFile, { captureContent, ...(label === undefined ? {} : { label }) }));
   }
-  if (observers.length === 0) return { enabled: false, runLoop, resumeLoop, streamLoop };
+  if (observers.length === 0) return { enabled: false, runLoop, resumeLoop, streamLoop, continueLoop };
   return tracedLoop(fanOut(observers));
 }
 
@@ -105,6 +109,18 @@ export function tracedLoop(observer: LoopObserver): LoopTracing {
       ended(invocation, stream.result).catch(() => {});
       return stream;
     },
+    async continueLoop(interrupted, options) {
+      const start = invocationStart('continue', interrupted.runId, options, interrupted.messages, false);
+      const invocation = observer.start(start);
+      // The failed turn is asked again: the model calls are numbered from it, after the turns already played.
+      const observed = observedOptions(options, {
+        invocation,
+        firstTurn: interrupted.turn,
+        history: interrupted.messages,
+        earlierTurns: interrupted.turns,
+      });
+      return ended(invocation, continueLoop(interrupted, observed));
+    },
   };
 }
 
@@ -129,7 +145,7 @@ async function ended(invocation: InvocationObserver, running: Promise<LoopResult
 }
 
 function invocationStart(
-  kind: 'start' | 'resume',
+  kind: InvocationStart['kind'],
   runId: string,
   options: ResumeOptions,
   messages: readonly Message[],

@@ -133,6 +133,7 @@ function observedJournal(inner: Journal, entries: Map<string, JournalEntry[]>): 
       else queue.push(entry);
       return inner.append(entry, detail);
     },
+    ...(inner.note === undefined ? {} : { note: (note) => inner.note?.(note) }),
   };
 }
 

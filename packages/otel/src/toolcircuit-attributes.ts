@@ -4,7 +4,7 @@
  */
 export const TOOLCIRCUIT = {
   runId: 'toolcircuit.run.id',
-  /** `start` for `runLoop`/`streamLoop`, `resume` for `resumeLoop`. */
+  /** `start` for `runLoop`/`streamLoop`, `resume` for `resumeLoop`, `continue` for `continueLoop`. */
   invocation: 'toolcircuit.invocation',
   runStatus: 'toolcircuit.run.status',
   /** For a run a stop condition ended (`stopped`): the condition's name. */

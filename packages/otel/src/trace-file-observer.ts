@@ -1,8 +1,9 @@
 import { type JsonValue, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import { callGateOf } from './call-gate.js';
 import type { LoopObserver } from './loop-observer.js';
 import { entryDigestOf } from './observed-options.js';
 import type { TraceRecord } from './trace-record.js';
-import { responseIdOf, responseModelOf } from './turn-metadata.js';
+import { responseIdOf, responseModelOf, traceSourcesOf } from './turn-metadata.js';
 
 /** Where trace records go, one at a time, in order (e.g. lines appended to a file). */
 export type TraceSink = (record: TraceRecord) => void;
@@ -46,6 +47,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
             approved: decision.approved,
             inputDigest: pending?.inputDigest ?? decision.inputDigest ?? '',
             by: paused.humanId,
+            ...(pending?.request === undefined ? {} : { informedOf: pending.request.taintDigest }),
             ...(content && decision.note !== undefined ? { note: decision.note } : {}),
           });
         }
@@ -59,6 +61,10 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
               const responseModel = modelTurn === undefined ? undefined : responseModelOf(modelTurn);
               const responseId = modelTurn === undefined ? undefined : responseIdOf(modelTurn);
               const text = modelTurn?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+              const sources = modelTurn === undefined ? [] : traceSourcesOf(modelTurn);
+              const providerParts = (modelTurn?.content ?? []).flatMap((part) =>
+                part.type === 'provider' ? [{ provider: part.provider, kind: part.kind }] : [],
+              );
               sink({
                 type: 'model-call',
                 runId,
@@ -81,6 +87,8 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
                     }),
                 ...(error === undefined ? {} : { error: errorOf(error) }),
                 ...(content && text !== '' ? { text } : {}),
+                ...(content && sources.length > 0 ? { sources } : {}),
+                ...(providerParts.length > 0 ? { providerParts } : {}),
               });
             },
           };
@@ -88,6 +96,8 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
         callSettled(call) {
           const { event, definition, entry } = call;
           const { verdict } = event;
+          const gate = callGateOf(event, entry, content);
+          const outputTrust = entry?.provenance?.outputTrust;
           sink({
             type: 'call',
             runId,
@@ -117,6 +127,8 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
               provider: invocation.provider,
               ...(call.responseId === undefined ? {} : { responseId: call.responseId }),
             },
+            ...(outputTrust === undefined ? {} : { outputTrust }),
+            ...(gate === undefined ? {} : { gate }),
             ...(content
               ? {
                   input: jsonOf(event.call.input),

@@ -1,7 +1,10 @@
 import type {
   JsonValue,
+  OutputTrust,
   RefusalReason,
   StopReason,
+  TaintPolicy,
+  TaintSourceRef,
   ToolChoice,
   ToolResultContent,
   Usage,
@@ -37,7 +40,8 @@ export interface TraceHeaderRecord {
 export interface InvocationRecord {
   readonly type: 'invocation';
   readonly runId: string;
-  readonly kind: 'start' | 'resume';
+  /** `start` (runLoop, streamLoop), `resume` (resumeLoop), `continue` (continueLoop after a model failure). */
+  readonly kind: 'start' | 'resume' | 'continue';
   readonly at: number;
   /** Which backend or configuration the run used, when the application says (the demo: its backend id). */
   readonly label?: string;
@@ -77,6 +81,23 @@ export interface ModelCallRecord {
   readonly error?: { readonly type: string; readonly message: string; readonly retryable?: boolean };
   /** Content: the turn's text. */
   readonly text?: string;
+  /** Content: where the turn's text came from (citations, annotations, grounding), in order. */
+  readonly sources?: readonly TraceSource[];
+  /**
+   * What the turn held that the adapter had no neutral meaning for (`provider` parts): by provider and the
+   * provider's own name for it. Kept in the conversation and journaled as notes; named here (not content).
+   */
+  readonly providerParts?: readonly { readonly provider: string; readonly kind: string }[];
+}
+
+/** A source of a turn's text, as a trace keeps it: what it is and where, not the passage's whole context. */
+export interface TraceSource {
+  readonly sourceType: 'url' | 'file' | 'document';
+  readonly url?: string;
+  readonly title?: string;
+  readonly fileId?: string;
+  readonly filename?: string;
+  readonly citedText?: string;
 }
 
 export interface CallRecord {
@@ -103,10 +124,37 @@ export interface CallRecord {
   readonly timeoutMs?: number;
   /** Where the call came from: the model response that asked for it. */
   readonly provenance: { readonly turn: number; readonly provider: string; readonly responseId?: string };
+  /**
+   * Whether the call's output may carry someone else's instructions (it then taints the run): from its
+   * journal entry, when the run had a journal and tracked provenance.
+   */
+  readonly outputTrust?: OutputTrust;
+  /** Why the call was gated (untrusted output was in the run when the model asked for it); absent: it was not. */
+  readonly gate?: CallGateRecord;
   /** Content: the arguments, the result sent back to the model, the refusal or failure text. */
   readonly input?: JsonValue;
   readonly result?: ToolResultContent;
   readonly message?: string;
+}
+
+/**
+ * A gated call: the untrusted sources in the run's context when the model asked for it, and which argument
+ * values were found in them. It ran only with a confirmation naming `taintDigest` (given by a human shown
+ * all this), or under the application's `allow` policy.
+ */
+export interface CallGateRecord {
+  readonly gatedBecause: 'irreversible' | 'sensitive';
+  /** The application's provenance policy for it; absent when the run had no journal to say. */
+  readonly policy?: TaintPolicy;
+  readonly taintDigest: string;
+  readonly untrustedSources: readonly TaintSourceRef[];
+  readonly flaggedArguments: readonly {
+    /** JSON Pointer into the input. */
+    readonly path: string;
+    readonly foundIn: readonly TaintSourceRef[];
+    /** Content: the value found in untrusted output. */
+    readonly value?: string | number;
+  }[];
 }
 
 export interface PauseRecord {
@@ -134,6 +182,11 @@ export interface DecisionRecord {
   readonly inputDigest: string;
   /** The human whose decision it is: the session's. */
   readonly by: string;
+  /**
+   * For a gated call: the taint digest the approval names, i.e. the untrusted sources the human was shown
+   * (the call's `gate.taintDigest`).
+   */
+  readonly informedOf?: string;
   /** Content. */
   readonly note?: string;
 }

@@ -1,4 +1,24 @@
 import type { ModelTurn } from '@toolcircuit/core';
+import type { TraceSource } from './trace-record.js';
+
+/** The sources of a turn's text parts, in order, as a trace keeps them (the provider's own data left out). */
+export function traceSourcesOf(turn: ModelTurn): TraceSource[] {
+  const sources: TraceSource[] = [];
+  for (const part of turn.content) {
+    if (part.type !== 'text') continue;
+    for (const { sourceType, url, title, fileId, filename, citedText } of part.sources ?? []) {
+      sources.push({
+        sourceType,
+        ...(url === undefined ? {} : { url }),
+        ...(title === undefined ? {} : { title }),
+        ...(fileId === undefined ? {} : { fileId }),
+        ...(filename === undefined ? {} : { filename }),
+        ...(citedText === undefined ? {} : { citedText }),
+      });
+    }
+  }
+  return sources;
+}
 
 /** The response id an adapter keeps in the turn's provider metadata (`id`, or `responseId`). */
 export function responseIdOf(turn: ModelTurn): string | undefined {

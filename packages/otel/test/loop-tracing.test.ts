@@ -2,10 +2,12 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as semconv from '@opentelemetry/semantic-conventions/incubating';
 import {
+  continueLoop,
   createCatalogue,
   createSession,
   defineTool,
   InMemoryJournal,
+  interruptedRunOfError,
   ProviderError,
   resumeLoop,
   runLoop,
@@ -271,6 +273,119 @@ describe('createLoopTracing', () => {
     expect(records.at(-1)).toMatchObject({ type: 'invocation-end', status: 'completed', turns: 2 });
   });
 
+  it('trace records say why a call was gated: the untrusted sources and the flagged values (values with content only)', async () => {
+    const run = async (captureContent: boolean) => {
+      const records: TraceRecord[] = [];
+      const tracing = await createLoopTracing({
+        spans: false,
+        captureContent,
+        traceFile: (record) => records.push(record),
+      });
+      const model = createScriptedModel([
+        toolCallsTurn([{ id: 'read', name: 'lookup', input: { numero: 'A-0001' } }]),
+        // Copied from the (untrusted) lookup result: the gate flags it.
+        toolCallsTurn([{ id: 'shut', name: 'close', input: { numero: 'A-0001' } }]),
+        textTurn('closed'),
+      ]);
+      const options = {
+        model,
+        catalogue,
+        session: session(),
+        journal: new InMemoryJournal(),
+        confirmation: 'pause' as const,
+      };
+      const paused = await tracing.runLoop({ ...options, messages: [{ role: 'user', content: 'close A-0001' }] });
+      const pending = paused.paused?.pending[0];
+      if (paused.paused === undefined || pending?.request === undefined) throw new Error('not gated');
+      await tracing.resumeLoop(
+        paused.paused,
+        [{ callId: pending.callId, approved: true, inputDigest: pending.inputDigest }],
+        options,
+      );
+      return { records, taintDigest: pending.request.taintDigest };
+    };
+    const { records, taintDigest } = await run(true);
+    const calls = records.filter((record) => record.type === 'call');
+    const source = {
+      turn: 1,
+      callId: 'read',
+      toolName: 'lookup',
+      outputDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    };
+    expect(calls.map((call) => [call.tool, call.verdict, call.outputTrust])).toEqual([
+      ['lookup', 'executed', 'untrusted'],
+      ['close', 'awaiting_confirmation', 'untrusted'],
+      ['close', 'executed', 'untrusted'],
+    ]);
+    expect(calls[0]?.gate).toBeUndefined();
+    const gate = {
+      gatedBecause: 'irreversible',
+      policy: 'pause',
+      taintDigest,
+      untrustedSources: [source],
+      flaggedArguments: [{ path: '/numero', foundIn: [source], value: 'A-0001' }],
+    };
+    // Held: from the request the human was shown; run after the approval: from its journal entry and input.
+    expect(calls[1]?.gate).toEqual(gate);
+    expect(calls[2]?.gate).toEqual(gate);
+    expect(records.find((record) => record.type === 'decision')).toMatchObject({
+      approved: true,
+      informedOf: taintDigest,
+    });
+    // Without content capture: the same, but no value.
+    const bare = (await run(false)).records.filter((record) => record.type === 'call');
+    expect(bare[1]?.gate?.flaggedArguments).toEqual([{ path: '/numero', foundIn: [source] }]);
+    expect(JSON.stringify(bare)).not.toContain('A-0001');
+  });
+
+  it("trace records: a turn's sources (content) and the provider parts it kept (always named)", async () => {
+    const turn = {
+      content: [
+        {
+          type: 'text' as const,
+          text: 'Open since May.',
+          sources: [
+            {
+              type: 'source' as const,
+              sourceType: 'url' as const,
+              url: 'https://example.org/case',
+              title: 'Case page',
+              textRange: { start: 0, end: 4 },
+              providerMetadata: { test: { raw: 1 } },
+            },
+          ],
+        },
+        { type: 'provider' as const, provider: 'test', kind: 'hologram', data: { type: 'hologram' } },
+      ],
+      stopReason: { unified: 'end_turn' as const, raw: 'end_turn' },
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    };
+    const recordsOf = async (captureContent: boolean) => {
+      const records: TraceRecord[] = [];
+      const tracing = await createLoopTracing({
+        spans: false,
+        captureContent,
+        traceFile: (record) => records.push(record),
+      });
+      await tracing.runLoop({
+        model: createScriptedModel([turn]),
+        catalogue,
+        session: session(),
+        messages: [{ role: 'user', content: 'x' }],
+      });
+      return records.find((record) => record.type === 'model-call');
+    };
+    expect(await recordsOf(true)).toMatchObject({
+      text: 'Open since May.',
+      sources: [{ sourceType: 'url', url: 'https://example.org/case', title: 'Case page' }],
+      providerParts: [{ provider: 'test', kind: 'hologram' }],
+    });
+    const withoutContent = await recordsOf(false);
+    expect(withoutContent).toMatchObject({ providerParts: [{ provider: 'test', kind: 'hologram' }] });
+    expect(withoutContent).not.toHaveProperty('sources');
+    expect(withoutContent).not.toHaveProperty('text');
+  });
+
   it('without a tracer: the global provider of @opentelemetry/api when one is registered, else nothing recorded', async () => {
     const run = async () => {
       const tracing = await createLoopTracing();
@@ -310,5 +425,54 @@ describe('createLoopTracing', () => {
     expect(tracing.runLoop).toBe(runLoop);
     expect(tracing.resumeLoop).toBe(resumeLoop);
     expect(tracing.streamLoop).toBe(streamLoop);
+    expect(tracing.continueLoop).toBe(continueLoop);
+  });
+
+  it('a run continued after the provider failed is one more invocation, its turns numbered on', async () => {
+    const { exporter, tracer } = tracerSetup();
+    const records: TraceRecord[] = [];
+    const tracing = await createLoopTracing({ tracer, traceFile: (record) => records.push(record) });
+    const overloaded = new ProviderError({ provider: 'scripted', code: 'overloaded', message: '529', retryable: true });
+    const journal = new InMemoryJournal();
+    const options = { catalogue, session: session(), journal };
+    const failed = await tracing
+      .runLoop({
+        ...options,
+        model: createScriptedModel([
+          toolCallsTurn([{ name: 'lookup', input: { numero: 'A-0001' } }]),
+          () => {
+            throw overloaded;
+          },
+        ]),
+        messages: [{ role: 'user', content: 'find it' }],
+      })
+      .catch((error: unknown) => error);
+    const interrupted = interruptedRunOfError(failed);
+    if (interrupted === undefined) throw new Error('expected an interrupted run');
+    const model = createScriptedModel([
+      toolCallsTurn([{ name: 'lookup', input: { numero: 'A-0002' } }]),
+      textTurn('ok'),
+    ]);
+    const result = await tracing.continueLoop(interrupted, { ...options, model });
+    expect(result.status).toBe('completed');
+
+    const spans = exporter.getFinishedSpans();
+    const agents = spans.filter((span) => span.attributes[GEN_AI.operationName] === 'invoke_agent');
+    expect(agents.map((span) => span.attributes['toolcircuit.invocation'])).toEqual(['start', 'continue']);
+    expect(agents.map((span) => span.attributes[GEN_AI.conversationId])).toEqual([
+      interrupted.runId,
+      interrupted.runId,
+    ]);
+    expect(agents[1]?.attributes['toolcircuit.run.status']).toBe('completed');
+    const continuedChats = spans.filter(
+      (span) =>
+        span.attributes[GEN_AI.operationName] === 'chat' &&
+        span.parentSpanContext?.spanId === agents[1]?.spanContext().spanId,
+    );
+    expect(continuedChats.map((span) => span.attributes['toolcircuit.turn'])).toEqual([2, 3]);
+    const tools = spans.filter((span) => span.attributes[GEN_AI.operationName] === 'execute_tool');
+    expect(tools.map((span) => span.attributes['toolcircuit.provenance.turn'])).toEqual([1, 2]);
+    const invocations = records.filter((record) => record.type === 'invocation');
+    expect(invocations.map((record) => record.kind)).toEqual(['start', 'continue']);
   });
 });

@@ -22,6 +22,13 @@ export {
   translateSchema,
 } from './schema-engine.js';
 export { SCHEMA_TARGETS, type SchemaTarget } from './schema-target.js';
+export {
+  restoreTextInput,
+  TEXT_INPUT_PARAMETER,
+  type TextToolParameters,
+  textToolArguments,
+  textToolParameters,
+} from './text/text-tool-parameters.js';
 export { OPENAI_STRICT_LIMITS } from './translate/check-strict-limits.js';
 export { RECURSION_UNROLL_DEPTH } from './translate/recursion-unroll-depth.js';
 export type { TranslatedSchema, TranslateOptions } from './translated-schema.js';

@@ -12,7 +12,16 @@
  * - `json-encoded`: a value the provider cannot describe (any JSON, free-form object) travels as a JSON string,
  *   decoded by `restoreProviderInput` before validation.
  * - `made-nullable`: OpenAI strict: an optional property became required and nullable; `null` means "omitted".
- * - `closed-object`: OpenAI strict: `additionalProperties: false` was forced on an object that allowed more keys.
+ * - `required-with-default`: OpenAI strict: an optional property that accepts null and declares a `default` the
+ *   original accepts was made required as it is (no null added for "omitted"): the model sends the default where
+ *   it would have left the key out, which the schema declares to be the same input, and an explicit null stays null.
+ * - `closed-object`: OpenAI strict: `additionalProperties: false` was forced on an object that DECLARES more keys
+ *   (`additionalProperties: true` or a schema, `patternProperties`), or on any open object when the caller asked to
+ *   keep undeclared keys (`keepUndeclaredKeys`). Carries `narrows`.
+ * - `closed-implicit-object`: OpenAI strict closed an object that merely omits `additionalProperties`, or Gemini
+ *   omitted `parameters` for a tool that declares none and says nothing of other keys. Keys nobody declared are
+ *   not inputs a model can know of, so no declared input is lost (no `narrows`); `keepUndeclaredKeys: true`
+ *   counts them as inputs instead (`closed-object` / `omitted-parameters` with `narrows`).
  * - `inferred-type`: a node without `type` got one from its structure keywords (`properties` ⇒ object…).
  * - `omitted-parameters`: Gemini: a tool without parameters declares none (the adapter omits `parameters`).
  * - `renamed`: a tool name the provider rejects was mapped to a valid one.
@@ -25,6 +34,9 @@
  * - `json-schema-parameters`: `gemini` (`parameters`, the OpenAPI subset) would have narrowed this tool (or
  *   refused it, or left a restore ambiguous), so it is declared with `parametersJsonSchema` instead (the
  *   `gemini-json-schema` dialect): Gemini takes either field per function.
+ * - `text-input-as-function`: a text tool (core's `defineTextTool`) on a provider without custom tools is
+ *   declared as a function with one string parameter, `input`; its grammar, if any, is described there and
+ *   checked by the executor, not by the provider (see `textToolParameters`).
  *
  * A change that leaves some valid inputs impossible to send carries `narrows`, saying which.
  */
@@ -38,13 +50,16 @@ export type SchemaChangeKind =
   | 'recursion-bounded'
   | 'json-encoded'
   | 'made-nullable'
+  | 'required-with-default'
   | 'closed-object'
+  | 'closed-implicit-object'
   | 'inferred-type'
   | 'omitted-parameters'
   | 'renamed'
   | 'ambiguous-restore'
   | 'strict-off'
-  | 'json-schema-parameters';
+  | 'json-schema-parameters'
+  | 'text-input-as-function';
 
 export interface SchemaChange {
   /** JSON pointer into the ORIGINAL schema, e.g. `/properties/when/format` (`''` is the root). */

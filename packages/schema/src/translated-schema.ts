@@ -37,4 +37,14 @@ export interface TranslateOptions {
    * same setting (`restoreProviderInput`'s options).
    */
   readonly fallback?: boolean;
+  /**
+   * Default `false`: an object that omits `additionalProperties` is read as having no inputs beyond its
+   * declared properties, so `openai-strict` closes it and `gemini` omits `parameters` for a tool that declares
+   * none (change `closed-implicit-object`), and the tool keeps its target's dialect. `true` counts the keys such
+   * an object leaves open as inputs too: closing it is then a narrowing (`closed-object`, `omitted-parameters`
+   * with `narrows`), and by the per-tool fallback the tool goes with `strict: false` / `parametersJsonSchema`.
+   * Objects that declare open keys (`additionalProperties: true` or a schema, `patternProperties`) are inputs
+   * either way. Restoring must use the same setting (`restoreProviderInput`'s options).
+   */
+  readonly keepUndeclaredKeys?: boolean;
 }

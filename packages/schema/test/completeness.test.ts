@@ -129,7 +129,12 @@ describe('maps, narrowing and the checker', () => {
   });
 
   it('a narrowing the provider forces says which inputs it affects', () => {
-    const open: JsonObject = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const open: JsonObject = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: true,
+    };
     const [closed] = translateSchema(open, 'openai-strict', { fallback: false }).changes.filter(
       (change) => change.kind === 'closed-object',
     );

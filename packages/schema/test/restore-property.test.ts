@@ -13,40 +13,38 @@ function validUnder(original: JsonObject): (value: unknown) => boolean {
   return compile(normalizeSchema(original).schema);
 }
 
+/** Generated tool schemas, each with one generated value the original accepts (undeclared keys as `extraKeys`). */
+function schemasWithValues(extraKeys: 'all' | 'declared' | 'none'): fc.Arbitrary<[JsonObject, unknown]> {
+  return toolSchemaArbitrary.chain((schema) =>
+    fc.tuple(fc.constant(schema), valueArbitrary(normalizeSchema(schema).schema, { extraKeys, refBudget: 5 })),
+  );
+}
+
 describe('generated schemas and values', () => {
-  // openai-strict too: a tool strict mode would close goes with strict: false (per-tool dialect).
-  it('every target accepts every valid value (undeclared keys included) and restores it', () => {
-    fc.assert(
-      fc.property(
-        toolSchemaArbitrary.chain((schema) =>
-          fc.tuple(
-            fc.constant(schema),
-            valueArbitrary(normalizeSchema(schema).schema, { extraKeys: true, refBudget: 5 }),
-          ),
-        ),
-        ([schema, value]) => {
+  // openai-strict too: a tool strict mode would narrow goes with strict: false (per-tool dialect).
+  it.each([
+    ['every value of the declared inputs', 'declared', {}],
+    ['with keepUndeclaredKeys, every valid value (undeclared keys included)', 'all', { keepUndeclaredKeys: true }],
+  ] as const)(
+    'every target accepts and restores %s',
+    (_, extraKeys, options) => {
+      fc.assert(
+        fc.property(schemasWithValues(extraKeys), ([schema, value]) => {
           fc.pre(validUnder(schema)(value));
-          for (const target of SCHEMA_TARGETS) checkRoundTrip(schema, value, target);
-        },
-      ),
-      { numRuns: 120 },
-    );
-  }, 120_000);
+          for (const target of SCHEMA_TARGETS) checkRoundTrip(schema, value, target, options);
+        }),
+        { numRuns: 120 },
+      );
+    },
+    120_000,
+  );
 
   it('openai-strict accepts every valid value without undeclared keys, nulls for omitted optionals, and restores it', () => {
     fc.assert(
-      fc.property(
-        toolSchemaArbitrary.chain((schema) =>
-          fc.tuple(
-            fc.constant(schema),
-            valueArbitrary(normalizeSchema(schema).schema, { extraKeys: false, refBudget: 5 }),
-          ),
-        ),
-        ([schema, value]) => {
-          fc.pre(validUnder(schema)(value));
-          checkRoundTrip(schema, value, 'openai-strict');
-        },
-      ),
+      fc.property(schemasWithValues('none'), ([schema, value]) => {
+        fc.pre(validUnder(schema)(value));
+        checkRoundTrip(schema, value, 'openai-strict');
+      }),
       { numRuns: 200 },
     );
   }, 120_000);
@@ -77,7 +75,8 @@ describe('real catalogue schemas with generated values', () => {
   it.each(SCHEMA_TARGETS)(
     '%s accepts and restores values valid under each sampled tool',
     (target) => {
-      const strict = target === 'openai-strict';
+      // openai-strict and gemini close objects that omit additionalProperties: only declared keys are inputs.
+      const closing = target === 'openai-strict' || target === 'gemini';
       let checked = 0;
       for (const tool of sample) {
         const normalized = normalizeSchema(tool.schema).schema;
@@ -86,7 +85,7 @@ describe('real catalogue schemas with generated values', () => {
         // A tool without parameters is called with no arguments.
         const values = noParameters
           ? fc.constant({})
-          : valueArbitrary(normalized, { extraKeys: !strict, refBudget: 4 });
+          : valueArbitrary(normalized, { extraKeys: closing ? 'declared' : 'all', refBudget: 4 });
         fc.assert(
           fc.property(values, (value) => {
             fc.pre(valid(value));

@@ -85,20 +85,28 @@ describe('gemini (OpenAPI subset of `parameters`)', () => {
       { type: 'object', properties: {} },
       { type: 'dict', properties: {}, required: [] },
     ]) {
-      const translated = translateSchema(empty, 'gemini', { fallback: false });
-      expect(translated.omitParameters).toBe(true);
-      expect(translated.changes.some((change) => change.kind === 'omitted-parameters')).toBe(true);
+      // These roots declare no parameters and say nothing of other keys: keys nobody declared are no input,
+      // so the tool keeps `parameters` (omitted) and the change log names the closing.
+      const translated = translateSchema(empty, 'gemini');
+      expect(translated).toMatchObject({ dialect: 'gemini', omitParameters: true });
+      expect(changeAt(translated.changes, '', 'omitted-parameters')?.narrows).toBeUndefined();
+      expect(changeAt(translated.changes, '', 'closed-implicit-object')).toBeDefined();
+      expect(translated.changes.some((change) => change.narrows !== undefined)).toBe(false);
       expect(checkProviderSchema(translated.schema, 'gemini')).not.toEqual([]);
       expect(checkProviderSchema(translated.schema, 'gemini', { parametersOmitted: true })).toEqual([]);
-      // Those roots accept undeclared keys, which a tool without `parameters` cannot receive: by default the
-      // tool is declared with `parametersJsonSchema` instead, which keeps the object open.
-      const complete = translateSchema(empty, 'gemini');
+      // With keepUndeclaredKeys those keys are inputs, which a tool without `parameters` cannot receive: the
+      // tool is then declared with `parametersJsonSchema`, which keeps the object open.
+      const complete = translateSchema(empty, 'gemini', { keepUndeclaredKeys: true });
       expect(complete.dialect).toBe('gemini-json-schema');
       expect(complete.omitParameters).toBeUndefined();
       expect(complete.schema).toEqual({ type: 'object', properties: {} });
       expect(complete.changes[0]).toMatchObject({ path: '', kind: 'json-schema-parameters' });
       expect(complete.changes[0]?.detail).toContain('omitted-parameters');
     }
+    // A root that DECLARES open keys takes arguments nobody can list: it keeps parametersJsonSchema.
+    const open = translateSchema({ type: 'object', properties: {}, additionalProperties: true }, 'gemini');
+    expect(open.dialect).toBe('gemini-json-schema');
+    expect(open.changes[0]?.detail).toContain('omitted-parameters: any argument at all');
     // A closed root without properties accepts only `{}`: nothing is lost by omitting `parameters`.
     const closed = translateSchema({ type: 'object', properties: {}, additionalProperties: false }, 'gemini');
     expect(closed).toMatchObject({ dialect: 'gemini', omitParameters: true });
@@ -175,9 +183,9 @@ describe('openai-strict', () => {
     },
     required: ['city', 'note'],
   };
-  // The strict dialect itself; by default this tool (open objects, an optional that accepts null) is sent
-  // with `strict: false` instead (tested below).
-  const translated = translateSchema(original, 'openai-strict', { fallback: false });
+  // The strict dialect itself, undeclared keys counted as inputs; by default this tool is strict (its objects
+  // only omit additionalProperties), and with keepUndeclaredKeys it is sent with `strict: false` (tested below).
+  const translated = translateSchema(original, 'openai-strict', { fallback: false, keepUndeclaredKeys: true });
   const properties = translated.schema.properties as Record<string, JsonObject>;
   const own = { fallback: false } as const;
 
@@ -191,9 +199,17 @@ describe('openai-strict', () => {
       additionalProperties: false,
     });
     expect(changeAt(translated.changes, '/properties/days', 'made-nullable')).toBeDefined();
-    expect(changeAt(translated.changes, '', 'closed-object')).toBeDefined();
+    expect(changeAt(translated.changes, '', 'closed-object')?.narrows).toBe('keys the root declares no property for');
     expect(properties.city?.description).toBe('(default: "Paris")');
     expect(checkProviderSchema(translated.schema, 'openai-strict')).toEqual([]);
+    // By default the same objects are closed as declaring nothing beyond their properties: the same schema,
+    // no declared input lost, strict kept.
+    const closing = translateSchema(original, 'openai-strict');
+    expect(closing.dialect).toBe('openai-strict');
+    expect(closing.schema).toEqual(translated.schema);
+    expect(changeAt(closing.changes, '', 'closed-implicit-object')?.narrows).toBeUndefined();
+    expect(changeAt(closing.changes, '/properties/filter', 'closed-implicit-object')).toBeDefined();
+    expect(closing.changes.filter((change) => change.narrows !== undefined)).toEqual([]);
   });
 
   it('maps null back to "omitted" for optional properties only', () => {
@@ -209,7 +225,7 @@ describe('openai-strict', () => {
   });
 
   it('sends a tool that strict mode would narrow with strict: false, faithfully, and says what it costs', () => {
-    const fallback = translateSchema(original, 'openai-strict');
+    const fallback = translateSchema(original, 'openai-strict', { keepUndeclaredKeys: true });
     expect(fallback.dialect).toBe('openai');
     expect(fallback.schema).toEqual(translateSchema(original, 'openai').schema);
     const [first] = fallback.changes;
@@ -220,8 +236,18 @@ describe('openai-strict', () => {
     expect(first?.detail).toContain("strict mode's guarantee");
     // The faithful schema needs no restoring: an explicit null and an undeclared key both reach the tool.
     const sent = { city: 'Oslo', note: null, extra: 1 };
-    expect(restoreStrictInput(original, sent)).toEqual(sent);
+    expect(restoreStrictInput(original, sent, { keepUndeclaredKeys: true })).toEqual(sent);
     expect(fallback.requiresRestore).toBeUndefined();
+    // Objects that DECLARE open keys stay inputs by default too.
+    const labels: JsonObject = {
+      type: 'object',
+      properties: { name: { type: 'string' }, labels: { type: 'object', properties: {}, additionalProperties: true } },
+      required: ['name'],
+      additionalProperties: { type: 'string' },
+    };
+    const declared = translateSchema(labels, 'openai-strict');
+    expect(declared.dialect).toBe('openai');
+    expect(declared.changes[0]?.detail).toContain('(root) closed-object: keys the root declares no property for');
     // A tool strict mode keeps whole stays strict.
     const closed: JsonObject = {
       type: 'object',
@@ -277,6 +303,143 @@ describe('openai-strict', () => {
     const sent = translateSchema(many, 'openai-strict');
     expect(sent.dialect).toBe('openai');
     expect(sent.changes[0]?.detail).toContain('refuses it (too_many_enum_values');
+  });
+});
+
+describe('openai-strict keeps strict mode wherever no declared input is lost', () => {
+  const sendsStrict = (schema: JsonObject): boolean =>
+    translateSchema(schema, 'openai-strict').dialect === 'openai-strict';
+
+  it('an optional property that accepts null and declares a default is required as it is, and null stays null', () => {
+    // Pydantic's `Optional[str] = None` and a nullable limit with a non-null default.
+    const search: JsonObject = {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        lang: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null },
+        limit: { type: ['integer', 'null'], default: 250 },
+      },
+      required: ['query'],
+    };
+    const translated = translateSchema(search, 'openai-strict');
+    expect(translated.dialect).toBe('openai-strict');
+    expect(translated.changes.filter((change) => change.narrows !== undefined)).toEqual([]);
+    expect(changeAt(translated.changes, '/properties/lang', 'required-with-default')?.detail).toContain('default null');
+    expect(changeAt(translated.changes, '/properties/limit', 'required-with-default')?.detail).toContain('default 250');
+    const properties = translated.schema.properties as Record<string, JsonObject>;
+    expect(translated.schema.required).toEqual(['query', 'lang', 'limit']);
+    expect(properties.limit).toMatchObject({ type: ['integer', 'null'], description: '(default: 250)' });
+    expect(checkProviderSchema(translated.schema, 'openai-strict')).toEqual([]);
+    // An explicit null is the tool's null; where the model would have left a key out it sends the default.
+    const sent = { query: 'q', lang: null, limit: null };
+    expect(restoreStrictInput(search, sent)).toEqual(sent);
+    expect(restoreStrictInput(search, { query: 'q', lang: 'fr', limit: 250 })).toEqual({
+      query: 'q',
+      lang: 'fr',
+      limit: 250,
+    });
+  });
+
+  it('an optional property that accepts null WITHOUT a default still falls back: null and omitted differ', () => {
+    const emulate: JsonObject = {
+      type: 'object',
+      properties: { colorScheme: { type: ['string', 'null'], enum: ['dark', 'light', null] } },
+    };
+    const translated = translateSchema(emulate, 'openai-strict');
+    expect(translated.dialect).toBe('openai');
+    expect(translated.changes[0]?.detail).toContain(
+      'an explicit null for "colorScheme" arrives as "colorScheme" omitted',
+    );
+    // A default the original refuses stands for nothing.
+    const refused: JsonObject = {
+      type: 'object',
+      properties: { n: { type: ['integer', 'null'], minimum: 1, default: 0 } },
+    };
+    expect(sendsStrict(refused)).toBe(false);
+    // A property whose original refuses null, however that is written, has no explicit null to lose: strict
+    // keeps it, null means omitted, and a null default stands for nothing.
+    for (const nullRefused of [
+      { type: 'string', default: null },
+      { anyOf: [{ type: 'string' }, { type: 'null' }], not: { type: 'null' }, default: null },
+      { type: ['string', 'null'], enum: ['a', 'b'], default: null },
+    ]) {
+      const schema: JsonObject = { type: 'object', properties: { s: nullRefused }, additionalProperties: false };
+      const strict = translateSchema(schema, 'openai-strict');
+      expect(strict.dialect).toBe('openai-strict');
+      expect(changeAt(strict.changes, '/properties/s', 'made-nullable')?.narrows).toBeUndefined();
+      expect(restoreStrictInput(schema, { s: null })).toEqual({});
+    }
+  });
+
+  it('keys matching patternProperties are declared inputs, even beside additionalProperties: false', () => {
+    const patterned: JsonObject = {
+      type: 'object',
+      properties: {
+        headers: {
+          type: 'object',
+          properties: { accept: { type: 'string' } },
+          patternProperties: { '^x-': { type: 'string' } },
+          additionalProperties: false,
+        },
+      },
+      required: ['headers'],
+      additionalProperties: false,
+    };
+    const own = translateSchema(patterned, 'openai-strict', { fallback: false });
+    expect(changeAt(own.changes, '/properties/headers', 'closed-object')?.narrows).toBe(
+      'keys the object at /properties/headers declares no property for',
+    );
+    expect(translateSchema(patterned, 'openai-strict').dialect).toBe('openai');
+  });
+
+  it('a root union with a variant that declares open keys is not closed silently', () => {
+    const variants: JsonObject = {
+      anyOf: [
+        { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: true },
+      ],
+    };
+    expect(sendsStrict(variants)).toBe(false);
+    const implicit: JsonObject = {
+      anyOf: [
+        { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      ],
+    };
+    expect(sendsStrict(implicit)).toBe(true);
+  });
+
+  it('closed union branches that share no required key are told apart by the keys strict mode always sends', () => {
+    // Notion-style blocks: every key optional, each branch closed, nested values restored differently.
+    const link: JsonObject = { type: 'object', description: 'free-form: JSON text on the strict side' };
+    const block = (kind: string): JsonObject => ({
+      type: 'object',
+      properties: {
+        type: { type: 'string', enum: [kind] },
+        [kind]: { type: 'object', properties: { text: { type: 'string' }, link }, required: ['text'] },
+      },
+      additionalProperties: false,
+    });
+    const append: JsonObject = {
+      type: 'object',
+      properties: { children: { type: 'array', items: { anyOf: [block('paragraph'), block('quote')] } } },
+      required: ['children'],
+    };
+    const translated = translateSchema(append, 'openai-strict');
+    expect(translated.changes.map((change) => change.kind)).not.toContain('ambiguous-restore');
+    expect(translated.dialect).toBe('openai-strict');
+    const sent = {
+      children: [
+        { type: 'quote', quote: { text: 'a', link: '{"url":"https://example.com"}' } },
+        { type: null, paragraph: { text: 'b', link: null } },
+      ],
+    };
+    expect(restoreStrictInput(append, sent)).toEqual({
+      children: [
+        { type: 'quote', quote: { text: 'a', link: { url: 'https://example.com' } } },
+        { paragraph: { text: 'b' } },
+      ],
+    });
   });
 });
 

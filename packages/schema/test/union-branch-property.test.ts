@@ -62,7 +62,7 @@ describe('every union branch of the corpus survives provider encoding and restor
         const valid = compile(normalized);
         for (const forced of forcedBranches(normalized, BRANCHES_PER_TOOL)) {
           branches += 1;
-          const candidates = fc.sample(valueArbitrary(forced.schema, { extraKeys: false, refBudget: 3 }), {
+          const candidates = fc.sample(valueArbitrary(forced.schema, { extraKeys: 'none', refBudget: 3 }), {
             numRuns: VALUES_PER_BRANCH,
             seed: 1414,
           });

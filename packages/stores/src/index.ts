@@ -2,11 +2,18 @@ export { CatalogueChangedError } from './errors/catalogue-changed-error.js';
 export { ClaimLostError } from './errors/claim-lost-error.js';
 export { InvalidJournalAnchorError } from './errors/invalid-journal-anchor-error.js';
 export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
+export { NotAStoreError } from './errors/not-a-store-error.js';
 export { RunAlreadyExistsError } from './errors/run-already-exists-error.js';
 export { RunClaimConflictError } from './errors/run-claim-conflict-error.js';
+export { RunClaimHeldError } from './errors/run-claim-held-error.js';
 export { RunNotFoundError } from './errors/run-not-found-error.js';
 export { RunNotResumableError } from './errors/run-not-resumable-error.js';
+export { StoreCorruptError } from './errors/store-corrupt-error.js';
 export { StoreDriverMissingError } from './errors/store-driver-missing-error.js';
+export { isStoreError, StoreError, type StoreErrorInit } from './errors/store-error.js';
+export { StoreReadOnlyError } from './errors/store-read-only-error.js';
+export { StoreTimeoutError } from './errors/store-timeout-error.js';
+export { StoreUnavailableError } from './errors/store-unavailable-error.js';
 export { UnsupportedSchemaVersionError } from './errors/unsupported-schema-version-error.js';
 export { fileAnchorSink, readAnchorFile } from './journal/file-anchor-sink.js';
 export { type JournalAnchor, type JournalAnchorSink, parseJournalAnchor } from './journal/journal-anchor.js';
@@ -46,7 +53,7 @@ export {
   type ResumeContext,
   type StartInput,
 } from './runner/durable-runner.js';
-export { BackedStore } from './store/backed-store.js';
+export { BackedStore, type BackedStoreOptions } from './store/backed-store.js';
 export { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './store/catalogue-fingerprint.js';
 export type {
   AnchorJournalOptions,
@@ -78,3 +85,4 @@ export type {
   StoredJournalRow,
   WriteTransaction,
 } from './store/store-backend.js';
+export { DEFAULT_WRITE_RETRY_MS } from './store/store-retry.js';

@@ -64,7 +64,7 @@ export function renderThirdPartyNotices(dir = packageDir) {
     "Every one of these cassettes is a modified form of the original file: toolcircuit's importer converted it " +
     'to the `toolcircuit-cassette/1` format (request and response split, credentials scrubbed, bodies decoded). ' +
     "The cassette's `provenance` block names the project, the file, the commit, the licence, the original's " +
-    'sha256 and every change the conversion made. The other cassettes of the package (`conformance-cassettes/`) ' +
+    'sha256 and every change the conversion made. The other cassettes of the package (`conformance-cassettes/`, `synthetic-cassettes/`) ' +
     'are synthetic, written by toolcircuit.\n\n' +
     `${sections.join('\n\n')}\n`;
   return { text, spdx, problems };

@@ -129,6 +129,7 @@ export {
   type ReplayServer,
   startReplayServer,
 } from './replay/replay-server.js';
+export { followUpRequest, streamError, streamTurnEnd } from './replay/stream-outcome.js';
 export { asksForStream, recordedAsStream } from './replay/streamed.js';
 export {
   APPROVAL_WORKLOAD_RIGHTS,
@@ -160,3 +161,4 @@ export {
   type ScriptedStreamingModelOptions,
   type ScriptedStreamStep,
 } from './scripted/scripted-streaming-model.js';
+export { loadSyntheticCassette, syntheticCassettesDirectory } from './synthetic/synthetic-cassettes.js';

@@ -154,7 +154,13 @@ function lengthOf(message: Message): number {
         : message.content.reduce((sum, part) => sum + part.text.length, 0);
     case 'assistant':
       return message.content.reduce(
-        (sum, part) => sum + (part.type === 'tool_call' ? JSON.stringify(part.input).length : part.text.length),
+        (sum, part) =>
+          sum +
+          (part.type === 'tool_call'
+            ? JSON.stringify(part.input).length
+            : part.type === 'provider'
+              ? JSON.stringify(part.data).length
+              : part.text.length),
         0,
       );
     case 'tool':

@@ -11,8 +11,8 @@ import {
   type JournalAnchor,
   type JournalOpeners,
   keysOf,
-  openJournal,
   verifyOptionsOf,
+  verifyStoreJournal,
 } from './journal-store.js';
 
 /** `toolcircuit journal anchor`; `openers` is replaceable so tests can open the stores from their sources. */
@@ -52,19 +52,25 @@ export function createJournalAnchorCommand(openers: JournalOpeners = defaultJour
           ? await anchorOf(openers, outFile, io)
           : undefined;
       const options = verifyOptionsOf(args, keys, previous);
-      const journal = await openJournal(openers, 'journal anchor', args, io);
+      // Anchoring a damaged journal would vouch for the damage: it is verified first.
+      const { journal, verification } = await verifyStoreJournal(
+        openers,
+        'journal anchor',
+        args,
+        io,
+        options,
+        previous !== undefined,
+      );
       let anchor: JournalAnchor | undefined;
       try {
-        // Anchoring a damaged journal would vouch for the damage: it is verified first.
-        const verification = await journal.verifyJournal(options);
-        if (!verification.ok) {
+        if (!verification.ok || journal === undefined) {
           io.stdout.write(`${describeVerification(verification)}\nno anchor was taken.\n`);
           return ExitCode.failed;
         }
         const [key] = keys;
         anchor = await journal.anchorJournal(key === undefined ? {} : { key });
       } finally {
-        await journal.close();
+        await journal?.close();
       }
       const line = JSON.stringify(anchor);
       if (outFile !== undefined) appendDurably(outFile, `${line}\n`);

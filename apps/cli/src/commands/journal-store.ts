@@ -144,7 +144,9 @@ export async function openJournal(
     }
     return await openers.postgres(url, schema);
   } catch (error) {
-    if (error instanceof UsageError || isConfigurationError(error)) throw error;
+    // Typed already (a configuration or store error names the store and what to do), or damage, which the
+    // verifying commands report as a finding.
+    if (error instanceof UsageError || isConfigurationError(error) || isStoreKind(error)) throw error;
     // A refused connection or an unreadable file: the user's environment, not a toolcircuit bug. The URL
     // is not repeated (it may hold a password).
     throw new UsageError(
@@ -157,6 +159,41 @@ export async function openJournal(
 
 export function isConfigurationError(error: unknown): boolean {
   return error instanceof Error && (error as { kind?: unknown }).kind === 'configuration';
+}
+
+function isStoreKind(error: unknown): boolean {
+  return error instanceof Error && (error as { kind?: unknown }).kind === 'store';
+}
+
+/**
+ * Opens the journal and verifies it. A store the database reports damaged (a corrupted page) is a finding
+ * about the journal, exit 1, like any other damage: never an internal error.
+ */
+export async function verifyStoreJournal(
+  openers: JournalOpeners,
+  commandName: string,
+  args: ParsedArgs,
+  io: CliIo,
+  options: VerifyOptions,
+  anchorFromFile: boolean,
+): Promise<{ journal?: ReadonlyJournal; verification: CheckedJournal }> {
+  let journal: ReadonlyJournal | undefined;
+  try {
+    journal = await openJournal(openers, commandName, args, io);
+    return { journal, verification: await checkJournal(journal, options, anchorFromFile) };
+  } catch (error) {
+    await journal?.close();
+    if ((error as { code?: unknown } | null)?.code !== 'store_corrupt') throw error;
+    return {
+      verification: {
+        ok: false,
+        seq: 1,
+        problem: 'corrupt',
+        message: `the store cannot be read: ${(error as Error).message}`,
+        entries: 0,
+      },
+    };
+  }
 }
 
 /**
@@ -196,7 +233,7 @@ export async function anchorOf(
 ): Promise<JournalAnchor | undefined> {
   if (value === undefined) return undefined;
   let text = value;
-  if (!/^\d+:/.test(value)) {
+  if (anchorIsFile(value)) {
     try {
       text = readFileSync(resolve(io.cwd, value), 'utf8');
     } catch (error) {
@@ -224,8 +261,54 @@ function lastLine(text: string): string {
   );
 }
 
+/** A verification, or the anchor it was asked to check against, refused as tampered with. */
+export type CheckedJournal = Verification | { readonly ok: false; readonly anchorRejected: string };
+
+/**
+ * Verifies the journal against `options`. An anchor that shows tampering (its MAC wrong or removed, or
+ * unsigned where keys are used) is reported as a failed check, like damage to the journal, not thrown as a
+ * usage error: the evidence the auditor relies on was changed. `anchorFromFile`: the anchor is the last line
+ * of a file; with keys, an unsigned line there (even a bare `<seq>:<hash>`) is refused.
+ */
+export async function checkJournal(
+  journal: ReadonlyJournal,
+  options: VerifyOptions,
+  anchorFromFile: boolean,
+): Promise<CheckedJournal> {
+  const { anchor, keys } = options;
+  // Neither key id nor MAC (a half-signed one is the verifier's to name: `checkAnchor`).
+  const unsigned = anchor !== undefined && !('mac' in anchor) && !('keyId' in anchor);
+  if (anchorFromFile && unsigned && (keys?.length ?? 0) > 0) {
+    return {
+      ok: false,
+      anchorRejected:
+        'the last line of the anchor file carries no MAC, but keys were given: anchors taken with a journal key ' +
+        'are signed, so an unsigned line may have replaced the real one.',
+    };
+  }
+  try {
+    return await journal.verifyJournal(options);
+  } catch (error) {
+    if (!isTamperedAnchor(error)) throw error;
+    return { ok: false, anchorRejected: error.message };
+  }
+}
+
+// Duck-typed: the stores are loaded on use, and may be another copy than the CLI's types.
+function isTamperedAnchor(error: unknown): error is Error {
+  const fields = error as { code?: unknown; tampered?: unknown };
+  return error instanceof Error && fields.code === 'invalid_journal_anchor' && fields.tampered === true;
+}
+
+/** Whether `--anchor` names a file (anything but `<seq>:…`, which is typed by the auditor). */
+export function anchorIsFile(value: string | undefined): boolean {
+  return value !== undefined && !/^\d+:/.test(value);
+}
+
 /** The verification in words: the intact head (usable as an anchor), or the first entry that did not check out. */
-export function describeVerification(verification: Verification): string {
+export function describeVerification(verification: CheckedJournal): string {
+  if ('anchorRejected' in verification)
+    return `journal NOT VERIFIED: the anchor was rejected: ${verification.anchorRejected}`;
   if (verification.ok) {
     const anchored = verification.anchor === undefined ? '' : `, contains anchor ${verification.anchor.seq}`;
     const lines = [
@@ -239,7 +322,15 @@ export function describeVerification(verification: Verification): string {
     }
     return lines.join('\n');
   }
-  const verdict = verification.problem === 'unverifiable' ? 'NOT VERIFIED' : 'TAMPERED';
+  const verdict =
+    verification.problem === 'unverifiable'
+      ? 'NOT VERIFIED'
+      : verification.problem === 'corrupt'
+        ? 'DAMAGED'
+        : 'TAMPERED';
+  if (verification.problem === 'run_mismatch') {
+    return `journal ${verdict}: the run tables: ${verification.message}\n(all ${verification.entries} entries of the chain checked out)`;
+  }
   return (
     `journal ${verdict}: entry ${verification.seq} ${verification.problem}: ${verification.message}\n` +
     `(${verification.entries} entries before it checked out)`

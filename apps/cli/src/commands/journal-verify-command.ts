@@ -2,15 +2,15 @@ import type { Command } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   ACCEPT_UNKEYED_OPTION,
+  anchorIsFile,
   anchorOf,
   defaultJournalOpeners,
   describeVerification,
   JOURNAL_STORE_OPTIONS,
   type JournalOpeners,
   keysOf,
-  openJournal,
-  type Verification,
   verifyOptionsOf,
+  verifyStoreJournal,
 } from './journal-store.js';
 
 /** `toolcircuit journal verify`; `openers` is replaceable so tests can open the stores from their sources. */
@@ -29,6 +29,11 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       'under it: give the key (and retired ones) with --key to check them; without the key nobody can forge or',
       're-hash an entry. Neither catches a tail cut off with the head row rewound, or a wiped journal: pass an',
       'anchor taken earlier (`toolcircuit journal anchor`) with --anchor for that.',
+      '',
+      'A journal that was ever keyed never verifies as intact without its key: give --key. The run tables,',
+      'outside the chain, are checked against it: a decided call whose approval, tool or arguments differ',
+      'from the entry that decided it, or a run moved to another session. Every kind of damage exits 1: a',
+      'changed, missing or dropped entry or table, an unsigned or altered anchor.',
     ].join('\n'),
     options: {
       ...JOURNAL_STORE_OPTIONS,
@@ -49,24 +54,26 @@ export function createJournalVerifyCommand(openers: JournalOpeners = defaultJour
       [ExitCode.ok, 'the journal is intact'],
       [
         ExitCode.failed,
-        'the journal was tampered with, or an entry could not be checked (the entry and the damage are named)',
+        'the journal was tampered with (a table dropped included), an entry could not be checked (a keyed journal without --key), the anchor was altered or is unsigned where keys are used, or the store is damaged (the entry and the damage are named)',
       ],
       [
         ExitCode.usage,
-        'neither or both of --sqlite and --postgres, a missing file, not a store, a bad --anchor or --key',
+        'neither or both of --sqlite and --postgres, a missing file, not a store, a malformed --anchor, a bad --key',
       ],
     ],
     async run(args, io) {
       const keys = keysOf(args, io);
       const anchor = await anchorOf(openers, args.string('anchor'), io);
       const options = verifyOptionsOf(args, keys, anchor);
-      const journal = await openJournal(openers, 'journal verify', args, io);
-      let verification: Verification;
-      try {
-        verification = await journal.verifyJournal(options);
-      } finally {
-        await journal.close();
-      }
+      const { journal, verification } = await verifyStoreJournal(
+        openers,
+        'journal verify',
+        args,
+        io,
+        options,
+        anchorIsFile(args.string('anchor')),
+      );
+      await journal?.close();
       if (args.flag('json')) io.stdout.write(`${JSON.stringify(verification, null, 2)}\n`);
       else io.stdout.write(`${describeVerification(verification)}\n`);
       return verification.ok ? ExitCode.ok : ExitCode.failed;

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { McpEvent } from '@toolcircuit/mcp';
+import type { McpEvent, McpServerSpec } from '@toolcircuit/mcp';
 import { loadToolList } from '../catalogue/load-tool-list.js';
+import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
@@ -10,11 +11,15 @@ import { countFindings, lintCatalogue } from '../lint/lint-catalogue.js';
 import { DEFAULT_LINT_PROVIDERS } from '../lint/lint-providers.js';
 import { importedToolsFile } from '../mcp/imported-tools-file.js';
 import { mcpServerOfArgument } from '../mcp/mcp-server-of-argument.js';
+import { mcpServerSpecOf } from '../mcp/mcp-server-spec-of.js';
+import { passEnvOf } from '../mcp/pass-env-of.js';
+import { loadCliConfig } from '../run/load-cli-config.js';
 
 export const mcpImportCommand: Command = {
   name: 'mcp import',
   summary: "Write an MCP server's tools, with pinned fingerprints, as a catalogue file, and lint it.",
-  usage: 'toolcircuit mcp import <url> | -- <command> [args...] [--name <name>] [--out <file>]',
+  usage:
+    'toolcircuit mcp import <url> | --server <name> | -- <command> [args...] [--name <name>] [--out <file>] [--pass-env <VAR>]...',
   description: [
     'Connects to the server (a URL: Streamable HTTP, falling back to HTTP+SSE; else a command started over',
     'stdio), lists its tools and writes them as an MCP tools/list file. Each tool keeps in `_meta` the',
@@ -22,6 +27,11 @@ export const mcpImportCommand: Command = {
     '`mcp:<name>`, irreversible unless the server says destructiveHint: false or readOnlyHint: true).',
     'Point "pins" of an mcpServers entry in toolcircuit.config.json at the file: `run` then refuses any',
     'tool whose definition changed since. The file is then linted like `toolcircuit lint` does.',
+    '',
+    'A server started as a command gets only the safe variables (PATH, HOME…): --pass-env names the others it',
+    'needs (an API key), read from this environment; --server <name> takes the command, its passEnv, or the',
+    'URL and bearerTokenEnv from mcpServers.<name> of the config file. Values are never written to the file,',
+    'only the names.',
   ].join('\n'),
   options: {
     name: { type: 'string', valueName: 'name', description: 'short server name, used in rights (default: server)' },
@@ -33,10 +43,28 @@ export const mcpImportCommand: Command = {
       valueName: 'name=ENV_VAR',
       description: 'send an HTTP header whose value is read from an environment variable',
     },
+    'pass-env': {
+      type: 'string',
+      multiple: true,
+      valueName: 'VAR',
+      description: 'pass this environment variable on to a server started as a command (its value is never written)',
+    },
+    server: {
+      type: 'string',
+      valueName: 'name',
+      description: 'import mcpServers.<name> of the config file (its command and passEnv, or its url)',
+    },
+    config: {
+      type: 'string',
+      valueName: 'file',
+      description: 'config file for --server (default ./toolcircuit.config.json)',
+    },
   },
   examples: [
     'toolcircuit mcp import --name fs -- npx -y @modelcontextprotocol/server-filesystem ./data',
     'toolcircuit mcp import http://127.0.0.1:3000/mcp --name docs --header Authorization=DOCS_AUTH',
+    'GITHUB_TOKEN=… toolcircuit mcp import --name github --pass-env GITHUB_TOKEN -- npx -y some-github-mcp-server',
+    'toolcircuit mcp import --server fs   # mcpServers.fs of ./toolcircuit.config.json',
   ],
   exitCodes: [
     [ExitCode.ok, 'file written, no lint error'],
@@ -44,7 +72,8 @@ export const mcpImportCommand: Command = {
     [ExitCode.usage, 'bad flag, no server given, server could not be started or reached'],
   ],
   async run(args, io) {
-    const name = args.string('name') ?? 'server';
+    const configured = args.string('server');
+    const name = args.string('name') ?? configured ?? 'server';
     const transport = args.choice('transport', ['auto', 'streamable-http', 'sse'], 'auto');
     const headers: Record<string, string> = {};
     for (const pair of args.list('header')) {
@@ -56,7 +85,11 @@ export const mcpImportCommand: Command = {
       if (value === undefined) throw new UsageError(`--header ${header}: ${variable} is not set.`);
       headers[header] = value;
     }
-    const server = mcpServerOfArgument(args.positionals, transport, headers);
+    const env = passEnvOf(args.list('pass-env'), io);
+    const server =
+      configured === undefined
+        ? mcpServerOfArgument(args.positionals, transport, headers, env)
+        : await configuredServer(configured, args.string('config'), args.positionals, { headers, env }, io);
     const notes: string[] = [];
     // Loaded on use: the MCP SDK is heavy, and every other command starts without it.
     const { connectMcpServer } = await import('@toolcircuit/mcp');
@@ -75,8 +108,17 @@ export const mcpImportCommand: Command = {
     });
     try {
       const out = resolve(io.cwd, args.string('out') ?? `mcp-${name}.tools.json`);
+      // Where the server is, and which variables it was given by name: never their values.
       const where =
-        'url' in server ? { url: String(server.url) } : { command: server.command, args: server.args ?? [] };
+        'url' in server
+          ? { url: String(server.url) }
+          : {
+              command: server.command,
+              args: server.args ?? [],
+              ...(server.env === undefined || Object.keys(server.env).length === 0
+                ? {}
+                : { passEnv: Object.keys(server.env) }),
+            };
       await writeFile(out, `${JSON.stringify(importedToolsFile(connection, where), null, 2)}\n`);
       const tools = connection.tools();
       const irreversible = tools.filter((tool) => tool.irreversible).map((tool) => tool.name);
@@ -92,3 +134,35 @@ export const mcpImportCommand: Command = {
     }
   },
 };
+
+/** `--server <name>`: the entry of the config file, with `--header` and `--pass-env` added to it. */
+async function configuredServer(
+  name: string,
+  configFlag: string | undefined,
+  positionals: readonly string[],
+  extra: { readonly headers: Readonly<Record<string, string>>; readonly env: Readonly<Record<string, string>> },
+  io: CliIo,
+): Promise<McpServerSpec> {
+  if (positionals.length > 0) {
+    throw new UsageError(`--server ${name} names the server already; unexpected: ${positionals.join(' ')}`);
+  }
+  const { config, directory } = await loadCliConfig(io.cwd, configFlag);
+  const entry = config?.mcpServers?.[name];
+  if (entry === undefined) {
+    const known = Object.keys(config?.mcpServers ?? {});
+    throw new UsageError(
+      `the config file has no mcpServers.${name}.`,
+      known.length === 0
+        ? 'Add the server under "mcpServers" in toolcircuit.config.json.'
+        : `Known: ${known.join(', ')}.`,
+    );
+  }
+  const spec = mcpServerSpecOf(name, entry, directory, io);
+  if ('url' in spec) {
+    if (Object.keys(extra.env).length > 0) {
+      throw new UsageError('--pass-env applies to a server started as a command; an HTTP server takes --header.');
+    }
+    return { ...spec, headers: { ...spec.headers, ...extra.headers } };
+  }
+  return { ...spec, env: { ...spec.env, ...extra.env } };
+}

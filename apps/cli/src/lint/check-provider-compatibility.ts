@@ -30,8 +30,8 @@ const HARMLESS_DROPS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Changes after which some valid inputs cannot be sent. Undeclared keys (strict mode closing open objects,
- * Gemini calling a tool that declares no parameters without any) are left to the `open-object` summary,
+ * Changes after which some valid inputs cannot be sent. Open keys (strict mode closing an object that declares
+ * them, Gemini calling such a tool without parameters without any) are left to the `open-object` summary,
  * which says that cost once per file.
  */
 function narrows(change: SchemaChange): boolean {
@@ -72,9 +72,7 @@ export function checkProviderCompatibility(
         message: `${provider} rejects the name; the adapter sends ${change?.detail ?? `"${original}" → "${mapped}"`}.`,
       });
     }
-    const fallbacks: { tool: string; change: SchemaChange }[] = [];
-    for (const tool of tools) findings.push(...translationFindings(tool, provider, fallbacks));
-    findings.push(...summarizeFallbacks(fallbacks, tools.length, provider));
+    for (const tool of tools) findings.push(...translationFindings(tool, provider));
   }
   return findings;
 }
@@ -83,37 +81,25 @@ export function checkProviderCompatibility(
 const FALLBACK_KINDS: ReadonlySet<SchemaChangeKind> = new Set(['strict-off', 'json-schema-parameters']);
 
 /**
- * `provider-fallback`, once per provider and file: on a large MCP list most tools are open, so one line per
- * tool would bury the findings that matter. Says how many tools, which, why the first one, and the cost.
+ * `provider-fallback`, one per tool: objects that only omit additionalProperties no longer cost strict mode,
+ * so the tools that fall back are few, and each is worth its own line. The change's detail says why (what the
+ * provider's own dialect would lose, at which paths) and what the fallback costs.
  */
-function summarizeFallbacks(
-  fallbacks: readonly { tool: string; change: SchemaChange }[],
-  total: number,
-  provider: CliProvider,
-): LintFinding[] {
-  const [first] = fallbacks;
-  if (first === undefined) return [];
-  const strict = first.change.kind === 'strict-off';
-  const names = fallbacks.map((entry) => entry.tool);
-  const shown = `${names.slice(0, SHOWN_CHANGES).join(', ')}${names.length > SHOWN_CHANGES ? ` and ${names.length - SHOWN_CHANGES} more` : ''}`;
-  const how = strict ? 'sent with strict: false' : 'declared with parametersJsonSchema';
-  return [
-    {
-      rule: 'provider-fallback',
-      level: strict ? 'warning' : 'note',
-      tool: first.tool,
-      provider,
-      path: '',
-      // The change's detail says why (what the provider's own dialect would lose) and what it costs.
-      message: `${fallbacks.length} of ${total} tool(s) are ${how} on ${provider}, each to keep every valid input: ${shown}. ${first.tool}: ${first.change.detail}.`,
-    },
-  ];
+function fallbackFinding(tool: string, change: SchemaChange, provider: CliProvider): LintFinding {
+  const strict = change.kind === 'strict-off';
+  return {
+    rule: 'provider-fallback',
+    level: strict ? 'warning' : 'note',
+    tool,
+    provider,
+    path: change.path,
+    message: `${strict ? 'Sent with strict: false' : 'Declared with parametersJsonSchema'} on ${provider}: ${change.detail}.`,
+  };
 }
 
 function translationFindings(
   tool: { readonly name: string; readonly inputSchema: JsonObject },
   provider: CliProvider,
-  fallbacks: { tool: string; change: SchemaChange }[],
 ): LintFinding[] {
   const target = PROVIDER_TARGETS[provider];
   let changes: readonly SchemaChange[];
@@ -135,11 +121,10 @@ function translationFindings(
     ];
   }
   const fallback = changes.find((change) => FALLBACK_KINDS.has(change.kind));
-  if (fallback !== undefined) fallbacks.push({ tool: tool.name, change: fallback });
   const narrowing = changes.filter(narrows);
   const lossy = changes.filter((change) => isLossy(change) && !narrows(change));
   const other = changes.filter((change) => !isLossy(change) && !narrows(change) && !FALLBACK_KINDS.has(change.kind));
-  const findings: LintFinding[] = [];
+  const findings: LintFinding[] = fallback === undefined ? [] : [fallbackFinding(tool.name, fallback, provider)];
   if (narrowing.length > 0) {
     const affected = narrowing.map(
       (change) =>

@@ -60,15 +60,15 @@ export const LINT_RULES = [
     id: 'provider-fallback',
     level: 'warning',
     summary:
-      "Tools sent in a provider's looser dialect because its own would lose valid inputs (said once per provider and file, with its cost).",
-    help: 'OpenAI strict mode is per function: a tool strict mode would narrow (an open object it would close, a null it cannot tell from an omitted key, a union it cannot restore) is sent with strict: false and its faithful schema, so that tool loses the guarantee that arguments match its schema (the executor still validates them; a warning). Gemini takes parameters or parametersJsonSchema per function: such a tool is declared with parametersJsonSchema (a note). To keep a tool strict, close its objects (additionalProperties: false), make optional fields non-nullable, and give union branches a const discriminator.',
+      "A tool sent in a provider's looser dialect because its own would lose inputs the schema declares (one per tool: why, and what it costs).",
+    help: 'OpenAI strict mode is per function: a tool strict mode would narrow (an object that declares open keys with additionalProperties: true, a schema or patternProperties; an optional that accepts null without a default, whose null it cannot tell from an omitted key; a union it cannot restore) is sent with strict: false and its faithful schema, so that tool loses the guarantee that arguments match its schema (the executor still validates them; a warning). Objects that only omit additionalProperties do not count: strict closes them. Gemini takes parameters or parametersJsonSchema per function: such a tool is declared with parametersJsonSchema (a note). To keep a tool strict, declare the open keys as properties (or drop them), give an optional nullable field a default or make it non-nullable, and give union branches a const discriminator.',
   },
   {
     id: 'open-object',
     level: 'warning',
     summary:
       'Object schemas with properties do not set additionalProperties: false (said once per file, with its cost).',
-    help: 'Without it the model may add fields the tool never reads, and OpenAI strict mode cannot send the tool strictly (it would close the object, so the tool goes with strict: false). Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
+    help: 'Without it the model may add fields the tool never reads; OpenAI strict mode closes the object (keys it does not declare cannot be sent), and one that declares open keys (additionalProperties: true or a schema) sends its tool with strict: false. Add "additionalProperties": false (objects without properties, free-form maps, are not flagged).',
   },
   {
     id: 'undocumented-property',

@@ -40,7 +40,7 @@ export function summarizeOpenObjects(
       path: first.path,
       message:
         `${places.length} object schema(s) in ${perTool.size} of ${tools.length} tool(s) allow properties they do not declare (no "additionalProperties": false), e.g. ${examples}. ` +
-        'Cost: on openai-strict a tool with such an object cannot be strict (strict mode would close it, so the tool is sent with strict: false); elsewhere the model may add keys the tools never read.',
+        'Cost: on openai-strict such an object is closed (keys it does not declare cannot be sent), and one that declares open keys (additionalProperties: true or a schema) sends its tool with strict: false; elsewhere the model may add keys the tools never read.',
     },
   ];
 }

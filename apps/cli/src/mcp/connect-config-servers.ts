@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import type { McpServerConfig } from '@toolcircuit/config';
-import { connectMcpServer, type McpConnection, type McpEvent, type McpServerSpec } from '@toolcircuit/mcp';
+import { connectMcpServer, type McpConnection, type McpEvent } from '@toolcircuit/mcp';
 import type { CliIo } from '../cli-io.js';
 import { UsageError } from '../errors/usage-error.js';
+import { mcpServerSpecOf } from './mcp-server-spec-of.js';
 import { pinsOfFile } from './pins-of-file.js';
 
 /**
@@ -21,7 +22,7 @@ export async function connectConfigServers(
       const pins = server.pins === undefined ? undefined : await pinsOfFile(resolve(directory, server.pins));
       const connection = await connectMcpServer({
         name,
-        server: specOf(name, server, directory, io),
+        server: mcpServerSpecOf(name, server, directory, io),
         ...(server.prefix === undefined ? {} : { prefix: server.prefix }),
         ...(pins === undefined ? {} : { pins }),
         onEvent: (event) => tell(io, event),
@@ -43,32 +44,6 @@ export async function connectConfigServers(
 
 export async function closeAll(connections: readonly McpConnection[]): Promise<void> {
   await Promise.all(connections.map((connection) => connection.close().catch(() => undefined)));
-}
-
-function specOf(name: string, server: McpServerConfig, directory: string, io: CliIo): McpServerSpec {
-  if (server.url !== undefined) {
-    const headers: Record<string, string> = {};
-    if (server.bearerTokenEnv !== undefined) {
-      const token = io.env[server.bearerTokenEnv];
-      if (token === undefined) {
-        throw new UsageError(`mcpServers.${name}.bearerTokenEnv names ${server.bearerTokenEnv}, which is not set.`);
-      }
-      headers.Authorization = `Bearer ${token}`;
-    }
-    return { url: server.url, transport: server.transport ?? 'auto', headers };
-  }
-  const env: Record<string, string> = {};
-  for (const variable of server.passEnv ?? []) {
-    const value = io.env[variable];
-    if (value !== undefined) env[variable] = value;
-  }
-  return {
-    command: server.command ?? '',
-    args: server.args ?? [],
-    cwd: resolve(directory, server.cwd ?? '.'),
-    env,
-    stderr: 'ignore',
-  };
 }
 
 function tell(io: CliIo, event: McpEvent): void {

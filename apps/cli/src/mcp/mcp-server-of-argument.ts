@@ -9,6 +9,7 @@ export function mcpServerOfArgument(
   words: readonly string[],
   transport: 'auto' | 'streamable-http' | 'sse',
   headers: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>> = {},
 ): McpServerSpec {
   const [first, ...rest] = words;
   if (first === undefined) {
@@ -19,7 +20,10 @@ export function mcpServerOfArgument(
   }
   if (/^https?:\/\//.test(first)) {
     if (rest.length > 0) throw new UsageError(`unexpected words after the URL: ${rest.join(' ')}`);
+    if (Object.keys(env).length > 0) {
+      throw new UsageError('--pass-env applies to a server started as a command; an HTTP server takes --header.');
+    }
     return { url: first, transport, headers };
   }
-  return { command: first, args: rest, stderr: 'ignore' };
+  return { command: first, args: rest, env, stderr: 'ignore' };
 }

@@ -37,6 +37,9 @@ export function callChecks(verdict: Verdict, irreversible: boolean | undefined):
         case 'duplicate_call_id':
         case 'incomplete_call':
           return { exists: 'n/a', schema: 'n/a', right: 'n/a', confirmation: 'n/a' };
+        // Every check passed; the tool itself then refused, having done nothing.
+        case 'tool_refused':
+          return { exists: 'pass', schema: 'pass', right: 'pass', confirmation };
       }
   }
 }

@@ -14,6 +14,7 @@ const REFUSED_BY: Readonly<Record<string, string>> = {
   duplicate_call_id: 'refused: duplicate call id',
   incomplete_call: 'refused: cut off by max tokens',
   untrusted_context: 'refused: untrusted content in the run',
+  tool_refused: 'refused by the tool itself (not run)',
 };
 
 /** Arguments on one line, clipped: a trace line must stay readable whatever the model sent. */

@@ -71,3 +71,44 @@ export function syntheticTrace(turns: number): TraceRecord[] {
   records.push({ type: 'invocation-end', runId, at: clock, status: 'completed', turns });
   return records;
 }
+
+/**
+ * A SYNTHETIC one-turn trace (generated here, not recorded) whose answer cites three sources (two of them one
+ * page) and holds a provider part the adapter kept without understanding it.
+ */
+export function sourcedTrace(): TraceRecord[] {
+  const runId = 'synthetic-sources';
+  return [
+    { type: 'trace', version: 1, producer: 'synthetic test generator', at: 0, title: 'SYNTHETIC sources trace' },
+    {
+      type: 'invocation',
+      runId,
+      kind: 'start',
+      at: 1_000,
+      provider: 'anthropic',
+      model: 'synthetic-model',
+      sessionId: 'synthetic-session',
+      streaming: false,
+      tools: [],
+    },
+    {
+      type: 'model-call',
+      runId,
+      turn: 1,
+      start: 1_000,
+      end: 1_800,
+      provider: 'anthropic',
+      requestModel: 'synthetic-model',
+      stopReason: { unified: 'end_turn', raw: 'end_turn' },
+      calls: [],
+      text: 'Sunny, 21 °C.',
+      sources: [
+        { sourceType: 'url', url: 'https://example.org/paris', title: 'Weather in Paris' },
+        { sourceType: 'url', url: 'https://example.org/paris', title: 'Weather in Paris', citedText: 'Sunny' },
+        { sourceType: 'file', fileId: 'file-1', filename: '<b>report.pdf</b>' },
+      ],
+      providerParts: [{ provider: 'anthropic', kind: 'hologram' }],
+    },
+    { type: 'invocation-end', runId, at: 1_900, status: 'completed', turns: 1 },
+  ];
+}

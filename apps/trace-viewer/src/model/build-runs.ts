@@ -1,3 +1,4 @@
+import { gateOf } from './gate-view.js';
 import {
   type AttemptView,
   assignLanes,
@@ -94,6 +95,7 @@ export function buildRuns(records: readonly TraceRecord[], source: 'trace' | 'jo
           inputDigest: record.inputDigest,
           at: record.at,
           ...(record.note === undefined ? {} : { note: record.note }),
+          ...(typeof record.informedOf === 'string' ? { informedOf: record.informedOf } : {}),
         });
         widen(run, record.at, record.at);
         break;
@@ -169,6 +171,22 @@ function widen(run: RunDraft, start: number, end: number): void {
 }
 
 function attemptOf(record: CallRecord): AttemptView {
-  const { type: _type, runId: _runId, turn: _turn, index: _index, callId: _callId, tool: _tool, ...rest } = record;
-  return rest;
+  const {
+    type: _type,
+    runId: _runId,
+    turn: _turn,
+    index: _index,
+    callId: _callId,
+    tool: _tool,
+    gate: given,
+    outputTrust,
+    ...rest
+  } = record;
+  // Read from a file: kept only when whole (see `gateOf`).
+  const gate = gateOf(given);
+  return {
+    ...rest,
+    ...(outputTrust === 'trusted' || outputTrust === 'untrusted' ? { outputTrust } : {}),
+    ...(gate === undefined ? {} : { gate }),
+  };
 }

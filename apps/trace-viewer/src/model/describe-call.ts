@@ -1,4 +1,4 @@
-import type { AttemptView, CallCategory, CallView } from './run-view.js';
+import { type AttemptView, type CallCategory, type CallView, gateOfCall } from './run-view.js';
 
 /** What a person reads on a call's row: what happened to it, in words, no JSON needed. */
 export function describeCall(call: CallView): string {
@@ -46,6 +46,10 @@ export function describeRefusal(attempt: AttemptView): string {
       return 'refused: duplicate call id';
     case 'incomplete_call':
       return 'refused: cut off by the token limit';
+    case 'untrusted_context':
+      return 'refused: untrusted content in the run';
+    case 'tool_refused':
+      return 'refused by the tool itself: not run';
     default:
       return 'refused';
   }
@@ -99,4 +103,24 @@ export function inputPreview(input: unknown): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * Why a call was gated, in a few words for its row: how many untrusted sources were in the run and which
+ * argument values were copied from them. `undefined`: it was not gated.
+ */
+export function gateSummary(call: CallView): string | undefined {
+  const gate = gateOfCall(call);
+  if (gate === undefined) return undefined;
+  const sources = gate.untrustedSources.length;
+  const flagged = gate.flaggedArguments.length;
+  return (
+    `after untrusted content: ${sources} source${sources === 1 ? '' : 's'}` +
+    (flagged === 0 ? '' : `, ${flagged} value${flagged === 1 ? '' : 's'} copied from ${sources === 1 ? 'it' : 'them'}`)
+  );
+}
+
+/** A flagged argument on one line: its path, and its value when the trace has it. */
+export function flaggedInWords(flagged: { readonly path: string; readonly value?: string | number }): string {
+  return flagged.value === undefined ? flagged.path : `${flagged.path} = ${JSON.stringify(flagged.value)}`;
 }

@@ -1,3 +1,4 @@
+import { gateOf } from './gate-view.js';
 import type { CallRecord, DecisionRecord, TraceRecord } from './trace-types.js';
 
 /**
@@ -27,6 +28,10 @@ function callOf(entry: Record<string, unknown>, rowHash: unknown): CallRecord | 
   const start = Date.parse(at);
   const duration = typeof entry['durationMs'] === 'number' ? entry['durationMs'] : 0;
   const output = entry['output'] as { content?: unknown } | undefined;
+  const provenance = entry['provenance'] as { outputTrust?: unknown; gate?: unknown } | null | undefined;
+  const outputTrust = provenance?.outputTrust;
+  // The journal keeps flagged argument paths only: their values are read back from the entry's input.
+  const gate = gateOf(provenance?.gate, entry['input']);
   return {
     type: 'call',
     runId,
@@ -46,6 +51,8 @@ function callOf(entry: Record<string, unknown>, rowHash: unknown): CallRecord | 
     retries: 0,
     resumed: false,
     provenance: { turn, provider: 'journal' },
+    ...(outputTrust === 'trusted' || outputTrust === 'untrusted' ? { outputTrust } : {}),
+    ...(gate === undefined ? {} : { gate }),
     ...(entry['input'] === undefined ? {} : { input: entry['input'] as NonNullable<CallRecord['input']> }),
     ...(output?.content === undefined ? {} : { result: output.content as NonNullable<CallRecord['result']> }),
     ...(typeof entry['detail'] === 'string' ? { message: entry['detail'] } : {}),

@@ -1,4 +1,4 @@
-import type { CallView, TurnView } from './run-view.js';
+import { type CallView, gateOfCall, type TurnView } from './run-view.js';
 
 export const ROW = { head: 30, model: 22, call: 26, marker: 24, gap: 10 } as const;
 
@@ -7,7 +7,7 @@ export interface TurnBox {
   readonly turn: TurnView;
   readonly calls: readonly CallView[];
   readonly markers: number;
-  /** Pause, decision and text lines: shown unless the filter narrows to refusals or errors. */
+  /** Pause, decision, gate, text, sources and kept-part lines: shown unless the filter narrows to refusals or errors. */
   readonly showMarkers: boolean;
   readonly top: number;
   readonly height: number;
@@ -44,7 +44,12 @@ export function layoutTurns(
 export function markerCount(turn: TurnView): number {
   const model = turn.modelCall;
   const text = model?.text !== undefined && model.text.trim() !== '' ? 1 : 0;
-  return turn.pauses.length + turn.decisions.length + (model?.error === undefined ? 0 : 1) + text;
+  const gated = turn.calls.filter((call) => gateOfCall(call) !== undefined).length;
+  const sources = model?.sources !== undefined && model.sources.length > 0 ? 1 : 0;
+  const kept = model?.providerParts !== undefined && model.providerParts.length > 0 ? 1 : 0;
+  return (
+    turn.pauses.length + turn.decisions.length + gated + (model?.error === undefined ? 0 : 1) + text + sources + kept
+  );
 }
 
 function errorMarkers(turn: TurnView): number {

@@ -30,6 +30,8 @@ export interface DecisionView {
   readonly inputDigest: string;
   readonly at: number;
   readonly note?: string;
+  /** For a gated call: the taint digest the approval names (the untrusted sources the human was shown). */
+  readonly informedOf?: string;
 }
 
 export interface PauseView {
@@ -111,4 +113,18 @@ export function firstStart(call: CallView): number {
 export function firstEnd(call: CallView): number {
   const first = call.attempts[0];
   return first === undefined ? 0 : Math.max(first.end, first.start);
+}
+
+/** The gate of a call: from its last attempt that has one (a held call and its run after approval share it). */
+export function gateOfCall(call: CallView): NonNullable<AttemptView['gate']> | undefined {
+  for (let index = call.attempts.length - 1; index >= 0; index -= 1) {
+    const gate = call.attempts[index]?.gate;
+    if (gate !== undefined) return gate;
+  }
+  return undefined;
+}
+
+/** Whether the call's output counts as untrusted (it then taints the calls after it), when the trace says. */
+export function hasUntrustedOutput(call: CallView): boolean {
+  return call.attempts.some((attempt) => attempt.outputTrust === 'untrusted' && attempt.verdict === 'executed');
 }

@@ -4,6 +4,7 @@
  */
 export type { Usage } from '@toolcircuit/core';
 export type {
+  CallGateRecord,
   CallRecord,
   DecisionRecord,
   InvocationEndRecord,

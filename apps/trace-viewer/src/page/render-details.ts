@@ -1,5 +1,5 @@
-import { CATEGORY_LABELS, describeCall, describeRefusal } from '../model/describe-call.js';
-import type { AttemptView, CallView, RunView } from '../model/run-view.js';
+import { CATEGORY_LABELS, describeCall, describeRefusal, flaggedInWords } from '../model/describe-call.js';
+import { type AttemptView, type CallView, gateOfCall, type RunView } from '../model/run-view.js';
 import { escapeHtml } from './escape-html.js';
 import { formatMs } from './render-turn.js';
 
@@ -18,12 +18,26 @@ export function renderDetails(call: CallView, run: RunView): string {
     row('lane', `${call.lane + 1} of ${turn?.lanes ?? 1}`),
     '</dl>',
   ];
+  const gate = gateOfCall(call);
+  if (gate !== undefined) parts.push(renderGate(gate, run));
   if (decision !== undefined) {
+    const informed =
+      decision.informedOf === undefined
+        ? []
+        : [
+            row(
+              'informed of',
+              decision.informedOf === gate?.taintDigest
+                ? `the untrusted sources above (taint digest ${decision.informedOf.slice(0, 12)}…)`
+                : `taint digest ${decision.informedOf}`,
+            ),
+          ];
     parts.push(
       '<h3>Human decision</h3><dl>',
       row('decision', decision.approved ? 'approved' : 'denied'),
       row('by', decision.by),
       row('for arguments with digest', decision.inputDigest),
+      ...informed,
       ...(decision.note === undefined ? [] : [row('note', decision.note)]),
       '</dl>',
     );
@@ -32,6 +46,37 @@ export function renderDetails(call: CallView, run: RunView): string {
     parts.push(renderAttempt(attempt, index, call.attempts.length, run));
   });
   return parts.join('');
+}
+
+/**
+ * Why the call was gated: untrusted output was in the run when the model asked for it, so it could run only
+ * with a confirmation given after that output arrived, by a human shown it (or under an `allow` policy).
+ */
+function renderGate(gate: NonNullable<ReturnType<typeof gateOfCall>>, run: RunView): string {
+  const sourceInWords = (source: (typeof gate.untrustedSources)[number]) => {
+    const known = run.calls.some((call) => call.callId === source.callId && call.turn === source.turn);
+    const where = source.turn === 0 ? 'already in the conversation the run started from' : `turn ${source.turn}`;
+    return `${source.toolName} (call ${source.callId}, ${where}${known ? '' : ', not in this trace'}), output ${source.outputDigest.slice(0, 12)}…`;
+  };
+  const flagged = gate.flaggedArguments.map((item) => {
+    const from = item.foundIn.map((source) => `${source.toolName} (call ${source.callId})`).join(', ');
+    return `<li><code>${escapeHtml(flaggedInWords(item))}</code> found in ${escapeHtml(from)}</li>`;
+  });
+  return [
+    '<div class="gate-why" data-detail="gate"><h3>Why it was gated</h3>',
+    '<p>Untrusted content was in the run when the model asked for this call: it runs only with a confirmation ',
+    'given after that content arrived, by a human shown where the arguments came from.</p><dl>',
+    row('gated because', gate.gatedBecause === 'irreversible' ? 'irreversible' : 'marked sensitive'),
+    ...(gate.policy === undefined ? [] : [row('policy', gate.policy)]),
+    row('taint digest', gate.taintDigest),
+    '</dl><h3>Untrusted sources in the context</h3><ul data-detail="sources">',
+    ...gate.untrustedSources.map((source) => `<li>${escapeHtml(sourceInWords(source))}</li>`),
+    '</ul><h3>Argument values found in them</h3>',
+    flagged.length === 0
+      ? '<p class="hint">none verbatim (values can still have been re-encoded)</p>'
+      : `<ul data-detail="flagged">${flagged.join('')}</ul>`,
+    '</div>',
+  ].join('');
 }
 
 function renderAttempt(attempt: AttemptView, index: number, count: number, run: RunView): string {
@@ -46,6 +91,16 @@ function renderAttempt(attempt: AttemptView, index: number, count: number, run: 
       'irreversible',
       attempt.irreversible === undefined ? '—' : attempt.irreversible ? 'yes: needs the human’s confirmation' : 'no',
     ),
+    ...(attempt.outputTrust === undefined
+      ? []
+      : [
+          row(
+            'output trust',
+            attempt.outputTrust === 'untrusted'
+              ? 'untrusted: once in the run, irreversible calls need a fresh, informed confirmation'
+              : 'trusted',
+          ),
+        ]),
     row('retries before it', String(attempt.retries)),
     row('started', `${formatMs(attempt.start - run.start)} into the run`),
     row('took', formatMs(attempt.end - attempt.start)),

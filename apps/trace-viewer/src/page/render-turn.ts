@@ -1,6 +1,7 @@
-import { clip, describeCall, inputPreview } from '../model/describe-call.js';
+import { clip, describeCall, flaggedInWords, gateSummary, inputPreview } from '../model/describe-call.js';
 import { ROW, type TurnBox } from '../model/layout.js';
-import type { CallView, TurnView } from '../model/run-view.js';
+import { type CallView, gateOfCall, hasUntrustedOutput, type TurnView } from '../model/run-view.js';
+import type { ModelCallRecord } from '../model/trace-types.js';
 import { escapeHtml } from './escape-html.js';
 
 /** One turn's block: its header (model call, usage), a row per call on the turn's time axis, then its markers. */
@@ -28,6 +29,21 @@ export function renderTurn(box: TurnBox, selected: string | undefined): string {
   if (box.showMarkers && model?.text !== undefined && model.text.trim() !== '') {
     parts.push(
       `<div class="marker text"><span class="tag">SAYS</span> ${escapeHtml(clip(model.text.trim().replace(/\s+/g, ' '), 160))}</div>`,
+    );
+  }
+  for (const call of box.showMarkers ? turn.calls : []) {
+    const gate = gateOfCall(call);
+    if (gate !== undefined) parts.push(gateMarker(call, gate));
+  }
+  if (box.showMarkers && model?.sources !== undefined && model.sources.length > 0) {
+    parts.push(
+      `<div class="marker sources" data-sources="${model.sources.length}"><span class="tag">SOURCES</span> ${escapeHtml(clip(sourcesLine(model.sources), 200))}</div>`,
+    );
+  }
+  if (box.showMarkers && model?.providerParts !== undefined && model.providerParts.length > 0) {
+    const kinds = model.providerParts.map((part) => `${part.kind} (${part.provider})`).join(', ');
+    parts.push(
+      `<div class="marker kept" data-provider-parts="${model.providerParts.length}"><span class="tag">KEPT</span> Not understood, kept in the conversation and journaled: ${escapeHtml(clip(kinds, 160))}</div>`,
     );
   }
   for (const pause of box.showMarkers ? turn.pauses : []) {
@@ -67,6 +83,14 @@ function renderCall(
   const input = inputPreview(first?.input);
   const retries = last !== undefined && last.retries > 0 ? `<span class="badge">retry ${last.retries}</span>` : '';
   const parallel = turn.lanes > 1 ? `<span class="badge">lane ${call.lane + 1}/${turn.lanes}</span>` : '';
+  const summary = gateSummary(call);
+  const gated =
+    summary === undefined
+      ? ''
+      : `<span class="badge gated" data-gated title="${escapeHtml(summary)}">⚠ untrusted content</span>`;
+  const untrusted = hasUntrustedOutput(call)
+    ? '<span class="badge untrusted" data-untrusted-output>untrusted output</span>'
+    : '';
   const bar =
     first === undefined
       ? ''
@@ -75,9 +99,37 @@ function renderCall(
     `<div class="row call${selected ? ' selected' : ''}" role="button" tabindex="0" data-key="${escapeHtml(call.key)}" data-category="${call.category}" data-tool="${escapeHtml(call.tool)}">`,
     `<span class="name">${escapeHtml(call.tool)}${input === '' ? '' : `<code>${escapeHtml(input)}</code>`}</span>`,
     `<span class="track">${bar}</span>`,
-    `<span class="what cat-${call.category}">${escapeHtml(describeCall(call))}${retries}${parallel}</span>`,
+    `<span class="what cat-${call.category}">${escapeHtml(describeCall(call))}${gated}${untrusted}${retries}${parallel}</span>`,
     '</div>',
   ].join('');
+}
+
+/**
+ * One line under a gated call: the untrusted sources it followed and the argument values copied from them,
+ * so an attacker's account number does not look like any other approved argument.
+ */
+function gateMarker(call: CallView, gate: NonNullable<ReturnType<typeof gateOfCall>>): string {
+  const sources = gate.untrustedSources.map((source) => `${source.toolName} (call ${source.callId})`).join(', ');
+  const flagged = gate.flaggedArguments.map(flaggedInWords).join(', ');
+  const text =
+    `${call.tool} after untrusted content from ${sources === '' ? 'the run' : sources}` +
+    (flagged === '' ? '' : `; copied from it: ${flagged}`);
+  return `<div class="marker gated" data-gate-marker="${escapeHtml(call.callId)}"><span class="tag">GATED</span> ${escapeHtml(clip(text, 240))}</div>`;
+}
+
+/** Each source once, by its title and where it is (URL, file), in the order the text cites them. */
+function sourcesLine(sources: NonNullable<ModelCallRecord['sources']>): string {
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const source of sources) {
+    const where = source.url ?? source.filename ?? source.fileId ?? '';
+    const name = source.title === undefined ? where : where === '' ? source.title : `${source.title} <${where}>`;
+    if (name === '' || seen.has(name)) continue;
+    seen.add(name);
+    names.push(name);
+  }
+  const count = `${sources.length} citation${sources.length === 1 ? '' : 's'}`;
+  return names.length === 0 ? count : `${count}: ${names.join(' · ')}`;
 }
 
 function turnMeta(turn: TurnView): string {

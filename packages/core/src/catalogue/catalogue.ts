@@ -7,9 +7,11 @@ import { SchemaCompileError } from '../errors/schema-compile-error.js';
 import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
+import { checkedBuiltin } from './builtin-tool.js';
 import { frozenJsonCopy, isPlainJson } from './frozen-json-copy.js';
 import { providerFeaturesOf } from './provider-features.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
+import { TEXT_INPUT_SCHEMA, textInputValidator } from './text-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import { type ToolSearch, toolSearchDefinition } from './tool-search.js';
 import {
@@ -87,6 +89,7 @@ export function createCatalogue(
         description: tool.description,
         inputSchema: schema,
         ...providerFeaturesOf(tool, validate),
+        ...toolKindOf(tool),
       });
       entries.set(name, Object.freeze({ definition: tool, declaration, validate }));
       if (tool.defer ?? options.defer === true) deferred.add(name);
@@ -225,11 +228,31 @@ function checkSearchHints(tool: AnyToolDefinition): void {
   }
 }
 
+/** What a declaration says about the tool's kind: a text tool's grammar, the built-in type it implements. */
+function toolKindOf(tool: AnyToolDefinition): Pick<ToolDeclaration, 'textInput' | 'builtin'> {
+  const builtin = checkedBuiltin(tool.name, tool.builtin);
+  if (tool.textInput !== undefined && builtin !== undefined) {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      "a text tool cannot also be a `builtin` tool: built-in types take the provider's own arguments.",
+    );
+  }
+  const grammar = tool.textInput?.grammar;
+  return {
+    ...(tool.textInput === undefined ? {} : { textInput: Object.freeze(grammar === undefined ? {} : { grammar }) }),
+    ...(builtin === undefined ? {} : { builtin }),
+  };
+}
+
 function prepareSchema(
   tool: AnyToolDefinition,
   compile: ReturnType<typeof createSchemaCompiler>,
   normalize?: CatalogueOptions['normalizeSchema'],
 ): { schema: JsonObject; validate: InputValidator } {
+  // A text tool's input is a string: its check is its grammar and its own `validate`, not a JSON Schema.
+  if (tool.textInput !== undefined) {
+    return { schema: TEXT_INPUT_SCHEMA, validate: textInputValidator(tool.name, tool.textInput) };
+  }
   const source: unknown = normalizeSource(tool, normalize);
   if (isStandardToolSchema(source)) {
     // The model sees the converter's JSON Schema; validation stays with the library (transforms, refinements).

@@ -5,6 +5,8 @@ import type { ToolResultContent } from '../messages/messages.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { OutputTrust } from '../provenance/provenance-options.js';
 import type { Session } from '../session/session.js';
+import type { BuiltinTool } from './builtin-tool.js';
+import type { TextInput } from './text-input.js';
 
 /**
  * The marker for a tool that every session may call. Rights are deny-by-default: a tool names the right it
@@ -99,6 +101,13 @@ export interface ToolDefinition<Input = unknown> {
   readonly providerOptions?: ProviderOptions;
   /** How the tool search finds this tool when it is deferred: its namespace and other words for it. */
   readonly search?: ToolSearchHints;
+  /**
+   * Present on a text tool (see `defineTextTool`): its input is a string, checked by its grammar and its own
+   * `validate`, and `inputSchema` is `{ type: 'string' }`.
+   */
+  readonly textInput?: TextInput;
+  /** The provider-defined tool type this tool implements (see {@link BuiltinTool}). */
+  readonly builtin?: BuiltinTool;
   readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -135,6 +144,8 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly inputExamples?: readonly JsonObject[];
   readonly providerOptions?: ProviderOptions;
   readonly search?: ToolSearchHints;
+  /** Declare this tool with the provider's native type where there is one (`apply_patch`, `shell`, `computer`…). */
+  readonly builtin?: BuiltinTool;
   readonly run: (input: InferToolInput<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 
@@ -159,6 +170,7 @@ export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): 
     ...(spec.inputExamples === undefined ? {} : { inputExamples: spec.inputExamples }),
     ...(spec.providerOptions === undefined ? {} : { providerOptions: spec.providerOptions }),
     ...(spec.search === undefined ? {} : { search: spec.search }),
+    ...(spec.builtin === undefined ? {} : { builtin: spec.builtin }),
   };
   return Object.freeze(definition);
 }

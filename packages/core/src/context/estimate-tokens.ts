@@ -96,6 +96,11 @@ function contentTokens(message: Message): number {
       // The provider's own items (signatures, encrypted reasoning, hosted blocks) are sent back too.
       let tokens = message.providerMetadata === undefined ? 0 : jsonTokens(message.providerMetadata);
       for (const part of message.content) {
+        // A provider part (an item the adapter did not understand) goes back whole, to its own provider.
+        if (part.type === 'provider') {
+          tokens += PART_OVERHEAD + jsonTokens(part.data);
+          continue;
+        }
         if (part.providerMetadata !== undefined) tokens += jsonTokens(part.providerMetadata);
         if (part.type === 'tool_call') {
           tokens += PART_OVERHEAD + textTokens(String(part.name));

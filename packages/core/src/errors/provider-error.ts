@@ -13,6 +13,12 @@ export type ProviderErrorCode =
   | 'aborted'
   /** A 2xx answer whose body is not the API's (an HTML page from a proxy or a wrong base URL). */
   | 'invalid_response'
+  /**
+   * The model asked the application to act in a way the adapter cannot answer (a provider tool type it does
+   * not know): nothing ran, and the turn cannot be completed. Declare a catalogue tool for that type, or stop
+   * offering the provider's tool.
+   */
+  | 'unsupported_call'
   | 'unknown';
 
 export interface ProviderErrorInit {

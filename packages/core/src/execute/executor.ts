@@ -2,6 +2,7 @@ import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import type { CatalogueEntry } from '../catalogue/catalogue.js';
 import type { ToolOutput } from '../catalogue/tool.js';
+import { isToolRefusal } from '../catalogue/tool-refusal.js';
 import type { ToolSearch } from '../catalogue/tool-search.js';
 import type { InputValidation } from '../catalogue/validate-input.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
@@ -348,6 +349,8 @@ const EXECUTED: Verdict = Object.freeze({ kind: 'executed', isError: false });
 const EXECUTED_AS_ERROR: Verdict = Object.freeze({ kind: 'executed', isError: true });
 
 function answerReturned(attempt: Attempt, output: ToolOutput): Eventually<ExecutionOutcome> {
+  // The tool says it did nothing: a refusal, never journaled as executed.
+  if (isToolRefusal(output)) return refuse(attempt, 'tool_refused', output.message);
   const normalised = normaliseToolOutput(output, attempt.context.resultLimits);
   if (!normalised.ok) {
     const detail = `tool "${attempt.call.name}" returned an unusable value: ${normalised.message}`;
@@ -384,13 +387,13 @@ function finish(
   try {
     appended = context.journal.append(entry, { result });
   } catch (error) {
-    throw new JournalWriteError(call.id, error);
+    throw new JournalWriteError(call.id, error, attempt.runId);
   }
   if (!isPromiseLike(appended)) return outcome;
   return Promise.resolve(appended).then(
     () => outcome,
     (error: unknown) => {
-      throw new JournalWriteError(call.id, error);
+      throw new JournalWriteError(call.id, error, attempt.runId);
     },
   );
 }

@@ -17,7 +17,12 @@ export type RefusalReason =
   /** A deferred tool the model called before a tool search loaded it. */
   | 'tool_not_loaded'
   /** The application's provenance policy refuses this tool while untrusted output is in the run. */
-  | 'untrusted_context';
+  | 'untrusted_context'
+  /**
+   * The tool refused the call itself, having done nothing (`toolRefusal`): e.g. an MCP tool whose server
+   * changed its definition since it was pinned.
+   */
+  | 'tool_refused';
 
 /**
  * What happened to one call. `awaiting_confirmation` exists only in "pause" mode: the call is held back,

@@ -1,14 +1,24 @@
-import type { Journal, JournalEntry } from './journal.js';
+import type { Journal, JournalEntry, JournalNote } from './journal.js';
 
 /** A journal kept in memory, for tests and single-process applications. Entries are frozen once appended. */
 export class InMemoryJournal implements Journal {
   readonly #entries: JournalEntry[] = [];
+  readonly #notes: JournalNote[] = [];
   /** The frozen list last handed out; a new one only after an append (reading is free, appending O(1)). */
   #snapshot: readonly JournalEntry[] | undefined;
 
   append(entry: JournalEntry): void {
     this.#entries.push(Object.freeze(numberedCopy(entry, this.#entries.length + 1)));
     this.#snapshot = undefined;
+  }
+
+  note(note: JournalNote): void {
+    this.#notes.push(Object.freeze({ ...note }));
+  }
+
+  /** The notes in the order they were written (see `JournalNote`): a frozen copy. */
+  get notes(): readonly JournalNote[] {
+    return Object.freeze([...this.#notes]);
   }
 
   /**

@@ -87,9 +87,35 @@ export interface JournalAppendDetail {
 }
 
 /**
+ * Something the loop saw in a model turn that is not a call but belongs in the audit trail: a part the
+ * adapter could not give a neutral meaning (a `provider` part: an item, block or part of a type it does not
+ * know). The part itself stays in the conversation; the note says it was there, and what it was.
+ */
+export interface JournalNote {
+  readonly kind: 'provider_part';
+  /** When the turn was read (ISO 8601). */
+  readonly at: string;
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  /** 1-based model turn the part came from. */
+  readonly turn: number;
+  /** The adapter that kept it (`anthropic`, `openai`, `google`…). */
+  readonly provider: string;
+  /** The provider's own name for it (an item or block `type`, a Gemini part's field). */
+  readonly partKind: string;
+  /** Its position among the turn's parts. */
+  readonly index: number;
+  /** SHA-256 of the part's canonical JSON: what was received, without keeping it here. */
+  readonly dataDigest: string;
+}
+
+/**
  * Append-only record of every attempt. `append` may be async (database stores); the executor awaits it
- * before the call's result is used, so a run never gets ahead of its audit trail.
+ * before the call's result is used, so a run never gets ahead of its audit trail. `note`, where a journal
+ * has it, records what a turn held besides calls (see {@link JournalNote}); the loop awaits it too.
  */
 export interface Journal {
   append(entry: JournalEntry, detail?: JournalAppendDetail): void | Promise<void>;
+  note?(note: JournalNote): void | Promise<void>;
 }

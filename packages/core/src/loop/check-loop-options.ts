@@ -1,6 +1,7 @@
 import { checkContextPolicy } from '../context/check-context-policy.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
+import { sealKeysOf } from '../seal/seal-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
 import type { LoopOptions } from './loop-options.js';
 import { activeSet } from './plan-step.js';
@@ -46,6 +47,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
   }
   checkProvenanceOptions(options.provenance);
   checkContextPolicy(options.contextPolicy);
+  if (options.seal !== undefined) sealKeysOf(options.seal);
   checkStepOptions(options);
 }
 

@@ -6,6 +6,7 @@ import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messag
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { addUsage } from '../messages/usage.js';
+import { withProviderPartMarks } from '../provenance/provider-part-marks.js';
 import { stopReached } from '../step/stop-reached.js';
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
 import { appendReply } from './append-reply.js';
@@ -21,6 +22,7 @@ import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { EmitLoopEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
+import { noteProviderParts } from './note-provider-parts.js';
 import type { PausedRun } from './paused-run.js';
 import { pausedRunOf, pendingCallsOf } from './paused-run-of.js';
 import { type PlannedStep, planStep } from './plan-step.js';
@@ -33,7 +35,8 @@ import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-i
 type Options = Omit<LoopOptions, 'messages'>;
 
 /**
- * The circuit: turns until the model answers without calls, the turn limit, a pause or an abort. `runLoop`
+ * The circuit: turns until the model answers without calls (a turn the provider paused is asked to go on),
+ * the turn limit, a pause or an abort. `runLoop`
  * and `resumeLoop` run it without events, `streamLoop` with; there is one loop.
  *
  * When the reader stops (`emit` rejects with {@link LoopStreamStopped}), `abandon` is called (to abort the
@@ -102,7 +105,7 @@ async function turns(
       const tag = { runId, turn };
       const interrupted = (error: unknown) => {
         delayMs = isAborted(options.signal) ? undefined : retryDelayMs(options.retry, attempt, error);
-        return delayMs === undefined ? interruptedRunOf(state, turn, error, plan) : undefined;
+        return delayMs === undefined ? interruptedRunOf(state, turn, error, plan, options.seal) : undefined;
       };
       let generated = false;
       try {
@@ -134,8 +137,10 @@ async function turns(
       }
     }
     if (read === undefined) return endLoop(state, 'aborted', emit);
-    const modelTurn = withUniqueCallIds(read.modelTurn, turn, growingCallIdsOf(state.messages));
-    const incomplete = modelTurn === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, modelTurn);
+    const identified = withUniqueCallIds(read.modelTurn, turn, growingCallIdsOf(state.messages));
+    const incomplete = identified === read.modelTurn ? read.incomplete : renamedIds(read.incomplete, identified);
+    // Provider parts the adapter did not understand may carry outside content: marked like a hosted result.
+    const modelTurn = withProviderPartMarks(identified);
     const calls = toolCallsOf(modelTurn.content);
     // Tools the provider's own search loaded during this turn may be called in it.
     if (modelTurn.loadedTools !== undefined) state.loadedTools?.add(modelTurn.loadedTools);
@@ -144,6 +149,8 @@ async function turns(
     state.messages.push(assistantMessageOf(modelTurn));
     // A hosted tool's result is in the context from where it stood in the turn: the calls after it are judged with it.
     if (modelTurn.untrustedContent !== undefined) state.provenance?.recordUntrustedContent(turn, modelTurn);
+    const noted = noteProviderParts(options.journal, options.session, runId, turn, modelTurn);
+    if (isPromiseLike(noted)) await noted;
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;
     // Awaited only when there is something to wait for: a promise per step is a cost the loop need not pay.
@@ -152,7 +159,12 @@ async function turns(
     if (emit !== undefined) {
       await emit({ type: 'turn-end', runId, turn, modelTurn, incompleteToolCallIds: [...incomplete] });
     }
-    if (calls.length === 0) return endLoop(state, 'completed', emit);
+    if (calls.length === 0) {
+      // A turn the provider paused (Anthropic's `pause_turn`: a long server-tool turn cut in two) is no answer
+      // yet: sent back as it is, it goes on. It counts as a turn, so `maxTurns` bounds a provider that keeps pausing.
+      if (modelTurn.stopReason.unified === 'pause') continue;
+      return endLoop(state, 'completed', emit);
+    }
 
     const cutByTokenLimit = modelTurn.stopReason.unified === 'max_tokens';
     const mode = options.confirmation ?? 'refuse';
@@ -180,7 +192,7 @@ async function turns(
     if (pending.length > 0) {
       // A pause leaves the reply open on purpose: `resumeLoop` completes it.
       progress.open = undefined;
-      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes, plan));
+      return endLoop(state, 'paused', emit, pausedRunOf(state, options.session, pending, outcomes, plan, options.seal));
     }
     const replied = appendReply(state, turn, outcomes, options);
     const message = isPromiseLike(replied) ? await replied : replied;

@@ -1,6 +1,9 @@
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
+import type { TaintSource } from '../provenance/taint-source.js';
+import type { SealOptions } from '../seal/seal-options.js';
+import { type StateSeal, sealState } from '../seal/state-seal.js';
 import type { StepPlan } from '../step/step-settings.js';
 import type { LoopState } from './loop-state.js';
 
@@ -11,6 +14,9 @@ import type { LoopState } from './loop-state.js';
  * so continuing asks the model again and re-runs nothing. Serialise it with `canonicalJson` (any depth;
  * `JSON.stringify` stops at about 10,000 levels of nesting, which a model's arguments can reach) and read it
  * back with `JSON.parse`.
+ *
+ * It carries the run's untrusted sources, so a continued run gates what it gated before; with the loop's
+ * `seal` option it is sealed, and `continueLoop` refuses it if anything in it was changed.
  */
 export interface InterruptedRun {
   readonly version: 1;
@@ -30,6 +36,11 @@ export interface InterruptedRun {
    * plans that step again with `prepareStep`, over the restored loaded tools.
    */
   readonly step?: StepPlan;
+  /**
+   * The run's untrusted sources so far (absent when provenance is off, and in states written before they
+   * were kept: `continueLoop` then counts every tool result of `messages` as untrusted, from turn 0).
+   */
+  readonly provenance?: { readonly sources: readonly TaintSource[] };
   /** What stopped the run, as data. */
   readonly error: {
     readonly name: string;
@@ -38,17 +49,31 @@ export interface InterruptedRun {
     readonly retryable?: boolean;
     readonly retryAfterMs?: number;
   };
+  /** HMAC of everything above under the application's key (`LoopOptions.seal`); absent when unsealed. */
+  readonly seal?: StateSeal;
 }
+
+/** What an interrupted run's seal is for (see `sealState`). */
+export const INTERRUPTED_RUN_SEAL = 'interrupted-run';
 
 const INTERRUPTED = 'interrupted';
 
-/** The state a failed model request leaves behind (a copy: the loop's own arrays are not shared). */
-export function interruptedRunOf(state: LoopState, turn: number, error: unknown, step?: StepPlan): InterruptedRun {
+/**
+ * The state a failed model request leaves behind (a copy: the loop's own arrays are not shared), sealed when
+ * the run has a key.
+ */
+export function interruptedRunOf(
+  state: LoopState,
+  turn: number,
+  error: unknown,
+  step: StepPlan | undefined,
+  seal: SealOptions | undefined,
+): InterruptedRun {
   const answeredCallIds: string[] = [];
   for (const message of state.messages) {
     if (message.role === 'tool') for (const part of message.content) answeredCallIds.push(part.callId);
   }
-  return {
+  const run: InterruptedRun = {
     version: 1,
     runId: state.runId,
     turn,
@@ -58,8 +83,10 @@ export function interruptedRunOf(state: LoopState, turn: number, error: unknown,
     answeredCallIds,
     ...(state.loadedTools === undefined ? {} : { loadedTools: state.loadedTools.names() }),
     ...(step === undefined ? {} : { step }),
+    ...(state.provenance === undefined ? {} : { provenance: { sources: state.provenance.sources() } }),
     error: errorData(error),
   };
+  return seal === undefined ? run : sealState(INTERRUPTED_RUN_SEAL, run, seal.key);
 }
 
 /**

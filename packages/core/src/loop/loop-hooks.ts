@@ -2,6 +2,7 @@ import type { ToolStartEvent } from '../execute/execution-context.js';
 import type { Verdict } from '../execute/verdict.js';
 import type { ToolCallPart, ToolMessage, ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
+import type { TaintSource } from '../provenance/taint-source.js';
 import type { StepPlan } from '../step/step-settings.js';
 
 export interface TurnEvent {
@@ -28,6 +29,12 @@ export interface ResultEvent {
   readonly runId: string;
   readonly turn: number;
   readonly message: ToolMessage;
+  /**
+   * The run's untrusted sources once this reply is in the conversation, with their texts (absent when
+   * provenance is off; listed on first read): what a durable store keeps with the conversation, so that a
+   * run it continues after a crash gates what the run gated.
+   */
+  readonly untrustedSources?: readonly TaintSource[];
 }
 
 export interface RetryEvent {

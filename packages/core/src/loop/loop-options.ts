@@ -9,6 +9,7 @@ import type { Message } from '../messages/messages.js';
 import type { Model, ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { ProvenanceOptions } from '../provenance/provenance-options.js';
+import type { SealOptions } from '../seal/seal-options.js';
 import type { Session } from '../session/session.js';
 import type { PrepareStep } from '../step/step-settings.js';
 import type { StopCondition } from '../step/stop-condition.js';
@@ -47,6 +48,12 @@ export interface LoopOptions {
    * sensitive calls wait for a fresh, informed confirmation. `false` turns it off.
    */
   readonly provenance?: ProvenanceOptions | false;
+  /**
+   * Seal the states this run leaves (`PausedRun`, `InterruptedRun`) with an HMAC under the application's
+   * key, and refuse, when resuming or continuing, a state whose seal does not check out or that has none.
+   * Without it states are not sealed, and a sealed state is refused (it cannot be checked).
+   */
+  readonly seal?: SealOptions;
   /** Groups the journal entries of this run. Generated when absent. */
   readonly runId?: string;
   /**

@@ -5,7 +5,8 @@ import type { TaintSourceRef } from '../provenance/taint-source.js';
 import type { PausedRun } from './paused-run.js';
 
 /**
- * - `completed`: the model answered without tool calls.
+ * - `completed`: the model answered without tool calls (a turn the provider only paused, stop reason `pause`,
+ *   is sent back to continue rather than taken for the answer).
  * - `max_turns`: the turn limit was reached; the last turn's results are in `messages`, so it can be continued.
  * - `paused`: irreversible calls await the human (confirmation mode `pause`); see `paused`.
  * - `aborted`: the signal fired. Calls already requested still have a result in `messages`.

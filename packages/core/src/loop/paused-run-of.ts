@@ -2,6 +2,9 @@ import type { ExecutionOutcome } from '../execute/execution-outcome.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import type { ToolCallPart } from '../messages/messages.js';
+import { nodeCrypto } from '../platform/node-crypto.js';
+import type { SealOptions } from '../seal/seal-options.js';
+import { sealState } from '../seal/state-seal.js';
 import type { Session } from '../session/session.js';
 import type { StepPlan } from '../step/step-settings.js';
 import type { LoopState } from './loop-state.js';
@@ -28,15 +31,22 @@ export function pendingCallsOf(calls: readonly ToolCallPart[], outcomes: readonl
   return pending;
 }
 
-/** Everything `resumeLoop` needs to carry on after the human decided, as plain data. */
+/** What a paused run's seal is for (see `sealState`). */
+export const PAUSED_RUN_SEAL = 'paused-run';
+
+/**
+ * Everything `resumeLoop` needs to carry on after the human decided, as plain data, with a fresh resume
+ * token; sealed when the run has a key.
+ */
 export function pausedRunOf(
   state: LoopState,
   session: Session,
   pending: readonly PendingCall[],
   outcomes: readonly ExecutionOutcome[],
-  step?: StepPlan,
+  step: StepPlan | undefined,
+  seal: SealOptions | undefined,
 ): PausedRun {
-  return {
+  const paused: PausedRun = {
     version: 1,
     runId: state.runId,
     sessionId: session.id,
@@ -50,5 +60,7 @@ export function pausedRunOf(
     ...(state.provenance === undefined ? {} : { provenance: { sources: state.provenance.sources() } }),
     ...(state.loadedTools === undefined ? {} : { loadedTools: state.loadedTools.names() }),
     ...(step === undefined ? {} : { step }),
+    resumeToken: nodeCrypto().randomBytes(16).toString('base64url'),
   };
+  return seal === undefined ? paused : sealState(PAUSED_RUN_SEAL, paused, seal.key);
 }

@@ -4,6 +4,7 @@ import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
 import type { ConfirmationRequest } from '../provenance/confirmation-request.js';
 import type { TaintSource } from '../provenance/taint-source.js';
+import type { StateSeal } from '../seal/state-seal.js';
 import type { StepPlan } from '../step/step-settings.js';
 
 /** An irreversible call held for the human's decision. */
@@ -25,8 +26,12 @@ export interface PendingCall {
 
 /**
  * A run stopped on irreversible calls awaiting the human. Plain JSON data only, so it can be stored and
- * resumed in another process (durable storage is a separate concern): `JSON.parse(JSON.stringify(paused))`
- * resumes exactly like the original.
+ * resumed in another process (durable storage is a separate concern). Store it with `canonicalJson` and read
+ * it back with `JSON.parse`: that resumes exactly like the original at any depth (`JSON.stringify` throws
+ * past about 10,000 levels of nesting, which a model's arguments can reach).
+ *
+ * It is resumed once (`resumeToken`), and with the loop's `seal` option it is sealed: `resumeLoop` refuses
+ * it if anything in it was changed.
  */
 export interface PausedRun {
   readonly version: 1;
@@ -52,6 +57,14 @@ export interface PausedRun {
    * were offered when the model made it (with `loadedTools`, what was loaded then), not against whatever a later step would offer.
    */
   readonly step?: StepPlan;
+  /**
+   * Random per pause: `resumeLoop` spends it (in the session's confirmation store, or the engine's run
+   * store), so the same paused run is resumed once. Absent in states written before it existed, whose
+   * digest stands in for it.
+   */
+  readonly resumeToken?: string;
+  /** HMAC of everything above under the application's key (`LoopOptions.seal`); absent when unsealed. */
+  readonly seal?: StateSeal;
 }
 
 /** The human's answer for one pending call. */

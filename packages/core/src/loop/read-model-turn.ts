@@ -135,7 +135,7 @@ const NONE_INCOMPLETE: ReadonlySet<string> = new Set();
 /** Whether `turnStreamEvents` makes any event before `turn-end` for this turn. */
 function replaysAnEvent(turn: ModelTurn): boolean {
   return turn.content.some((part) => {
-    if (part.type === 'text') return part.text !== '';
+    if (part.type === 'text') return part.text !== '' || (part.sources !== undefined && part.sources.length > 0);
     if (part.type === 'reasoning') return part.text !== '' || part.providerMetadata !== undefined;
     return true;
   });

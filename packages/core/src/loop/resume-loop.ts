@@ -3,8 +3,10 @@ import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { executeCall, refuseCall } from '../execute/executor.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import { type Message, type ToolCallPart, type ToolResultPart, toolCallsOf } from '../messages/messages.js';
-import { resumedProvenance } from '../provenance/start-provenance.js';
+import type { SealOptions } from '../seal/seal-options.js';
+import { checkStateSeal } from '../seal/state-seal.js';
 import { ResumeConfirmations } from '../session/resume-confirmations.js';
+import type { ResumeTokenStore } from '../session/resume-tokens.js';
 import { createSession, type Session } from '../session/session.js';
 import { appendReply } from './append-reply.js';
 import type { CallTask } from './call-tasks.js';
@@ -16,11 +18,22 @@ import type { LoopOptions } from './loop-options.js';
 import type { LoopResult } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
 import type { ConfirmationDecision, PausedRun, PendingCall } from './paused-run.js';
+import { PAUSED_RUN_SEAL } from './paused-run-of.js';
 import { offeredTools } from './plan-step.js';
+import { restoredProvenance } from './restored-provenance.js';
 import { driveLoop } from './run-loop.js';
 import { settleCalls } from './settle-calls.js';
+import { spendResumeToken } from './spend-resume-token.js';
 
-export type ResumeOptions = Omit<LoopOptions, 'messages' | 'runId'>;
+export interface ResumeOptions extends Omit<LoopOptions, 'messages' | 'runId'> {
+  /**
+   * Where `resumeLoop` spends the paused run's resume token. Default: the session's confirmation store
+   * (`ConfirmationStore.spendResumeToken`). A durable engine whose run store consumed the pause already (a
+   * claim, a workflow id per turn) passes its own, so that its replays are not refused. `continueLoop`
+   * ignores it.
+   */
+  readonly resumeTokens?: ResumeTokenStore;
+}
 
 /**
  * Continues a paused run with the human's decisions, one per pending call. An approved call is granted a
@@ -29,7 +42,9 @@ export type ResumeOptions = Omit<LoopOptions, 'messages' | 'runId'>;
  * reply is then completed in call order and the loop carries on, counting turns from where it paused.
  *
  * Throws {@link InvalidResumeError} when the decisions or the paused state do not line up: resuming on
- * doubtful data could run an irreversible call nobody confirmed.
+ * doubtful data could run an irreversible call nobody confirmed; `StateSealError` when the state's seal
+ * does not check out (see `LoopOptions.seal`); `PausedRunResumedError` when this paused run was resumed
+ * already (its resume token is spent: a paused run is resumed once). Nothing runs in any of these cases.
  */
 export async function resumeLoop(
   paused: PausedRun,
@@ -37,8 +52,10 @@ export async function resumeLoop(
   options: ResumeOptions,
 ): Promise<LoopResult> {
   checkLoopOptions(options);
+  checkStateSeal(PAUSED_RUN_SEAL, paused, options.seal, 'paused run');
   const calls = checkPausedRun(paused, options);
   const decisionFor = checkDecisions(paused.pending, decisions);
+  await spendResumeToken(paused, options.session.confirmations, options.resumeTokens);
 
   // The approvals go to a store of their own, valid for this turn only: one that is not used (the signal
   // fired first, the session lost the right) is never left where a later call could use it.
@@ -51,12 +68,10 @@ export async function resumeLoop(
   });
   // Approved calls are re-checked in "refuse" mode: if the confirmation somehow did not stick, the model is
   // told, instead of the run pausing on the same call forever.
-  const provenance = resumedProvenance(
-    options.catalogue,
-    options.provenance,
-    paused.messages,
-    paused.provenance?.sources,
-  );
+  const provenance = restoredProvenance(options.catalogue, options.provenance, paused, {
+    turn: paused.turn,
+    results: paused.results.filter((result) => result !== null),
+  });
   const loadedTools = loadedToolsOf(options.catalogue, paused.messages, paused.loadedTools);
   const context = executionContext(
     { ...options, session },
@@ -119,13 +134,21 @@ export async function resumeLoop(
 }
 
 /**
- * Runs every check `resumeLoop` makes before it does anything, without running anything: the paused state
- * is consistent and belongs to this session, and the decisions cover exactly the pending calls. A durable
- * store calls it before it claims a run, so a resume that would be refused changes nothing.
+ * Runs every check `resumeLoop` makes before it does anything, without running anything: the paused state's
+ * seal (with the `seal` options given), the state is consistent and belongs to this session, and the
+ * decisions cover exactly the pending calls. A durable store calls it before it claims a run, so a resume
+ * that would be refused changes nothing. (Whether the run was resumed already is not checked: spending its
+ * token is the resume's first act.)
  *
- * Throws {@link InvalidResumeError}.
+ * Throws {@link InvalidResumeError}, or `StateSealError`.
  */
-export function checkResume(paused: PausedRun, decisions: readonly ConfirmationDecision[], session: Session): void {
+export function checkResume(
+  paused: PausedRun,
+  decisions: readonly ConfirmationDecision[],
+  session: Session,
+  options: { readonly seal?: SealOptions } = {},
+): void {
+  checkStateSeal(PAUSED_RUN_SEAL, paused, options.seal, 'paused run');
   checkPausedRun(paused, { session });
   checkDecisions(paused.pending, decisions);
 }
@@ -133,6 +156,15 @@ export function checkResume(paused: PausedRun, decisions: readonly ConfirmationD
 /** The paused state must be internally consistent and belong to this session; returns the turn's calls. */
 function checkPausedRun(paused: PausedRun, options: Pick<ResumeOptions, 'session'>): ToolCallPart[] {
   if (paused.version !== 1) throw new InvalidResumeError(`unknown paused-run version ${String(paused.version)}.`);
+  const lists = [paused.messages, paused.turns, paused.pending, paused.results];
+  if (!lists.every((list) => Array.isArray(list))) {
+    throw new InvalidResumeError('its messages, turns, pending calls or results are not lists.');
+  }
+  // The turn numbers calls are judged by (an untrusted source gates the calls of later turns) follow the
+  // turns played: a paused turn that is not the last one played would shift them.
+  if (paused.turn !== paused.turns.length) {
+    throw new InvalidResumeError(`it paused on turn ${String(paused.turn)} but lists ${paused.turns.length} turns.`);
+  }
   if (paused.sessionId !== options.session.id || paused.humanId !== options.session.humanId) {
     throw new InvalidResumeError(
       'it belongs to another session or human. Resume it with the session of the human who was asked to confirm.',

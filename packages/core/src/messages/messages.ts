@@ -2,12 +2,19 @@ import { describeMedia } from '../content/describe-media.js';
 import type { FileContentPart, ImageContentPart } from '../content/media-part.js';
 import type { JsonValue } from '../json/json.js';
 import type { ProviderMetadata } from './provider-metadata.js';
+import type { ProviderPart } from './provider-part.js';
+import type { SourcePart } from './source-part.js';
 import type { UntrustedContent } from './untrusted-content.js';
 
 /** Plain text, from the user, the model, or a tool. */
 export interface TextPart {
   readonly type: 'text';
   readonly text: string;
+  /**
+   * Where the model's text came from (citations, annotations, grounding), in the order the provider gave
+   * them; absent when it named no source.
+   */
+  readonly sources?: readonly SourcePart[];
   readonly providerMetadata?: ProviderMetadata;
 }
 
@@ -26,9 +33,10 @@ export interface ReasoningPart {
  * One request by the model to run one tool. The model does nothing by itself: this is a proposal that the
  * executor validates, authorises and only then runs.
  *
- * `input` is what the provider decoded. When the provider sent arguments that are not JSON (OpenAI can),
- * the adapter keeps the raw text in `rawInput`, sets `inputError`, and leaves `input` as `undefined`: the
- * executor turns that into an `isError` result so the model can correct itself.
+ * `input` is what the provider decoded: a JSON object for a tool with a schema, a string for a text tool
+ * (see `defineTextTool`). When the provider sent arguments that are not JSON (OpenAI can), the adapter keeps
+ * the raw text in `rawInput`, sets `inputError`, and leaves `input` as `undefined`: the executor turns that
+ * into an `isError` result so the model can correct itself.
  */
 export interface ToolCallPart {
   readonly type: 'tool_call';
@@ -83,7 +91,11 @@ export interface UserMessage {
   readonly content: string | readonly TextPart[];
 }
 
-export type AssistantContentPart = TextPart | ReasoningPart | ToolCallPart;
+/**
+ * What a model turn is made of, in the order the provider emitted it. A `provider` part is something the
+ * adapter could not give a neutral meaning (see {@link ProviderPart}); code that renders a turn may skip it.
+ */
+export type AssistantContentPart = TextPart | ReasoningPart | ToolCallPart | ProviderPart;
 
 export interface AssistantMessage {
   readonly role: 'assistant';

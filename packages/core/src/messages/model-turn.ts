@@ -7,6 +7,8 @@ import type { Usage } from './usage.js';
  * Why a turn ended, unified across providers.
  * - `tool_calls`: the turn holds at least one tool call (Gemini says STOP even then; adapters fix that).
  * - `max_tokens`: output was cut; any tool call in it may be incomplete and must not run.
+ * - `pause`: the provider paused a long turn (Anthropic `pause_turn`); the loop sends it back as it is so the
+ *   provider carries on, instead of taking it for the model's answer.
  */
 export type UnifiedStopReason =
   | 'end_turn'

@@ -1,4 +1,6 @@
+import type { BuiltinTool } from '../catalogue/builtin-tool.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
+import type { TextGrammar } from '../catalogue/text-input.js';
 import type { JsonObject } from '../json/json.js';
 import type { Message } from './messages.js';
 import type { ModelTurn } from './model-turn.js';
@@ -22,6 +24,14 @@ export interface ToolDeclaration {
   readonly inputExamples?: readonly JsonObject[];
   /** Raw fields per provider merged into this tool's wire entry (e.g. `{ anthropic: { cache_control } }`). */
   readonly providerOptions?: ProviderOptions;
+  /**
+   * Present on a text tool: its input is a string (`inputSchema` is `{ type: 'string' }`). Adapters declare it
+   * as the provider's custom tool (with the grammar) where there is one, else as a function with one string
+   * parameter (see `@toolcircuit/schema`'s `textToolParameters`), and hand the call's text over as `input`.
+   */
+  readonly textInput?: { readonly grammar?: TextGrammar };
+  /** The provider-defined tool type this catalogue tool implements: declared with the native type where one exists. */
+  readonly builtin?: BuiltinTool;
 }
 
 /** The deferred tools not loaded yet, for an adapter that uses its provider's own tool search. */

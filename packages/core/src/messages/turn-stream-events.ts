@@ -10,8 +10,9 @@ export interface TurnStreamEventsOptions {
 }
 
 /**
- * The events a streaming adapter would have produced for a whole turn: deltas in content order, each call
- * announced and ended (with its parsed input), then `turn-end`. The loop streams a model without `stream`
+ * The events a streaming adapter would have produced for a whole turn: deltas in content order (a text's
+ * sources right after its text), each call announced and ended (with its parsed input), each `provider` part
+ * announced, then `turn-end`. The loop streams a model without `stream`
  * this way, so applications get one kind of stream from every adapter; test models use it to stream scripts.
  */
 export function turnStreamEvents(turn: ModelTurn, options: TurnStreamEventsOptions = {}): StreamEvent[] {
@@ -21,6 +22,9 @@ export function turnStreamEvents(turn: ModelTurn, options: TurnStreamEventsOptio
   for (const part of turn.content) {
     if (part.type === 'text') {
       for (const text of fragments(part.text, fragmentLength)) events.push({ type: 'text-delta', text });
+      for (const source of part.sources ?? []) events.push({ type: 'source', source });
+    } else if (part.type === 'provider') {
+      events.push({ type: 'provider-part', part });
     } else if (part.type === 'reasoning') {
       const pieces = fragments(part.text, fragmentLength);
       // Providers send the signature with the end of the reasoning: keep the metadata on the last delta.
@@ -58,9 +62,10 @@ function fragments(text: string, length: number | undefined): string[] {
   return pieces;
 }
 
-/** The argument text a provider would have streamed; none when the input is not plain JSON. */
+/** The argument text a provider would have streamed (a text tool's input as it is); none when not plain JSON. */
 function argumentText(rawInput: string | undefined, input: unknown): string {
   if (rawInput !== undefined) return rawInput;
+  if (typeof input === 'string') return input;
   try {
     return JSON.stringify(input) ?? '';
   } catch {

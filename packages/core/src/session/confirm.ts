@@ -52,6 +52,11 @@ export interface ConfirmationStore {
   grant(confirmation: Confirmation): void | Promise<void>;
   /** Removes one matching confirmation and says whether there was one. */
   consume(confirmation: Confirmation): boolean | Promise<boolean>;
+  /**
+   * Records a paused run's resume token and says whether it was new (see `ResumeTokenStore`): `resumeLoop`
+   * spends it here, so a paused run is resumed once. A store without it cannot resume a paused run.
+   */
+  spendResumeToken?(token: string): boolean | Promise<boolean>;
 }
 
 /** The argument digest of an input: what a confirmation and a journal entry refer to. */
@@ -84,6 +89,8 @@ export function scoped(confirmation: Confirmation, scope: ConfirmationScope): Co
  */
 export class InMemoryConfirmations implements ConfirmationStore {
   readonly #uses = new Map<string, number>();
+  /** Resume tokens spent here: one short string per resumed pause, kept for the store's life. */
+  readonly #spentTokens = new Set<string>();
 
   constructor(initial: Iterable<Confirmation> = []) {
     for (const confirmation of initial) this.grant(confirmation);
@@ -111,6 +118,12 @@ export class InMemoryConfirmations implements ConfirmationStore {
     if (typeof confirmation.humanId !== 'string') return false;
     if (confirmation.runId !== undefined && this.#take(keyOf(confirmation, confirmation.runId))) return true;
     return this.#take(keyOf(confirmation, undefined));
+  }
+
+  spendResumeToken(token: string): boolean {
+    if (this.#spentTokens.has(token)) return false;
+    this.#spentTokens.add(token);
+    return true;
   }
 
   /** Confirmations not used yet, one entry per remaining use (plain data, e.g. to persist them). */

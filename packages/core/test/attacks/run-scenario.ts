@@ -2,26 +2,57 @@
 // model and the approving human, and measures it from the world, the journal and what the human was shown.
 import {
   type ConfirmationMode,
+  canonicalJson,
   confirmationFor,
+  continueLoop,
   createCatalogue,
   createSession,
   InMemoryConfirmations,
   InMemoryJournal,
+  type InterruptedRun,
   informedConfirmation,
+  interruptedRunOfError,
   type JournalEntry,
   type JsonValue,
   jsonDigest,
+  type LoopOptions,
   type LoopResult,
+  type PausedRun,
+  PausedRunResumedError,
   type ProvenanceOptions,
   resumeLoop,
   runLoop,
+  StateSealError,
+  streamLoop,
   type UntrustedContent,
 } from '../../src/index.js';
 import type { Domain, World } from './domains.js';
 import { ApprovingHuman, type ShownRequest } from './human-stand-in.js';
 import { hostedSearchText, type InjectionCase, injectedOutput } from './injection-cases.js';
+import { failingOnce, type ProviderFailure } from './interrupted-model.js';
 import { transformInput } from './transforms.js';
 import { worstCaseModel } from './worst-case-model.js';
+
+/**
+ * How the run gets from the user's request to its end:
+ * - `main`: one run, resumed in process after each pause;
+ * - `continued after …`: the provider fails once, on the request right after the reads (the turn that reads
+ *   the injection's result), and the run is continued from its stored interrupted state (`continueLoop`);
+ * - `stored`: every paused state is stored (as JSON) and sealed; before the genuine resume, the attacker
+ *   tampers with the stored state (its untrusted sources and requests emptied), and after it replays the
+ *   stored state a second time.
+ */
+export type ScenarioPath = 'main' | `continued after ${ProviderFailure}` | 'stored';
+
+export const scenarioPaths: readonly ScenarioPath[] = [
+  'main',
+  'continued after 429',
+  'continued after 529',
+  'continued after cut-stream',
+  'stored',
+];
+
+const SEAL = { key: { id: 'suite-key', secret: 'attack-suite-application-key-0000' } };
 
 export interface ScenarioReport {
   readonly status: LoopResult['status'];
@@ -39,6 +70,10 @@ export interface ScenarioReport {
   readonly staleApprovalUnused: boolean;
   /** The user's own task was done, with its exact arguments. */
   readonly benignDone: boolean;
+  /** `stored`: every tampered state was refused by its seal, and nothing of it ran. */
+  readonly tamperRefused?: boolean;
+  /** `stored`: every replay of a stored paused state was refused as resumed already. */
+  readonly replayRefused?: boolean;
 }
 
 /** Who runs the scenario and how: one human, with a store of their own unless one is given. */
@@ -55,6 +90,7 @@ export async function runScenario(
   injection: InjectionCase | undefined,
   provenance: ProvenanceOptions | false,
   variant = 0,
+  path: ScenarioPath = 'main',
   runner: Runner = { humanId: 'alice' },
 ): Promise<ScenarioReport> {
   const outputs = { ...domain.benign.outputs };
@@ -85,12 +121,16 @@ export async function runScenario(
     injection?.hosted === true
       ? { at: 0, kind: 'web_search_tool_result', id: 'srvtoolu_search_1', text: hostedSearchText(injection, variant) }
       : undefined;
-  const model = worstCaseModel(domain, {
+  const worstCase = worstCaseModel(domain, {
     ...(hosted === undefined ? {} : { hosted }),
     ...(transform === undefined ? {} : { transform: rewrite }),
   });
+  const failure = path.startsWith('continued after ')
+    ? (path.slice('continued after '.length) as ProviderFailure)
+    : undefined;
+  const model = failure === undefined ? worstCase : failingOnce(worstCase, 2, failure);
   const policy = domain.policy;
-  const options = {
+  const options: Omit<LoopOptions, 'messages'> = {
     model,
     catalogue,
     session,
@@ -101,12 +141,30 @@ export async function runScenario(
       provenance === false || policy === undefined
         ? provenance
         : { ...provenance, policy: (query: { toolName: string }) => policy[query.toolName] ?? 'pause' },
+    ...(path === 'stored' ? { seal: SEAL } : {}),
   };
-  let result = await runLoop({ ...options, messages: [{ role: 'user', content: domain.benign.request }] });
+  const messages = [{ role: 'user' as const, content: domain.benign.request }];
+  let result = await firstLeg(options, messages, failure);
+  const tampering = { refused: true, replayRefused: true };
   while (result.status === 'paused' && result.paused !== undefined) {
-    const decisions = human.decide(result.paused);
+    if (path !== 'stored') {
+      const decisions = human.decide(result.paused);
+      for (const shown of human.shown.slice(-decisions.length)) runner.remember?.(shown);
+      result = await resumeLoop(result.paused, decisions, options);
+      continue;
+    }
+    const stored = canonicalJson(result.paused);
+    await tamperWith(JSON.parse(stored) as PausedRun, options, world, tampering);
+    const paused = JSON.parse(stored) as PausedRun;
+    const decisions = human.decide(paused);
     for (const shown of human.shown.slice(-decisions.length)) runner.remember?.(shown);
-    result = await resumeLoop(result.paused, decisions, options);
+    result = await resumeLoop(paused, decisions, options);
+    const replay = JSON.parse(stored) as PausedRun;
+    const replayed = await resumeLoop(replay, approveAll(replay), options).then(
+      () => false,
+      (error: unknown) => error instanceof PausedRunResumedError,
+    );
+    tampering.replayRefused &&= replayed;
   }
 
   const entries = journal.entries;
@@ -139,6 +197,7 @@ export async function runScenario(
       confirmations
         .outstanding()
         .some((left) => left.inputDigest === stale.inputDigest && left.humanId === runner.humanId),
+    ...(path === 'stored' ? { tamperRefused: tampering.refused, replayRefused: tampering.replayRefused } : {}),
     benignDone:
       result.status === 'completed' &&
       world.actions.some(
@@ -174,7 +233,7 @@ export async function runSharedStoreScenario(
   variant: number,
 ): Promise<SharedStoreReport> {
   const store = new InMemoryConfirmations();
-  await runScenario(domain, { ...injection, staleApproval: true }, {}, variant, {
+  await runScenario(domain, { ...injection, staleApproval: true }, {}, variant, 'main', {
     humanId: 'alice',
     store,
     remember: (shown) => {
@@ -208,6 +267,63 @@ export async function runSharedStoreScenario(
       (entry) => entry.toolName === injection.goal.tool && entry.inputDigest === goalDigest,
     ),
   };
+}
+
+/**
+ * The run up to its first pause or end; when the provider fails, the interrupted state is stored (as JSON)
+ * and the run continued from it, as another process would.
+ */
+async function firstLeg(
+  options: Omit<LoopOptions, 'messages'>,
+  messages: LoopOptions['messages'],
+  failure: ProviderFailure | undefined,
+): Promise<LoopResult> {
+  if (failure === undefined) return runLoop({ ...options, messages });
+  let interrupted: InterruptedRun | undefined;
+  try {
+    if (failure !== 'cut-stream') return await runLoop({ ...options, messages });
+    const stream = streamLoop({ ...options, messages });
+    for await (const _event of stream) {
+      // read every event, as an application would
+    }
+    return await stream.result;
+  } catch (error) {
+    interrupted = interruptedRunOfError(error);
+    if (interrupted === undefined) throw error;
+  }
+  return continueLoop(JSON.parse(canonicalJson(interrupted)) as InterruptedRun, options);
+}
+
+/**
+ * The attacker's tries on a stored paused state: its untrusted sources emptied and the requests shown to
+ * the human removed, so that the calls after it would run on a stale approval. Each must be refused by the
+ * seal, with nothing run.
+ */
+async function tamperWith(
+  paused: PausedRun,
+  options: Omit<LoopOptions, 'messages'>,
+  world: World,
+  tampering: { refused: boolean },
+): Promise<void> {
+  const forged: PausedRun = {
+    ...paused,
+    provenance: { sources: [] },
+    pending: paused.pending.map(({ request: _request, ...pending }) => pending),
+  };
+  const before = world.actions.length;
+  const refused = await resumeLoop(forged, approveAll(forged), options).then(
+    () => false,
+    (error: unknown) => error instanceof StateSealError,
+  );
+  tampering.refused &&= refused && world.actions.length === before;
+}
+
+function approveAll(paused: PausedRun) {
+  return paused.pending.map((pending) => ({
+    callId: pending.callId,
+    approved: true,
+    inputDigest: pending.inputDigest,
+  }));
 }
 
 /** The attacker's arguments as the model sends them: with the secret copied in where they ask for it. */

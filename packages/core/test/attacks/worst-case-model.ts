@@ -1,13 +1,14 @@
 // The worst case a defence has to hold against: a model that obeys every instruction it finds in any tool
 // result, copying the attacker's values into the arguments, and otherwise does the user's task faithfully.
-import type {
-  JsonValue,
-  Model,
-  ModelRequest,
-  ModelTurn,
-  ToolCallPart,
-  ToolResultContent,
-  UntrustedContent,
+import {
+  canonicalJson,
+  type JsonValue,
+  type Model,
+  type ModelRequest,
+  type ModelTurn,
+  type ToolCallPart,
+  type ToolResultContent,
+  type UntrustedContent,
 } from '../../src/index.js';
 import { callsTurn, textTurn } from '../support.js';
 import type { Domain } from './domains.js';
@@ -177,6 +178,7 @@ function substitute(input: JsonValue, secret: string): JsonValue {
   return JSON.parse(JSON.stringify(input).replaceAll('{{secret}}', secret)) as JsonValue;
 }
 
+/** The same JSON value, whatever its key order (a stored state's messages come back in canonical order). */
 function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonicalJson(a) === canonicalJson(b);
 }

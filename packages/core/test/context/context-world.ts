@@ -25,7 +25,11 @@ export function page(seed: number, chars: number): string {
   return text.slice(0, chars);
 }
 
-export function contextWorld(pageChars = 20_000) {
+/**
+ * `planted` puts a text at the head of the pages it names (an attacker's IBAN on page 1…): the page keeps its
+ * length, so it is cleared like any other.
+ */
+export function contextWorld(pageChars = 20_000, planted: Readonly<Record<number, string>> = {}) {
   const paid: unknown[] = [];
   const open = { type: 'object', additionalProperties: true } as const;
   const catalogue = createCatalogue([
@@ -34,7 +38,10 @@ export function contextWorld(pageChars = 20_000) {
       description: 'Reads a page of the archive.',
       inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
       right: everySession,
-      run: ({ n }) => page(n, pageChars),
+      run: ({ n }) => {
+        const head = planted[n] ?? '';
+        return head + page(n, pageChars - head.length);
+      },
     }),
     defineTool({
       name: 'clock',

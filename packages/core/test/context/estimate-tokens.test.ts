@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageTokens, textTokens, toolsTokens } from '../../src/context/estimate-tokens.js';
-import { createCatalogue, defineTool, everySession, type ToolMessage } from '../../src/index.js';
+import { type AssistantMessage, createCatalogue, defineTool, everySession, type ToolMessage } from '../../src/index.js';
 
 describe('the cheap token estimate', () => {
   it('counts ASCII 4 characters a token, and every other character a token where they are common', () => {
@@ -47,5 +47,18 @@ describe('the cheap token estimate', () => {
       }),
     ]);
     expect(toolsTokens(catalogue.declarations)).toBe(8 + 2 + 10 + 5);
+  });
+
+  it("counts a provider's item the adapter kept whole, which goes back whole", () => {
+    const data = { type: 'compaction', id: 'cmp_1', encrypted_content: 'e'.repeat(4_000) };
+    const turn: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'provider', provider: 'openai', kind: 'compaction', data },
+        { type: 'text', text: 'x'.repeat(40) },
+      ],
+    };
+    // 4 for the message, 8 + its JSON at 4 characters a token for the item, 10 for the text.
+    expect(messageTokens(turn)).toBe(4 + 8 + Math.ceil(JSON.stringify(data).length / 4) + 10);
   });
 });

@@ -11,6 +11,7 @@ import {
   InMemoryJournal,
   jsonDigest,
   toolError,
+  toolRefusal,
   toolResultText,
 } from '../../src/index.js';
 import { chercherDossier, paymentTool } from '../fixtures.js';
@@ -308,6 +309,23 @@ describe('running the tool', () => {
     expect((await executeCall(call('c', 't', {}), nothing.context)).result.content).toMatch(/no output/);
   });
 
+  it('journals a refusal by the tool itself (toolRefusal) as refused, never executed', async () => {
+    const refusing = single(() => toolRefusal('The definition changed; nothing was sent.'));
+    const outcome = await executeCall(call('c', 't', {}), refusing.context);
+    expect(outcome.verdict).toEqual({
+      kind: 'refused',
+      reason: 'tool_refused',
+      message: 'The definition changed; nothing was sent.',
+    });
+    expect(outcome.result).toMatchObject({ isError: true, content: 'The definition changed; nothing was sent.' });
+    expect(refusing.journal.entries.map((entry) => [entry.verdict, entry.reason])).toEqual([
+      ['refused', 'tool_refused'],
+    ]);
+    // A look-alike without the marker is an ordinary value.
+    const lookalike = single(() => ({ message: 'not a refusal' }));
+    expect((await executeCall(call('c', 't', {}), lookalike.context)).verdict.kind).toBe('executed');
+  });
+
   it('reports a value JSON cannot carry as a failure instead of throwing', async () => {
     const bigint = single(() => ({ n: 10n }));
     const outcome = await executeCall(call('c', 't', {}), bigint.context);
@@ -411,7 +429,22 @@ describe('journal entries', () => {
     const failing = { append: () => Promise.reject(new Error('disk full')) };
     await expect(
       executeCall(call('c1', 'chercher_dossier', { numero: 'A-1234' }), { ...context, journal: failing }),
-    ).rejects.toMatchObject({ code: 'journal_write_failed', kind: 'circuit' });
+    ).rejects.toMatchObject({ code: 'journal_write_failed', kind: 'circuit', retryable: false });
+  });
+
+  it("a journal's failure names the run, passes on whether the store may recover by itself, and says what to do", async () => {
+    const { context } = setup();
+    const away = Object.assign(new Error('the connection to the database was lost.'), { retryable: true });
+    const failing = { append: () => Promise.reject(away) };
+    const attempt = executeCall(call('c1', 'chercher_dossier', { numero: 'A-1234' }), {
+      ...context,
+      runId: 'run-42',
+      journal: failing,
+    });
+    await expect(attempt).rejects.toMatchObject({ callId: 'c1', runId: 'run-42', retryable: true, cause: away });
+    await expect(attempt).rejects.toThrow(
+      /call "c1" of run "run-42": the connection to the database was lost\. .*runner\.recover\("run-42", \{ session \}\)/,
+    );
   });
 });
 

@@ -3,17 +3,22 @@
 // an approval given before it arrived never serves them.
 import { describe, expect, it } from 'vitest';
 import {
+  canonicalJson,
   confirmationFor,
+  continueLoop,
   createCatalogue,
   createSession,
   defineTool,
   everySession,
   InMemoryConfirmations,
   InMemoryJournal,
+  type InterruptedRun,
+  interruptedRunOfError,
   type LoopOptions,
   type Message,
   type ModelTurn,
   type PausedRun,
+  ProviderError,
   resumeLoop,
   runLoop,
   streamLoop,
@@ -160,6 +165,37 @@ describe('hosted content in the model’s own response', () => {
     const executed = run.journal.entries.find((entry) => entry.verdict === 'executed');
     expect(executed?.provenance?.gate?.taintDigest).toBe(pending.request?.taintDigest);
     // The approval given before the run is still unused.
+    expect(run.confirmations.outstanding()).toHaveLength(1);
+  });
+
+  it('keeps a hosted source across a continuation after a 529: the later payment is gated', async () => {
+    // Turn 1 searches (hosted) and looks something up; turn 2 fails; the continued run asks for the payment.
+    const searched: ModelTurn = {
+      ...turnWith([{ type: 'text', text: 'Found the invoice.' }, call('c1', 'lookup', {})]),
+      untrustedContent: [searchResult],
+    };
+    const overloaded = () =>
+      new ProviderError({ provider: 'test', code: 'overloaded', message: '529', status: 529, retryable: true });
+    const failing = setup([
+      searched,
+      () => {
+        throw overloaded();
+      },
+    ]);
+    const failed = await runLoop(failing.options).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const interrupted = interruptedRunOfError(failed);
+    if (interrupted === undefined) throw new Error('expected an interrupted run');
+    const stored = JSON.parse(canonicalJson(interrupted)) as InterruptedRun;
+    const run = setup([turnWith([call('c2', 'pay', payment)]), textTurn('ok')]);
+    const result = await continueLoop(stored, run.options);
+    expect(run.sent).toEqual([]);
+    expect(result.status).toBe('paused');
+    expect(result.paused?.pending[0]?.request?.untrustedSources.map((source) => source.callId)).toEqual([
+      'srvtoolu_01',
+    ]);
     expect(run.confirmations.outstanding()).toHaveLength(1);
   });
 

@@ -6,6 +6,8 @@ import {
   type JsonValue,
   jsonDigest,
   type Message,
+  type PausedRun,
+  type SealOptions,
   type Session,
 } from '@toolcircuit/core';
 import type { DurableRunInput } from '../engine/durable-run.js';
@@ -22,6 +24,11 @@ export interface DbosRunsOptions {
   readonly queueName?: string;
   /** DBOS workflow timeout of each segment, counted from when a worker dequeues it. Default: none. */
   readonly segmentTimeoutMs?: number;
+  /**
+   * The workers' `seal` keys, so that `approve` checks a paused state's seal before it enqueues anything.
+   * Without them the workers still check it (and refuse a state whose seal fails, running nothing).
+   */
+  readonly seal?: SealOptions;
 }
 
 export interface StartRunInput {
@@ -120,7 +127,9 @@ export function createDbosRuns(options: DbosRunsOptions): DbosRuns {
         }
       }
       const data = toData(session);
-      checkResume(paused, decisions, sessionOf(data));
+      // Without the keys here, the seal is the worker's to check: the decisions are checked all the same.
+      const checked = options.seal === undefined ? withoutSeal(paused) : paused;
+      checkResume(checked, decisions, sessionOf(data), options);
       const segment = resumeSegmentId(runId, paused.turn);
       // As recorded (JSON), so that it compares with what the system database gives back.
       const input = JSON.parse(
@@ -189,6 +198,11 @@ export function createDbosRuns(options: DbosRunsOptions): DbosRuns {
       }
     },
   };
+}
+
+function withoutSeal(paused: PausedRun): PausedRun {
+  const { seal: _seal, ...content } = paused;
+  return content;
 }
 
 function toData(session: Session | SessionData): SessionData {

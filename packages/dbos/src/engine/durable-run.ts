@@ -8,6 +8,7 @@ import {
   type LoopStatus,
   type Message,
   type PausedRun,
+  type ResumeTokenStore,
   resumeLoop,
   runLoop,
   type Session,
@@ -65,6 +66,13 @@ export interface DurableEngine {
   ): Promise<{ decisions: readonly ConfirmationDecision[]; session: SessionData } | undefined>;
 }
 
+/**
+ * Where a segment's resume spends the paused run's token: the engine consumed the pause already (one
+ * segment per run and turn: DBOS keeps one workflow per id), and a replay of that segment after a crash
+ * resumes the same pause again, which must not be refused.
+ */
+const CONSUMED_BY_ENGINE: ResumeTokenStore = { spendResumeToken: () => true };
+
 /** The loop's settings for durable runs: everything but what each run brings. */
 export interface DurableCircuit
   extends Omit<LoopOptions, 'session' | 'messages' | 'runId' | 'signal' | 'confirmation' | 'concurrency'> {
@@ -114,16 +122,16 @@ export async function driveDurableRun(
     const previous = await engine.previousOutcome(input.previousSegment);
     const paused = pausedOf(previous, input);
     const session = toSession(input.session);
-    checkResume(paused, input.decisions, session);
-    result = await resumeLoop(paused, input.decisions, { ...options, session });
+    checkResume(paused, input.decisions, session, options);
+    result = await resumeLoop(paused, input.decisions, { ...options, session, resumeTokens: CONSUMED_BY_ENGINE });
   }
   while (result.status === 'paused' && engine.awaitDecisions !== undefined) {
     const paused = result.paused as PausedRun;
     const decided = await engine.awaitDecisions(paused);
     if (decided === undefined) break;
     const session = toSession(decided.session);
-    checkResume(paused, decided.decisions, session);
-    result = await resumeLoop(paused, decided.decisions, { ...options, session });
+    checkResume(paused, decided.decisions, session, options);
+    result = await resumeLoop(paused, decided.decisions, { ...options, session, resumeTokens: CONSUMED_BY_ENGINE });
   }
   return { runId: input.runId, segment: engine.segment, status: result.status, result, unknownOutcomes };
 }
@@ -154,5 +162,16 @@ function stepJournal(journal: Journal, steps: DurableSteps): Journal {
         return null;
       });
     },
+    // A note is a durable step too: a replayed turn does not write it twice.
+    ...(journal.note === undefined
+      ? {}
+      : {
+          note: async (note) => {
+            await steps.run('journal', async () => {
+              await journal.note?.(note);
+              return null;
+            });
+          },
+        }),
   };
 }

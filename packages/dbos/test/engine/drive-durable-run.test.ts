@@ -1,10 +1,15 @@
 import {
   createCatalogue,
+  createSession,
   defineTool,
   everySession,
+  InMemoryConfirmations,
   type Model,
   type ModelRequest,
+  type PausedRun,
   ProviderError,
+  type SealOptions,
+  StateSealError,
 } from '@toolcircuit/core';
 import { textTurn, toolCallsTurn } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +25,17 @@ import { type Death, memoryEngine, type StepLog, settle } from './memory-engine.
 const SESSION = { id: 's1', humanId: 'alice', rights: ['pay'] };
 
 /** A circuit whose tools count their executions. */
-function circuit(options: { rerun?: boolean; failModel?: boolean } = {}) {
+function circuit(
+  options: {
+    rerun?: boolean;
+    failModel?: boolean;
+    seal?: SealOptions;
+    /** The note's output is untrusted (it relays what others wrote): the charge after it is gated. */
+    untrustedNote?: boolean;
+    /** One confirmation store for every segment's session (a database-backed one, in a real application). */
+    shared?: InMemoryConfirmations;
+  } = {},
+) {
   const runs = { note: 0, charge: 0 };
   let modelCalls = 0;
   const model: Model = {
@@ -52,7 +67,7 @@ function circuit(options: { rerun?: boolean; failModel?: boolean } = {}) {
       description: 'Writes a note.',
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       right: everySession,
-      outputTrust: 'trusted',
+      ...(options.untrustedNote === true ? {} : { outputTrust: 'trusted' as const }),
       run: () => {
         runs.note += 1;
         return 'noted';
@@ -70,10 +85,13 @@ function circuit(options: { rerun?: boolean; failModel?: boolean } = {}) {
       },
     }),
   ]);
+  const shared = options.shared;
   const definition: DurableCircuit = {
     model,
     catalogue,
     ...(options.rerun === true ? { rerunStartedReversibleCalls: true } : {}),
+    ...(options.seal === undefined ? {} : { seal: options.seal }),
+    ...(shared === undefined ? {} : { session: (data) => createSession({ ...data, confirmations: shared }) }),
   };
   return { definition, runs, modelCalls: () => modelCalls };
 }
@@ -85,12 +103,25 @@ const start: DurableRunInput = {
   messages: [{ role: 'user', content: 'go' }],
 };
 
-/** Runs the first segment to its pause, then the approval's segment with `death` on its first execution. */
-async function pauseThenResume(death: Death | undefined, options: { rerun?: boolean } = {}) {
+/**
+ * Runs the first segment to its pause, then the approval's segment with `death` on its first execution;
+ * `alter` changes the recorded paused state in between, as someone who can write the engine's records could.
+ */
+async function pauseThenResume(
+  death: Death | undefined,
+  options: Parameters<typeof circuit>[0] = {},
+  alter?: (paused: PausedRun) => PausedRun,
+) {
   const subject = circuit(options);
   const outcomes = new Map<string, DurableRunOutcome>();
   const first = await driveDurableRun(start, memoryEngine('r1', [], outcomes), subject.definition);
-  outcomes.set('r1', first);
+  const paused = first.result.paused;
+  outcomes.set(
+    'r1',
+    alter === undefined || paused === undefined
+      ? first
+      : { ...first, result: { ...first.result, paused: alter(paused) } },
+  );
   const pending = first.result.paused?.pending[0];
   const segment = resumeSegmentId('r1', 1);
   const resume: DurableRunInput = {
@@ -201,5 +232,32 @@ describe('driveDurableRun (engine-neutral), replayed after a worker dies', () =>
       ),
     ).rejects.toThrow(/another session or human/);
     expect(subject.runs.charge).toBe(0);
+  });
+});
+
+describe('driveDurableRun: paused states between segments', () => {
+  const seal = { key: { id: 'pool-key', secret: 'p'.repeat(40) } };
+
+  it('with a key, a paused state altered in the engine records (sources and requests emptied) is refused', async () => {
+    const emptied = (paused: PausedRun): PausedRun => ({
+      ...paused,
+      provenance: { sources: [] },
+      pending: paused.pending.map(({ request: _request, ...call }) => call),
+    });
+    const unaltered = await pauseThenResume(undefined, { seal, untrustedNote: true });
+    expect(unaltered.first.result.paused?.seal?.keyId).toBe('pool-key');
+    // The note's output (same turn as the charge: it does not gate it) would gate every later turn.
+    expect(unaltered.first.result.paused?.provenance?.sources.map((source) => source.callId)).toEqual(['n1']);
+    expect(unaltered.outcome.status).toBe('completed');
+    await expect(pauseThenResume(undefined, { seal, untrustedNote: true }, emptied)).rejects.toBeInstanceOf(
+      StateSealError,
+    );
+  });
+
+  it('a segment replayed after its worker died resumes the same pause again, with a shared confirmation store', async () => {
+    const shared = new InMemoryConfirmations();
+    const { outcome, subject } = await pauseThenResume({ step: 'model:scripted', phase: 'after-run' }, { shared });
+    expect(outcome.status).toBe('completed');
+    expect(subject.runs).toEqual({ note: 1, charge: 1 });
   });
 });

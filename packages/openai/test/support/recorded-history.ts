@@ -1,4 +1,6 @@
 import type {
+  BuiltinToolKind,
+  HostedTool,
   JsonObject,
   JsonValue,
   Message,
@@ -9,7 +11,7 @@ import type {
   ToolDeclaration,
   ToolResultPart,
 } from '@toolcircuit/core';
-import { toolCallsOf } from '@toolcircuit/core';
+import { providerTool, toolCallsOf } from '@toolcircuit/core';
 import { isObject } from './recorded-oracle.js';
 
 /**
@@ -39,15 +41,63 @@ function toolChoiceOf(value: JsonValue | undefined): ToolChoice | undefined {
   return typeof fn['name'] === 'string' ? { type: 'tool', name: fn['name'] } : undefined;
 }
 
-function declarationsOf(tools: JsonValue | undefined): { tools: ToolDeclaration[]; strict: boolean } {
-  const declared = objects(tools).map((tool) => (isObject(tool['function']) ? tool['function'] : tool));
+const BUILTIN_TOOL_TYPES: ReadonlySet<string> = new Set(['apply_patch', 'shell', 'local_shell']);
+
+/**
+ * The recorded `tools` as the catalogue would declare them: functions, custom tools as text tools (with their
+ * grammar), the built-in types the client runs as tools of that kind, and any other type (web search, hosted
+ * MCP, a compatible server's own tool) as a provider tool given raw.
+ */
+function declarationsOf(tools: JsonValue | undefined): {
+  tools: ToolDeclaration[];
+  hostedTools: HostedTool[];
+  strict: boolean;
+} {
+  const declarations: ToolDeclaration[] = [];
+  const hostedTools: HostedTool[] = [];
+  const functions: JsonObject[] = [];
+  for (const tool of objects(tools)) {
+    const type = tool['type'];
+    const fn = isObject(tool['function'])
+      ? tool['function']
+      : type === 'function' || type === undefined
+        ? tool
+        : undefined;
+    if (fn !== undefined) {
+      functions.push(fn);
+      declarations.push({
+        name: String(fn['name']),
+        description: typeof fn['description'] === 'string' ? fn['description'] : '',
+        inputSchema: isObject(fn['parameters']) ? fn['parameters'] : { type: 'object', properties: {} },
+      });
+    } else if (type === 'custom') {
+      const custom = isObject(tool['custom']) ? tool['custom'] : tool;
+      const format = isObject(custom['format']) ? custom['format'] : {};
+      const grammar = isObject(format['grammar']) ? format['grammar'] : format;
+      declarations.push({
+        name: String(custom['name']),
+        description: typeof custom['description'] === 'string' ? custom['description'] : '',
+        inputSchema: { type: 'string' },
+        textInput:
+          format['type'] === 'grammar'
+            ? { grammar: { syntax: grammar['syntax'] as 'lark' | 'regex', definition: String(grammar['definition']) } }
+            : {},
+      });
+    } else if (typeof type === 'string' && BUILTIN_TOOL_TYPES.has(type)) {
+      declarations.push({
+        name: type,
+        description: '',
+        inputSchema: { type: 'object' },
+        builtin: { kind: type as BuiltinToolKind },
+      });
+    } else {
+      hostedTools.push(providerTool({ openai: tool }));
+    }
+  }
   return {
-    tools: declared.map((fn) => ({
-      name: String(fn['name']),
-      description: typeof fn['description'] === 'string' ? fn['description'] : '',
-      inputSchema: isObject(fn['parameters']) ? fn['parameters'] : { type: 'object', properties: {} },
-    })),
-    strict: declared.length > 0 && declared.every((fn) => fn['strict'] === true),
+    tools: declarations,
+    hostedTools,
+    strict: functions.length > 0 && functions.every((fn) => fn['strict'] === true),
   };
 }
 
@@ -91,28 +141,44 @@ export function chatRequestFromRecorded(body: JsonObject, turns: readonly ModelT
       if (turn === undefined) throw new Error('recorded history holds an assistant turn this cassette never produced');
       assistants += 1;
       lastCallIds = objects(message['tool_calls']).map((call) => String(call['id']));
-      messages.push({ role: 'assistant', content: turn.content });
+      messages.push(assistantOf(turn));
     } else if (role === 'tool') {
       pending.push({ callId: String(message['tool_call_id']), content: text(message['content']) });
     }
   }
   flush();
-  const { tools, strict } = declarationsOf(body['tools']);
+  const { tools, hostedTools, strict } = declarationsOf(body['tools']);
   const toolChoice = toolChoiceOf(body['tool_choice']);
   const request: ModelRequest = {
     ...(system === undefined ? {} : { system }),
     messages,
     tools,
+    ...(hostedTools.length === 0 ? {} : { hostedTools }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(typeof body['parallel_tool_calls'] === 'boolean' ? { parallelToolCalls: body['parallel_tool_calls'] } : {}),
   };
   return { request, systemRole, strict };
 }
 
-const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call']);
+/** The output items of calls the client answers, paired with results by their position among these. */
+const CLIENT_CALLS: ReadonlySet<string> = new Set([
+  'function_call',
+  'custom_tool_call',
+  'apply_patch_call',
+  'shell_call',
+  'local_shell_call',
+]);
 
+/** Every item of the model's output: any typed item but a message of another role, and a call's answer. */
 function isAssistantItem(item: JsonObject): boolean {
-  return ASSISTANT_ITEMS.has(String(item['type'])) || item['role'] === 'assistant';
+  const type = item['type'];
+  if (item['role'] === 'assistant') return true;
+  return typeof type === 'string' && type !== 'message' && !isCallOutput(item);
+}
+
+/** An answer the client sent for one of its calls (`function_call_output`, `custom_tool_call_output`…). */
+function isCallOutput(item: JsonObject): boolean {
+  return typeof item['type'] === 'string' && item['type'].endsWith('_output') && typeof item['call_id'] === 'string';
 }
 
 export function responsesRequestFromRecorded(body: JsonObject, turns: readonly ModelTurn[]): RecordedRequestShape {
@@ -128,7 +194,7 @@ export function responsesRequestFromRecorded(body: JsonObject, turns: readonly M
     pending = [];
   };
   for (const item of items) {
-    if (item['type'] === 'function_call_output') {
+    if (isCallOutput(item)) {
       inAssistantGroup = false;
       pending.push({ callId: String(item['call_id']), content: text(item['output']) });
       continue;
@@ -141,10 +207,10 @@ export function responsesRequestFromRecorded(body: JsonObject, turns: readonly M
           throw new Error('recorded history holds an assistant turn this cassette never produced');
         assistants += 1;
         groupCallIds = [];
-        messages.push({ role: 'assistant', content: turn.content });
+        messages.push(assistantOf(turn));
         inAssistantGroup = true;
       }
-      if (item['type'] === 'function_call') groupCallIds.push(String(item['call_id']));
+      if (CLIENT_CALLS.has(String(item['type']))) groupCallIds.push(String(item['call_id']));
       continue;
     }
     inAssistantGroup = false;
@@ -155,7 +221,7 @@ export function responsesRequestFromRecorded(body: JsonObject, turns: readonly M
     }
   }
   flush();
-  const { tools, strict } = declarationsOf(body['tools']);
+  const { tools, hostedTools, strict } = declarationsOf(body['tools']);
   const toolChoice = toolChoiceOf(body['tool_choice']);
   const instructions =
     typeof body['instructions'] === 'string' && body['instructions'] !== '' ? body['instructions'] : undefined;
@@ -163,6 +229,7 @@ export function responsesRequestFromRecorded(body: JsonObject, turns: readonly M
     ...(instructions === undefined ? {} : { system: instructions }),
     messages,
     tools,
+    ...(hostedTools.length === 0 ? {} : { hostedTools }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(typeof body['parallel_tool_calls'] === 'boolean' ? { parallelToolCalls: body['parallel_tool_calls'] } : {}),
   };
@@ -194,10 +261,16 @@ export function responsesHistoryShape(body: JsonObject): string[] {
   for (const item of items) {
     const type = typeof item['type'] === 'string' ? item['type'] : 'message';
     if (type === 'message' && item['role'] === 'assistant' && text(item['content']) === '') continue;
-    if (type === 'function_call') callIds.push(String(item['call_id']));
-    if (type === 'function_call_output')
-      shape.push(`function_call_output(answers call #${callIds.indexOf(String(item['call_id']))})`);
+    if (CLIENT_CALLS.has(type)) callIds.push(String(item['call_id']));
+    if (isCallOutput(item)) shape.push(`${type}(answers call #${callIds.indexOf(String(item['call_id']))})`);
     else shape.push(type === 'message' ? `message:${String(item['role'])}` : type);
   }
   return shape;
+}
+
+/** The adapter's own turn as the loop keeps it in the history: its parts and its metadata (hosted items…). */
+function assistantOf(turn: ModelTurn): Message {
+  return turn.providerMetadata === undefined
+    ? { role: 'assistant', content: turn.content }
+    : { role: 'assistant', content: turn.content, providerMetadata: turn.providerMetadata };
 }

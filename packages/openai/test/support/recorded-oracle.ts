@@ -9,10 +9,20 @@ export interface ExpectedCall {
   readonly id: string;
   readonly name: string;
   readonly input: unknown;
+  /** How the request must declare the tool: a custom (text) tool, a built-in type, else a function. */
+  readonly declared?: 'text' | 'apply_patch' | 'shell' | 'local_shell';
 }
 
 export type ExpectedOutcome =
-  | { readonly kind: 'turn'; readonly calls: readonly ExpectedCall[]; readonly rawStop: string | null }
+  | {
+      readonly kind: 'turn';
+      readonly calls: readonly ExpectedCall[];
+      readonly rawStop: string | null;
+      /** Annotations on the answer's text (each a source). */
+      readonly sources: number;
+      /** Items of tools the provider ran (kept in the turn's hosted items), by type, in order. */
+      readonly hosted: readonly string[];
+    }
   | { readonly kind: 'error'; readonly status: number | undefined; readonly providerCode: string | undefined };
 
 export function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -61,15 +71,18 @@ export function expectedChatOutcome(response: RecordedResponse): ExpectedOutcome
       const fn = isObject(call['function']) ? call['function'] : {};
       return { id: String(call['id']), name: String(fn['name']), input: parseArguments(String(fn['arguments'])) };
     });
-    return { kind: 'turn', calls, rawStop: str(choice?.['finish_reason']) ?? null };
+    const sources = asObjects(message['annotations']).filter((entry) => entry['type'] === 'url_citation').length;
+    return { kind: 'turn', calls, rawStop: str(choice?.['finish_reason']) ?? null, sources, hosted: [] };
   }
   const byIndex = new Map<number, { id: string; name: string; args: string }>();
   let rawStop: string | null = null;
+  let sources = 0;
   for (const chunk of items) {
     for (const choice of asObjects(chunk['choices'])) {
       if (choice['index'] !== 0) continue;
       rawStop = str(choice['finish_reason']) ?? rawStop;
       const delta = isObject(choice['delta']) ? choice['delta'] : {};
+      sources += asObjects(delta['annotations']).filter((entry) => entry['type'] === 'url_citation').length;
       for (const fragment of asObjects(delta['tool_calls'])) {
         const index = Number(fragment['index']);
         const fn = isObject(fragment['function']) ? fragment['function'] : {};
@@ -84,8 +97,18 @@ export function expectedChatOutcome(response: RecordedResponse): ExpectedOutcome
   const calls = [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .map(([, call]) => ({ id: call.id, name: call.name, input: parseArguments(call.args) }));
-  return { kind: 'turn', calls, rawStop };
+  return { kind: 'turn', calls, rawStop, sources, hosted: [] };
 }
+
+/** Calls of the built-in types the client runs: the catalogue tool's kind and the arguments' field. */
+const BUILTIN_CALLS: Readonly<Record<string, { kind: 'apply_patch' | 'shell' | 'local_shell'; payload: string }>> = {
+  apply_patch_call: { kind: 'apply_patch', payload: 'operation' },
+  shell_call: { kind: 'shell', payload: 'action' },
+  local_shell_call: { kind: 'local_shell', payload: 'action' },
+};
+
+/** The annotation types the adapter reads as sources. */
+const SOURCE_ANNOTATIONS = new Set(['url_citation', 'file_citation', 'container_file_citation', 'file_path']);
 
 export function expectedResponsesOutcome(response: RecordedResponse): ExpectedOutcome {
   const { streaming, items } = payloadsOf(response);
@@ -107,18 +130,44 @@ export function expectedResponsesOutcome(response: RecordedResponse): ExpectedOu
     return { kind: 'error', status: undefined, providerCode: str(error['code']) ?? str(error['type']) };
   }
   const output = asObjects(final?.['output']);
-  const calls = output
-    .filter((item) => item['type'] === 'function_call')
-    .map((item) => ({
-      id: String(item['call_id']),
-      name: String(item['name']),
-      input: parseArguments(String(item['arguments'])),
-    }));
+  const answered = new Set(
+    output.filter((item) => String(item['type']).endsWith('_output')).map((item) => str(item['call_id'])),
+  );
+  const calls: ExpectedCall[] = [];
+  const hosted: string[] = [];
+  let sources = 0;
+  for (const item of output) {
+    const type = String(item['type']);
+    const builtin = BUILTIN_CALLS[type];
+    if (type === 'function_call') {
+      calls.push({
+        id: String(item['call_id']),
+        name: String(item['name']),
+        input: parseArguments(String(item['arguments'])),
+      });
+    } else if (type === 'custom_tool_call') {
+      calls.push({ id: String(item['call_id']), name: String(item['name']), input: item['input'], declared: 'text' });
+    } else if (builtin !== undefined && !answered.has(str(item['call_id']))) {
+      calls.push({
+        id: String(item['call_id']),
+        name: builtin.kind,
+        input: item[builtin.payload],
+        declared: builtin.kind,
+      });
+    } else if (type !== 'message' && type !== 'reasoning') {
+      hosted.push(type);
+    }
+    for (const part of asObjects(item['content'])) {
+      sources += asObjects(part['annotations']).filter((entry) => SOURCE_ANNOTATIONS.has(String(entry['type']))).length;
+    }
+  }
   const status = str(final?.['status']);
   const reason = isObject(final?.['incomplete_details']) ? str(final['incomplete_details']['reason']) : undefined;
   return {
     kind: 'turn',
     calls,
     rawStop: status === undefined ? null : reason === undefined ? status : `${status}:${reason}`,
+    sources,
+    hosted,
   };
 }

@@ -37,7 +37,8 @@ console.log(
     coreFunctions:
       tracing.runLoop === core.runLoop &&
       tracing.resumeLoop === core.resumeLoop &&
-      tracing.streamLoop === core.streamLoop,
+      tracing.streamLoop === core.streamLoop &&
+      tracing.continueLoop === core.continueLoop,
     fileOnlyEnabled: fileOnly.enabled,
     status: result.status,
     records: records.map((record) => record.type),

@@ -17,8 +17,11 @@ interface Completeness {
   complete: number;
   /** Of the complete ones: sent in the looser dialect the API takes per tool (`TranslatedSchema.dialect`). */
   looser: number;
-  /** Only keys the schema does not declare are lost (strict closing open objects, Gemini omitting parameters). */
-  undeclaredKeys: number;
+  /**
+   * Only keys the schema declares open are lost (`additionalProperties: true` or a schema, `patternProperties`:
+   * strict closing such an object, Gemini omitting `parameters` for such a root).
+   */
+  openKeys: number;
   /** Some other valid inputs cannot be sent (`narrows` on another change). */
   narrowed: number;
   /** Two union branches restore alike (`ambiguous-restore`). */
@@ -26,7 +29,17 @@ interface Completeness {
   refused: number;
 }
 
-const UNDECLARED_KEYS: ReadonlySet<string> = new Set(['closed-object', 'omitted-parameters']);
+const OPEN_KEYS: ReadonlySet<string> = new Set(['closed-object', 'omitted-parameters']);
+
+/** Per file and target with a per-tool fallback: tools kept in the target's own dialect, and why the rest are not. */
+interface Kept {
+  kept: number;
+  /** Why a tool goes in the looser dialect: the kinds of its own dialect's narrowing changes, or its refusal. */
+  readonly causes: Map<string, number>;
+}
+
+/** The targets whose own dialect a tool may leave for a looser one (`TranslatedSchema.dialect`). */
+const FALLBACK_TARGETS = ['openai-strict', 'gemini'] as const satisfies readonly SchemaTarget[];
 
 interface Cell {
   unchanged: number;
@@ -51,7 +64,7 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     new Map(
       SCHEMA_TARGETS.map((target) => [
         target,
-        { complete: 0, looser: 0, undeclaredKeys: 0, narrowed: 0, ambiguous: 0, refused: 0 },
+        { complete: 0, looser: 0, openKeys: 0, narrowed: 0, ambiguous: 0, refused: 0 },
       ]),
     );
   const completeness = emptyVerdicts();
@@ -59,6 +72,7 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
   const ownDialect = emptyVerdicts();
   const narrowings = new Map<string, Map<SchemaTarget, number>>();
   const ambiguities: string[][] = [];
+  const kept = new Map<string, Kept>();
 
   for (const file of sorted) {
     tools += file.tools.length;
@@ -78,6 +92,7 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
           tally(completeness.get(target), translated);
           const own = ownTranslation(tool, target);
           tally(ownDialect.get(target), own);
+          countKept(kept, file.source, target, translated, own, tool);
           const narrowing = own?.changes.filter((change) => change.narrows !== undefined) ?? [];
           for (const change of own?.changes ?? []) {
             if (change.kind !== 'ambiguous-restore') continue;
@@ -101,7 +116,9 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
           if (!(error instanceof SchemaTranslationError)) throw error;
           cell.refused += 1;
           tally(completeness.get(target), undefined);
-          tally(ownDialect.get(target), ownTranslation(tool, target));
+          const own = ownTranslation(tool, target);
+          tally(ownDialect.get(target), own);
+          countKept(kept, file.source, target, undefined, own, tool);
           const key = `${target}: \`${error.reason}\``;
           refusals.set(key, (refusals.get(key) ?? 0) + 1);
         }
@@ -148,12 +165,46 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
   lines.push(...table(main, ['left', 'right', ...SCHEMA_TARGETS.map(() => 'left' as const)]), '');
 
   lines.push(
+    '## Strict mode and Gemini `parameters` kept, per file',
+    '',
+    "Tools sent in the target's own dialect: `openai-strict` with `strict: true`, `gemini` with `parameters`.",
+    'The others go in the looser dialect because the own one would lose inputs the schema declares; _why_',
+    'counts them by the narrowing change kind of the own dialect (or its refusal). Objects that merely omit',
+    '`additionalProperties` are closed (`closed-implicit-object`): keys nobody declared are no input.',
+    '',
+  );
+  const keptRows: string[][] = [
+    ['source', 'tools', ...FALLBACK_TARGETS.flatMap((target) => [`${target} kept`, `${target}: why not`])],
+  ];
+  const keptTotals = new Map<string, Kept>(FALLBACK_TARGETS.map((target) => [target, { kept: 0, causes: new Map() }]));
+  for (const file of sorted) {
+    const cellsOf = FALLBACK_TARGETS.flatMap((target) => {
+      const entry = kept.get(`${file.source}\u0000${target}`) ?? { kept: 0, causes: new Map<string, number>() };
+      const total = keptTotals.get(target) as Kept;
+      total.kept += entry.kept;
+      for (const [cause, count] of entry.causes) total.causes.set(cause, (total.causes.get(cause) ?? 0) + count);
+      return [share(entry.kept, file.tools.length), describeCauses(entry.causes)];
+    });
+    keptRows.push([file.source, String(file.tools.length), ...cellsOf]);
+  }
+  keptRows.push([
+    '**total**',
+    `**${tools}**`,
+    ...FALLBACK_TARGETS.flatMap((target) => {
+      const total = keptTotals.get(target) as Kept;
+      return [`**${share(total.kept, tools)}**`, describeCauses(total.causes)];
+    }),
+  ]);
+  lines.push(...table(keptRows, ['left', 'right', ...FALLBACK_TARGETS.flatMap(() => ['right', 'left'] as const)]), '');
+
+  lines.push(
     '## Completeness',
     '',
-    'Whether every input valid under the original schema can still be sent to the provider and comes back',
-    'from `restoreProviderInput` equal to what was meant (from the change log: a change that loses inputs',
-    'carries `narrows`; `test/corpus-completeness.test.ts` checks the claim on every tool with generated inputs',
-    'covering every union branch, undeclared keys of open objects and omitted optionals). Where a dialect would',
+    'Whether every input the original schema declares can still be sent to the provider and comes back from',
+    '`restoreProviderInput` equal to what was meant (from the change log: a change that loses inputs carries',
+    '`narrows`; `test/corpus-completeness.test.ts` checks the claim on every tool with generated inputs covering',
+    'every union branch, keys declared open, optional properties left out or set to an explicit null, and, with',
+    '`keepUndeclaredKeys`, undeclared keys of objects that omit `additionalProperties`). Where a dialect would',
     'lose inputs and the API takes a looser one per tool, that tool is sent in the looser one (_looser dialect_):',
     "`openai-strict` sends it with `strict: false` (change `strict-off`: strict mode's guarantee is lost for that",
     'tool, the executor still validates), `gemini` declares it with `parametersJsonSchema` (change',
@@ -165,7 +216,7 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     'tools',
     'complete',
     'looser dialect',
-    'undeclared keys only',
+    'declared open keys only',
     'other inputs narrowed',
     'ambiguous restore',
     'refused',
@@ -179,7 +230,7 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
         String(tools),
         String(verdict.complete),
         String(verdict.looser),
-        String(verdict.undeclaredKeys),
+        String(verdict.openKeys),
         String(verdict.narrowed),
         String(verdict.ambiguous),
         String(verdict.refused),
@@ -188,8 +239,9 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
   lines.push(...table([header, ...verdictRows(completeness)], align), '');
   lines.push(
     "Each target's own dialect for every tool (`translateSchema(…, { fallback: false })`), which is what the",
-    'looser dialect avoids. _Undeclared keys only_: the provider cannot carry keys the schema does not declare',
-    '(OpenAI strict closes open objects; Gemini calls a tool that declares no parameters without any).',
+    'looser dialect avoids. _Declared open keys only_: the provider cannot carry keys an object declares open',
+    '(`additionalProperties: true` or a schema, `patternProperties`): OpenAI strict closes such an object, Gemini',
+    'calls such a tool without parameters without any.',
     '',
     ...table([header, ...verdictRows(ownDialect)], align),
     '',
@@ -276,13 +328,66 @@ function tally(verdict: Completeness | undefined, translated: TranslatedSchema |
   }
   const narrowing = translated.changes.filter((change) => change.narrows !== undefined);
   if (translated.changes.some((change) => change.kind === 'ambiguous-restore')) verdict.ambiguous += 1;
-  else if (narrowing.some((change) => !UNDECLARED_KEYS.has(change.kind))) verdict.narrowed += 1;
-  else if (narrowing.length > 0) verdict.undeclaredKeys += 1;
+  else if (narrowing.some((change) => !OPEN_KEYS.has(change.kind))) verdict.narrowed += 1;
+  else if (narrowing.length > 0) verdict.openKeys += 1;
   else {
     verdict.complete += 1;
     if (translated.changes.some((change) => change.kind === 'strict-off' || change.kind === 'json-schema-parameters'))
       verdict.looser += 1;
   }
+}
+
+/** Counts a tool kept in `target`'s own dialect, or the reasons it is not (from that dialect's own translation). */
+function countKept(
+  kept: Map<string, Kept>,
+  source: string,
+  target: SchemaTarget,
+  translated: TranslatedSchema | undefined,
+  own: TranslatedSchema | undefined,
+  tool: CatalogueTool,
+): void {
+  if (!(FALLBACK_TARGETS as readonly SchemaTarget[]).includes(target)) return;
+  const key = `${source}\u0000${target}`;
+  const entry = kept.get(key) ?? { kept: 0, causes: new Map<string, number>() };
+  kept.set(key, entry);
+  if (translated?.dialect === target) {
+    entry.kept += 1;
+    return;
+  }
+  const causes =
+    own === undefined
+      ? [`refused (${refusalReason(tool, target)})`]
+      : [
+          ...new Set(
+            own.changes
+              .filter((change) => change.narrows !== undefined || change.kind === 'ambiguous-restore')
+              .map((change) => change.kind),
+          ),
+        ];
+  for (const cause of causes) entry.causes.set(cause, (entry.causes.get(cause) ?? 0) + 1);
+}
+
+function refusalReason(tool: CatalogueTool, target: SchemaTarget): string {
+  try {
+    translateSchema(tool.inputSchema, target, { toolName: tool.name, fallback: false });
+  } catch (error) {
+    if (error instanceof SchemaTranslationError) return error.reason;
+    throw error;
+  }
+  return 'unknown';
+}
+
+/** `2488 (99.1 %)`. */
+function share(count: number, total: number): string {
+  return `${count} (${total === 0 ? '0' : ((100 * count) / total).toFixed(1)} %)`;
+}
+
+/** `closed-object 13, made-nullable 9`, most frequent first; empty when every tool was kept. */
+function describeCauses(causes: ReadonlyMap<string, number>): string {
+  return [...causes]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([cause, count]) => `${cause} ${count}`)
+    .join(', ');
 }
 
 /** A Markdown table padded the way the repository's formatter (Biome) pads it, so formatting is a no-op. */

@@ -5,8 +5,8 @@ import type { BranchPlan, RestorePlan } from '../translate/restore-plan.js';
 import { translateWithPlan } from '../translate/translate-schema.js';
 import type { TranslateOptions } from '../translated-schema.js';
 
-/** `fallback` as given to `translateSchema` for this tool (default `true`). */
-export type RestoreOptions = Pick<TranslateOptions, 'fallback'>;
+/** `fallback` and `keepUndeclaredKeys` as given to `translateSchema` for this tool (defaults `true`, `false`). */
+export type RestoreOptions = Pick<TranslateOptions, 'fallback' | 'keepUndeclaredKeys'>;
 
 /**
  * Turns the arguments a model produced against a translated schema back into the shape of the ORIGINAL
@@ -37,8 +37,8 @@ export function restoreProviderInput(
 }
 
 /** For `openai-strict`: undo the optional → nullable mapping so an omitted optional never reaches the tool as null. */
-export function restoreStrictInput(originalSchema: JsonObject, input: unknown): unknown {
-  return restoreProviderInput(originalSchema, input, 'openai-strict');
+export function restoreStrictInput(originalSchema: JsonObject, input: unknown, options: RestoreOptions = {}): unknown {
+  return restoreProviderInput(originalSchema, input, 'openai-strict', options);
 }
 
 function restore(plan: RestorePlan, value: unknown): unknown {

@@ -17,6 +17,12 @@ export interface MergedRootUnion {
   readonly sources: ReadonlyMap<string, readonly PropertySource[]>;
   /** Variants that can never be tool arguments (not objects); logged by the walker. */
   readonly skipped: readonly string[];
+  /**
+   * Some variant DECLARES keys beyond its properties (`additionalProperties: true` or a schema,
+   * `patternProperties`), as opposed to merely omitting `additionalProperties`: the merged root is open
+   * either way, but only then is closing it a narrowing of declared inputs.
+   */
+  readonly declaredOpen: boolean;
 }
 
 interface Variant {
@@ -109,7 +115,12 @@ export function mergeRootUnion(
   if (closed) merged.additionalProperties = false;
   else delete merged.additionalProperties;
   delete merged.patternProperties;
-  return { node: merged, sources, skipped };
+  const declaredOpen = [...variants, { schema: rest, pointer: '' }].some(
+    (variant) =>
+      variant.schema.patternProperties !== undefined ||
+      (variant.schema.additionalProperties !== undefined && variant.schema.additionalProperties !== false),
+  );
+  return { node: merged, sources, skipped, declaredOpen };
 }
 
 function propertiesOf(schema: JsonObject): JsonObject {

@@ -69,6 +69,36 @@ export function outputTypes(schema: JsonObject): ReadonlySet<string> {
   return types;
 }
 
+/** Keywords that can refuse `null` besides `type`, `enum`, `const` and the combinators read below. */
+const NULL_UNDECIDED = ['$ref', '$dynamicRef', 'not', 'if', 'then', 'else'];
+
+/**
+ * Whether a schema accepts `null`, read from its keywords where that is exact (`type`, `enum`, `const`,
+ * `anyOf`/`oneOf`/`allOf` of such; every other keyword applies to other types only), `undefined` where it is
+ * not (a `$ref`, `not`, `if`): the caller then asks a validator. Cheap, so most schemas need none.
+ */
+export function acceptsNull(schema: JsonValue | undefined): boolean | undefined {
+  if (schema === true) return true;
+  if (!isJsonObject(schema)) return false;
+  if (NULL_UNDECIDED.some((keyword) => schema[keyword] !== undefined)) return undefined;
+  const checks: (boolean | undefined)[] = [];
+  const types = typeList(schema.type);
+  if (schema.type !== undefined) checks.push(types?.includes('null') ?? false);
+  if (schema.enum !== undefined) checks.push(Array.isArray(schema.enum) && schema.enum.includes(null));
+  if (schema.const !== undefined) checks.push(schema.const === null);
+  const branches = (keyword: string): (boolean | undefined)[] | undefined =>
+    Array.isArray(schema[keyword]) ? (schema[keyword] as JsonValue[]).map(acceptsNull) : undefined;
+  const anyOf = branches('anyOf');
+  if (anyOf !== undefined) checks.push(anyOf.includes(true) ? true : anyOf.includes(undefined) ? undefined : false);
+  const oneOf = branches('oneOf');
+  if (oneOf !== undefined)
+    checks.push(oneOf.includes(undefined) ? undefined : oneOf.filter((accepts) => accepts).length === 1);
+  const allOf = branches('allOf');
+  if (allOf !== undefined) checks.push(allOf.includes(false) ? false : allOf.includes(undefined) ? undefined : true);
+  if (checks.includes(false)) return false;
+  return checks.includes(undefined) ? undefined : true;
+}
+
 export function pick(node: JsonObject, keep: (key: string) => boolean): JsonObject {
   const result: JsonObject = {};
   for (const [key, value] of Object.entries(node)) if (keep(key)) result[key] = value;

@@ -10,7 +10,7 @@ import { mergeRootUnion, type PropertySource } from './merge-root-union.js';
 import { mergeSchemas } from './merge-schemas.js';
 import { RECURSION_UNROLL_DEPTH } from './recursion-unroll-depth.js';
 import { type BranchPlan, type PropertyPlan, type RestorePlan, SAME } from './restore-plan.js';
-import { inferTypes, isNullOnly, matchesNothing, outputTypes, pick, typeList } from './schema-shape.js';
+import { acceptsNull, inferTypes, isNullOnly, matchesNothing, outputTypes, pick, typeList } from './schema-shape.js';
 import type { TargetProfile } from './target-profile.js';
 
 export interface Emitted {
@@ -70,12 +70,16 @@ export class SchemaWalker {
   readonly #toolName: string | undefined;
   readonly #validator: OriginalValidator;
   readonly #recursive: ReadonlySet<string>;
+  /** Keys an object leaves open by omitting `additionalProperties` count as inputs (`TranslateOptions`). */
+  readonly #keepUndeclaredKeys: boolean;
   readonly #defs = new Map<string, { name: string; schema: JsonObject | undefined; plan: RestorePlan | undefined }>();
   readonly #defNames = new Set<string>();
   readonly #expanding = new Map<string, number>();
   #rootPlan: RestorePlan = SAME;
   /** Set when the root was a union: what each merged root property must accept, at its real pointers. */
   #rootSources: ReadonlyMap<string, readonly PropertySource[]> | undefined;
+  /** Set when the root was a union some variant of which declares open keys (see `MergedRootUnion`). */
+  #rootDeclaredOpen = false;
 
   constructor(init: {
     root: JsonObject;
@@ -84,8 +88,10 @@ export class SchemaWalker {
     originalPath: (path: string) => string;
     toolName: string | undefined;
     validator: OriginalValidator;
+    keepUndeclaredKeys: boolean;
   }) {
     this.#validator = init.validator;
+    this.#keepUndeclaredKeys = init.keepUndeclaredKeys;
     this.#root = init.root;
     this.#profile = init.profile;
     this.#changes = init.changes;
@@ -621,19 +627,38 @@ export class SchemaWalker {
           ? this.#translate(declared[name] ?? true, propertyPointer)
           : this.#unionOf(sources, false, {}, [], propertyPointer);
       const optional = !required.includes(name);
+      let nullMeansOmitted = false;
       if (profile.strictObjects && optional) {
-        const acceptsNull = child.nullOnly === true || outputTypes(child.schema).has('null');
-        child = this.#nullable(child);
-        this.#log(
-          propertyPointer,
-          'made-nullable',
-          'optional → required and nullable; null means "omitted"',
-          undefined,
-          acceptsNull ? `an explicit null for "${name}" arrives as "${name}" omitted` : undefined,
-        );
+        // Only a null the ORIGINAL accepts is an input strict mode could lose (the provider side is looser, so
+        // it accepts null at least there; a merged root property is taken to accept it).
+        const acceptsNull =
+          (child.nullOnly === true || outputTypes(child.schema).has('null')) &&
+          (sources !== undefined || this.#originalAcceptsNull(declared[name], propertyPointer));
+        const stand =
+          acceptsNull && sources === undefined
+            ? this.#defaultStandsForOmitted(declared[name], propertyPointer)
+            : undefined;
+        if (stand !== undefined) {
+          this.#log(
+            propertyPointer,
+            'required-with-default',
+            `optional, accepts null and declares default ${describeJson(stand.value)} → required as it is: the model sends the default where it would leave "${name}" out, and a null stays null`,
+            'default',
+          );
+        } else {
+          child = this.#nullable(child);
+          nullMeansOmitted = true;
+          this.#log(
+            propertyPointer,
+            'made-nullable',
+            'optional → required and nullable; null means "omitted"',
+            undefined,
+            acceptsNull ? `an explicit null for "${name}" arrives as "${name}" omitted` : undefined,
+          );
+        }
       }
       properties[name] = child.schema;
-      plans.set(name, { plan: child.plan, nullMeansOmitted: profile.strictObjects && optional });
+      plans.set(name, { plan: child.plan, nullMeansOmitted });
     }
     out.properties = properties;
     if (profile.strictObjects) out.required = names;
@@ -641,7 +666,8 @@ export class SchemaWalker {
 
     if (profile.strictObjects) {
       out.additionalProperties = false;
-      if (additional !== false) {
+      // Keys matching patternProperties are declared inputs, even beside `additionalProperties: false`.
+      if ((additional !== false || hasPatterns(node)) && !this.#closesImplicitly(node, pointer)) {
         this.#log(
           pointer,
           'closed-object',
@@ -757,7 +783,8 @@ export class SchemaWalker {
         if (!shared.includes('object')) continue;
         const original = (branch: Emitted): JsonObject | undefined =>
           branch.source === undefined ? undefined : this.#dereference(branch.source.value, branch.source.pointer);
-        if (toldApart(original(first), second, original(second))) continue;
+        if (toldApart(original(first), second, original(second), !this.#keepUndeclaredKeys)) continue;
+        if (restoresAlike(first, second, original(first), original(second), !this.#keepUndeclaredKeys)) continue;
         this.#log(
           pointer,
           'ambiguous-restore',
@@ -915,6 +942,7 @@ export class SchemaWalker {
     const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
     const merged = mergeRootUnion(node, keyword, (member, pointer) => this.#dereference(member, pointer));
     this.#rootSources = merged.sources;
+    this.#rootDeclaredOpen = merged.declaredOpen;
     for (const pointer of merged.skipped)
       this.#log(pointer, 'dropped', 'variant that is not an object: tool arguments are always an object', keyword);
     this.#log(
@@ -967,12 +995,13 @@ export class SchemaWalker {
     }
     const consumed = new Set(['type', 'properties', 'required', 'additionalProperties']);
     if (profile.target === 'gemini') {
+      const implicit = this.#closesImplicitly(node, '');
       this.#log(
         '',
         'omitted-parameters',
         'no parameters: the declaration omits `parameters`',
         undefined,
-        additional === false ? undefined : 'any argument at all (the tool declares none)',
+        additional === false || implicit ? undefined : 'any argument at all (the tool declares none)',
       );
       const finished = this.#finish({ schema: { type: 'object', properties: {} }, plan: SAME }, node, consumed, [], '');
       return { ...finished, omitParameters: true };
@@ -981,7 +1010,7 @@ export class SchemaWalker {
     if (profile.strictObjects) {
       schema.required = [];
       schema.additionalProperties = false;
-      if (additional !== false)
+      if (additional !== false && !this.#closesImplicitly(node, ''))
         this.#log(
           '',
           'closed-object',
@@ -996,6 +1025,48 @@ export class SchemaWalker {
       consumed.add('patternProperties');
     }
     return { ...this.#finish({ schema, plan: SAME }, node, consumed, [], ''), omitParameters: false };
+  }
+
+  /**
+   * OpenAI strict makes every property required. An optional one that already accepts `null` cannot use null
+   * for "omitted" without losing the explicit null, unless it declares a `default`: omitting it and sending
+   * that default are then one input by the schema's own word, so the property stays as it is, required, and
+   * the model sends the default (the description shows it) where it would have left the key out. Only when the
+   * ORIGINAL property accepts both null (checked by the caller) and its default.
+   */
+  #defaultStandsForOmitted(property: JsonValue | undefined, pointer: string): { value: JsonValue } | undefined {
+    if (!isJsonObject(property)) return undefined;
+    const node = this.#dereference(property, pointer);
+    if (!Object.hasOwn(node, 'default')) return undefined;
+    const value = node.default as JsonValue;
+    // Called once null is known to be accepted, so the common `default: null` needs no validator.
+    return value === null || this.#validator(pointer)(value) ? { value } : undefined;
+  }
+
+  /** Whether the original property accepts null: from its keywords where that is exact, else by validation. */
+  #originalAcceptsNull(property: JsonValue | undefined, pointer: string): boolean {
+    return acceptsNull(property ?? true) ?? this.#validator(pointer)(null);
+  }
+
+  /**
+   * Whether an object that omits `additionalProperties` (and has no `patternProperties`) is closed as carrying
+   * no declared input beyond its properties; logs `closed-implicit-object` when it is. Keys nobody declared are
+   * not inputs a model can know of, and a dialect that closes objects keeps its guarantee for the whole tool.
+   */
+  #closesImplicitly(node: JsonObject, pointer: string): boolean {
+    if (this.#keepUndeclaredKeys || node.additionalProperties !== undefined || node.patternProperties !== undefined)
+      return false;
+    if (pointer === '' && this.#rootDeclaredOpen) return false;
+    const where = this.#where(pointer);
+    this.#log(
+      pointer,
+      'closed-implicit-object',
+      this.#profile.strictObjects
+        ? `strict mode closes ${where}, which omits additionalProperties: only its declared properties can be sent`
+        : `${where} declares no parameters and omits additionalProperties: the tool is called without arguments`,
+      'additionalProperties',
+    );
+    return true;
   }
 
   // ── bookkeeping ──────────────────────────────────────────────────────────────────────────────────
@@ -1123,9 +1194,15 @@ function mergeEnumBranches(schemas: readonly JsonObject[]): JsonObject | undefin
  * Whether what a model sends for the LATER branch `second` can never be valid under the EARLIER original
  * branch `first` once restored (restoring tries branches in order, so only that direction can mislead):
  * `first` requires a key whose allowed values (const/enum) exclude all of `second`'s, or a key `second`
- * does not declare while refusing undeclared keys (its provider-side schema, or its original, is closed).
+ * does not declare while refusing undeclared keys (its provider-side schema, or its original, is closed, or
+ * omits `additionalProperties` while undeclared keys do not count as inputs).
  */
-function toldApart(first: JsonObject | undefined, second: Emitted, original: JsonObject | undefined): boolean {
+function toldApart(
+  first: JsonObject | undefined,
+  second: Emitted,
+  original: JsonObject | undefined,
+  implicitClosed: boolean,
+): boolean {
   if (first === undefined) return false;
   const properties = (schema: JsonValue | undefined): JsonObject =>
     isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
@@ -1138,18 +1215,23 @@ function toldApart(first: JsonObject | undefined, second: Emitted, original: Jso
   const closed =
     second.schema.additionalProperties === false ||
     (second.plan.kind === 'json' && second.plan.wrapped) ||
-    original?.additionalProperties === false;
+    original?.additionalProperties === false ||
+    // Keys an object leaves open by omitting additionalProperties are not inputs (`keepUndeclaredKeys`).
+    (implicitClosed && original?.additionalProperties === undefined && original?.patternProperties === undefined);
   const declared = new Set([...Object.keys(properties(second.schema)), ...Object.keys(properties(original))]);
   const required = Array.isArray(first.required)
     ? first.required.filter((name): name is string => typeof name === 'string')
     : [];
-  // The later branch requires a key the earlier (closed) original does not allow.
-  const requiredByOriginal = Array.isArray(original?.required)
-    ? original.required.filter((name): name is string => typeof name === 'string')
-    : [];
+  // The later branch always carries a key the earlier (closed) original does not allow: one its original
+  // requires, or one its provider-side schema requires (OpenAI strict requires every property, null or not,
+  // and a key restoring under the earlier branch's plan does not know passes through as it is).
+  const strings = (list: JsonValue | undefined): string[] =>
+    Array.isArray(list) ? list.filter((name): name is string => typeof name === 'string') : [];
+  const alwaysSent = new Set([...strings(original?.required), ...strings(second.schema.required)]);
   if (
     first.additionalProperties === false &&
-    requiredByOriginal.some((name) => !Object.hasOwn(properties(first), name))
+    !isJsonObject(first.patternProperties) &&
+    [...alwaysSent].some((name) => !Object.hasOwn(properties(first), name))
   )
     return true;
   return required.some((name) => {
@@ -1162,6 +1244,55 @@ function toldApart(first: JsonObject | undefined, second: Emitted, original: Jso
       !mine.some((value) => theirs.some((other) => jsonEquals(value, other)))
     );
   });
+}
+
+/**
+ * Whether a value the model sends for the LATER branch `second`, whenever the EARLIER branch's original accepts
+ * it once restored under the earlier branch's plan, restores the same under both plans (so picking the earlier
+ * one does no harm). Each key the value can carry must either restore alike under both plans (unchanged by
+ * both, `null` read alike), or be one the earlier original refuses outright (it is closed and does not declare
+ * it). Undeclared keys of the later branch count when they are inputs (it is open explicitly, or implicitly and
+ * `implicitClosed` is off).
+ */
+function restoresAlike(
+  first: Emitted,
+  second: Emitted,
+  firstOriginal: JsonObject | undefined,
+  secondOriginal: JsonObject | undefined,
+  implicitClosed: boolean,
+): boolean {
+  if (firstOriginal === undefined || secondOriginal === undefined) return false;
+  const entries = (branch: Emitted): ReadonlyMap<string, PropertyPlan> | undefined =>
+    branch.plan.kind === 'object' ? branch.plan.properties : branch.plan.kind === 'same' ? new Map() : undefined;
+  const firstPlans = entries(first);
+  const secondPlans = entries(second);
+  if (firstPlans === undefined || secondPlans === undefined) return false;
+  const declaredByFirst = new Set([
+    ...Object.keys(isJsonObject(firstOriginal.properties) ? firstOriginal.properties : {}),
+    ...firstPlans.keys(),
+  ]);
+  const firstClosed = firstOriginal.additionalProperties === false && firstOriginal.patternProperties === undefined;
+  const alike = (key: string): boolean => {
+    const mine = firstPlans.get(key);
+    const theirs = secondPlans.get(key);
+    const same = (entry: PropertyPlan | undefined): boolean => entry === undefined || entry.plan.kind === 'same';
+    return same(mine) && same(theirs) && (mine?.nullMeansOmitted ?? false) === (theirs?.nullMeansOmitted ?? false);
+  };
+  const sent = new Set([
+    ...Object.keys(isJsonObject(second.schema.properties) ? second.schema.properties : {}),
+    ...secondPlans.keys(),
+  ]);
+  for (const key of sent) if (!alike(key) && (declaredByFirst.has(key) || !firstClosed)) return false;
+  const secondOpen =
+    secondOriginal.additionalProperties !== false &&
+    !(
+      implicitClosed &&
+      secondOriginal.additionalProperties === undefined &&
+      secondOriginal.patternProperties === undefined
+    );
+  // Undeclared keys of the later branch pass through its plan unchanged; the earlier plan may reshape them.
+  if (secondOpen) for (const key of firstPlans.keys()) if (!sent.has(key) && !alike(key)) return false;
+  return true;
 }
 
 function hasPatterns(node: JsonObject): boolean {

@@ -83,14 +83,15 @@ export function translateWithPlan(
   options: TranslateOptions = {},
 ): CachedTranslation {
   const fallback = options.fallback === false ? undefined : FALLBACKS[target];
-  const key = fallback === undefined ? target : `${target}+fallback`;
+  const keepUndeclaredKeys = options.keepUndeclaredKeys === true;
+  const key = `${target}${fallback === undefined ? '' : '+fallback'}${keepUndeclaredKeys ? '+undeclared' : ''}`;
   let perTarget = cache.get(schema);
   const cached = perTarget?.get(key);
   if (cached !== undefined) return cached;
   const computed =
     fallback === undefined
-      ? compute(schema, target, options.toolName)
-      : withFallback(schema, target, fallback, options.toolName);
+      ? compute(schema, target, options.toolName, keepUndeclaredKeys)
+      : withFallback(schema, target, fallback, options.toolName, keepUndeclaredKeys);
   if (perTarget === undefined) {
     perTarget = new Map();
     cache.set(schema, perTarget);
@@ -114,11 +115,13 @@ function withFallback(
   target: SchemaTarget,
   fallback: Fallback,
   toolName: string | undefined,
+  keepUndeclaredKeys: boolean,
 ): CachedTranslation {
+  const named = toolName === undefined ? {} : { toolName };
   let own: CachedTranslation | undefined;
   let refusal: SchemaTranslationError | undefined;
   try {
-    own = translateWithPlan(schema, target, { fallback: false, ...(toolName === undefined ? {} : { toolName }) });
+    own = translateWithPlan(schema, target, { fallback: false, keepUndeclaredKeys, ...named });
   } catch (error) {
     if (!(error instanceof SchemaTranslationError)) throw error;
     refusal = error;
@@ -127,7 +130,7 @@ function withFallback(
   if (own !== undefined && lost.length === 0) return own;
   let looser: CachedTranslation;
   try {
-    looser = translateWithPlan(schema, fallback.dialect, toolName === undefined ? {} : { toolName });
+    looser = translateWithPlan(schema, fallback.dialect, named);
   } catch (error) {
     if (!(error instanceof SchemaTranslationError)) throw error;
     if (own !== undefined) return own;
@@ -151,7 +154,12 @@ function withFallback(
   return { result: Object.freeze(result), plan: looser.plan };
 }
 
-function compute(schema: JsonObject, target: SchemaTarget, toolName: string | undefined): CachedTranslation {
+function compute(
+  schema: JsonObject,
+  target: SchemaTarget,
+  toolName: string | undefined,
+  keepUndeclaredKeys: boolean,
+): CachedTranslation {
   if (!isJsonObject(schema)) {
     throw new SchemaTranslationError({
       target,
@@ -192,6 +200,7 @@ function compute(schema: JsonObject, target: SchemaTarget, toolName: string | un
     originalPath: normalized.originalPath,
     toolName,
     validator: createOriginalValidator(normalized.schema),
+    keepUndeclaredKeys,
   });
   const walked = walker.walkRoot();
   if (target === 'openai-strict') {

@@ -6,18 +6,23 @@ import { isObject, resolve } from './json-pointer.js';
 /**
  * What a model that follows the TRANSLATED schema sends for a value valid under the original, written
  * from the package's documented rules (README "What the model sends"), not from the translator's code:
- * - openai-strict: every optional property the value omits is sent as `null`;
+ * - openai-strict: every optional property the value omits is sent as `null`, except one that accepts null
+ *   and declares a default the original accepts (not at the top of a root union): that one is sent as its
+ *   default, and a null sent for it stays null;
  * - gemini and openai-strict: any-JSON values and objects without declared properties travel as JSON
  *   text (inside `{ "json": ... }` when another branch of the same anyOf is a string);
  * - gemini: a recursive schema is described RECURSION_UNROLL_DEPTH levels deep, deeper values as JSON text.
- * Also returns what restoring must give back: the value itself, except that in strict mode an optional
- * property whose value is null comes back omitted (strict cannot tell "null" from "omitted").
+ * Also returns what restoring gives back by those rules (`restored`): the value itself, except that in strict
+ * mode an optional property whose value is null comes back omitted (strict cannot tell "null" from "omitted"),
+ * and a property sent as its default comes back as that default. And what it must give back for no input to
+ * be lost (`meant`): the value, with only the defaults filled in (omitting a property and sending its declared
+ * default are the same input).
  */
 export function encodeForProvider(
   root: JsonObject,
   value: unknown,
   target: SchemaTarget,
-): { sent: unknown; restored: unknown } {
+): { sent: unknown; restored: unknown; meant: unknown } {
   const encoder = new Encoder(root, target);
   const encoded = encoder.encode(root, '', value, new Map());
   const merged = rootUnionKeys(root);
@@ -30,7 +35,7 @@ export function encodeForProvider(
   const restored = Object.fromEntries(
     Object.entries(encoded.restored).filter(([key]) => !(sent[key] === null && !merged.required.has(key))),
   );
-  return { sent, restored };
+  return { sent, restored, meant: encoded.meant };
 }
 
 /** The property names of a root anyOf/oneOf's variants (nested unions flattened) and the ones all require. */
@@ -68,6 +73,12 @@ function rootUnionKeys(root: JsonObject): { names: Set<string>; required: Set<st
 interface Encoded {
   sent: unknown;
   restored: unknown;
+  meant: unknown;
+}
+
+/** The value travels as it is and comes back as it is. */
+function unchanged(value: unknown): Encoded {
+  return { sent: value, restored: value, meant: value };
 }
 
 class Encoder {
@@ -75,16 +86,19 @@ class Encoder {
   readonly #target: SchemaTarget;
   readonly #jsonText: boolean;
   readonly #strict: boolean;
+  readonly #rootUnion: boolean;
+  #rootEntered = false;
 
   constructor(root: JsonObject, target: SchemaTarget) {
     this.#root = root;
+    this.#rootUnion = Array.isArray(root.anyOf) || Array.isArray(root.oneOf);
     this.#target = target;
     this.#jsonText = target === 'gemini' || target === 'openai-strict';
     this.#strict = target === 'openai-strict';
   }
 
   encode(node: JsonValue, pointer: string, value: unknown, entered: Map<string, number>): Encoded {
-    const same = { sent: value, restored: value };
+    const same = unchanged(value);
     if (node === true) return this.#free(value);
     if (!isObject(node)) return same;
     if (typeof node.$ref === 'string') {
@@ -104,7 +118,7 @@ class Encoder {
   #enter(node: JsonValue, pointer: string, value: unknown, entered: Map<string, number>): Encoded {
     const count = entered.get(pointer) ?? 0;
     if (this.#target === 'gemini' && count >= RECURSION_UNROLL_DEPTH)
-      return { sent: JSON.stringify(value), restored: value };
+      return { sent: JSON.stringify(value), restored: value, meant: value };
     const inner = new Map(entered);
     inner.set(pointer, count + 1);
     return this.#body(node, pointer, value, inner);
@@ -112,9 +126,10 @@ class Encoder {
 
   #body(node: JsonValue, pointer: string, value: unknown, entered: Map<string, number>): Encoded {
     if (node === true) return this.#free(value);
-    if (!isObject(node)) return { sent: value, restored: value };
+    if (!isObject(node)) return unchanged(value);
     if (Object.keys(node).filter((key) => !ANNOTATIONS.has(key) && key !== '$schema' && key !== '$defs').length === 0) {
-      return this.#free(value);
+      // README: the root is always an object; one without properties is a tool without parameters.
+      return pointer === '' ? unchanged(value) : this.#free(value);
     }
     if (typeof node.$ref === 'string') return this.encode(node, pointer, value, entered);
     if (Array.isArray(node.allOf)) {
@@ -129,14 +144,14 @@ class Encoder {
     }
     const union = Array.isArray(node.anyOf) ? 'anyOf' : Array.isArray(node.oneOf) ? 'oneOf' : undefined;
     if (union !== undefined) return this.#union(node, union, pointer, value, entered);
-    if (node.enum !== undefined || node.const !== undefined) return { sent: value, restored: value };
+    if (node.enum !== undefined || node.const !== undefined) return unchanged(value);
     const types =
       typeof node.type === 'string' ? [node.type] : Array.isArray(node.type) ? node.type.map(String) : inferTypes(node);
     if (types === undefined) return this.#free(value);
-    if (value === null) return { sent: null, restored: null };
+    if (value === null) return unchanged(null);
     if (Array.isArray(value) && types.includes('array')) return this.#array(node, pointer, value, entered);
     if (isObject(value) && types.includes('object')) return this.#object(node, pointer, value, entered);
-    return { sent: value, restored: value };
+    return unchanged(value);
   }
 
   #union(
@@ -156,45 +171,86 @@ class Encoder {
         pointer: `${pointer}/${keyword}/${index}`,
       }))
       .filter((branch) => !matchesNothing(branch.schema) && !isNullOnly(branch.schema));
-    if (value === null) return { sent: null, restored: null };
+    if (value === null) return unchanged(null);
     const chosen = branches.find((branch) => this.#accepts(branch.schema, value));
-    if (chosen === undefined) return { sent: value, restored: value };
+    if (chosen === undefined) return unchanged(value);
     const encoded = this.encode(chosen.schema, chosen.pointer, value, entered);
     const stringBranches = branches.filter((branch) => this.#providerString(branch.schema)).length;
     if (this.#jsonText && this.#isFree(chosen.schema) && stringBranches > 1) {
-      return { sent: { json: encoded.sent }, restored: encoded.restored };
+      return { ...encoded, sent: { json: encoded.sent } };
     }
     return encoded;
   }
 
   #object(node: JsonObject, pointer: string, value: JsonObject, entered: Map<string, number>): Encoded {
+    // The first object encoded is the root (children are encoded after it is entered).
+    const atRoot = !this.#rootEntered;
+    this.#rootEntered = true;
     const properties = isObject(node.properties) ? { ...node.properties } : {};
     const required = Array.isArray(node.required)
       ? node.required.filter((name): name is string => typeof name === 'string')
       : [];
     for (const name of required) if (properties[name] === undefined) properties[name] = true;
     if (Object.keys(properties).length === 0) {
-      if (this.#strict && node.additionalProperties === false) return { sent: value, restored: value };
-      if (this.#jsonText && pointer !== '') return { sent: JSON.stringify(value), restored: value };
-      return { sent: value, restored: value };
+      if (this.#strict && node.additionalProperties === false) return unchanged(value);
+      if (this.#jsonText && pointer !== '') return { sent: JSON.stringify(value), restored: value, meant: value };
+      return unchanged(value);
     }
+    // README: a root union's variants are merged into one object, where null always means "omitted".
+    const standIn = (name: string): { value: JsonValue } | undefined =>
+      this.#strict && !required.includes(name) && !(atRoot && this.#rootUnion)
+        ? this.#defaultStandIn(properties[name] ?? true)
+        : undefined;
     const sent: [string, unknown][] = [];
     const restored: [string, unknown][] = [];
+    const meant: [string, unknown][] = [];
     for (const [key, item] of Object.entries(value)) {
       const schema = properties[key];
       if (schema === undefined) {
         sent.push([key, item]);
         restored.push([key, item]);
+        meant.push([key, item]);
         continue;
       }
       const encoded = this.encode(schema, `${pointer}/properties/${escapeToken(key)}`, item, entered);
       sent.push([key, encoded.sent]);
-      // A null SENT for an optional property reads as "omitted" (JSON text "null" is a value).
-      if (!(this.#strict && encoded.sent === null && !required.includes(key))) restored.push([key, encoded.restored]);
+      meant.push([key, encoded.meant]);
+      // A null SENT for an optional property reads as "omitted" (JSON text "null" is a value), unless the
+      // property's default is what stands for "omitted".
+      const omitted = this.#strict && encoded.sent === null && !required.includes(key) && standIn(key) === undefined;
+      if (!omitted) restored.push([key, encoded.restored]);
     }
-    if (this.#strict)
-      for (const name of Object.keys(properties)) if (!Object.hasOwn(value, name)) sent.push([name, null]);
-    return { sent: Object.fromEntries(sent), restored: Object.fromEntries(restored) };
+    if (this.#strict) {
+      for (const name of Object.keys(properties)) {
+        if (Object.hasOwn(value, name)) continue;
+        const stand = standIn(name);
+        if (stand === undefined) {
+          sent.push([name, null]);
+          continue;
+        }
+        const encoded = this.encode(
+          properties[name] ?? true,
+          `${pointer}/properties/${escapeToken(name)}`,
+          stand.value,
+          entered,
+        );
+        sent.push([name, encoded.sent]);
+        restored.push([name, encoded.restored]);
+        meant.push([name, encoded.meant]);
+      }
+    }
+    return { sent: Object.fromEntries(sent), restored: Object.fromEntries(restored), meant: Object.fromEntries(meant) };
+  }
+
+  /** README: an optional property that accepts null and declares a default it accepts is sent as that default. */
+  #defaultStandIn(schema: JsonValue): { value: JsonValue } | undefined {
+    const resolved =
+      isObject(schema) && typeof schema.$ref === 'string'
+        ? { ...(resolve(this.#root, schema.$ref) as JsonObject | undefined), ...schema }
+        : schema;
+    if (!isObject(resolved) || !Object.hasOwn(resolved, 'default')) return undefined;
+    const value = resolved.default as JsonValue;
+    return this.#accepts(schema, null) && this.#accepts(schema, value) ? { value } : undefined;
   }
 
   #array(node: JsonObject, pointer: string, value: unknown[], entered: Map<string, number>): Encoded {
@@ -207,7 +263,7 @@ class Encoder {
     const union = restAllowed ? [...prefix, node.items ?? true] : prefix;
     const members = [...new Map(union.map((member) => [JSON.stringify(member), member])).values()];
     const strings = members.filter((member) => this.#providerString(member)).length;
-    const encoded = value.map((item, index) => {
+    const encoded: Encoded[] = value.map((item, index) => {
       const position = prefix[index];
       const schema = position ?? node.items ?? true;
       const result =
@@ -217,15 +273,17 @@ class Encoder {
             ? this.#free(item)
             : this.encode(node.items, `${pointer}/items`, item, entered);
       const tupleUnion = prefix.length > 0 && this.#jsonText;
-      return tupleUnion && this.#isFree(schema) && strings > 1
-        ? { sent: { json: result.sent }, restored: result.restored }
-        : result;
+      return tupleUnion && this.#isFree(schema) && strings > 1 ? { ...result, sent: { json: result.sent } } : result;
     });
-    return { sent: encoded.map((item) => item.sent), restored: encoded.map((item) => item.restored) };
+    return {
+      sent: encoded.map((item) => item.sent),
+      restored: encoded.map((item) => item.restored),
+      meant: encoded.map((item) => item.meant),
+    };
   }
 
   #free(value: unknown): Encoded {
-    return this.#jsonText ? { sent: JSON.stringify(value), restored: value } : { sent: value, restored: value };
+    return this.#jsonText ? { sent: JSON.stringify(value), restored: value, meant: value } : unchanged(value);
   }
 
   /** Whether the branch, as sent, is a string: a string type or a JSON-text value. */

@@ -7,6 +7,7 @@ import {
   restoreStrictInput,
   type SchemaTarget,
   SchemaTranslationError,
+  type TranslateOptions,
   translateSchema,
 } from '../../src/index.js';
 import { compile } from './ajv.js';
@@ -21,10 +22,11 @@ export function checkRoundTrip(
   original: JsonObject,
   value: unknown,
   target: SchemaTarget,
+  options: TranslateOptions = {},
 ): { translated: ReturnType<typeof translateSchema>['changes']; restored: unknown } | undefined {
   let translated: ReturnType<typeof translateSchema>;
   try {
-    translated = translateSchema(original, target);
+    translated = translateSchema(original, target, options);
   } catch (error) {
     // Refusal is a legitimate outcome; it must be the typed one.
     expect(error).toBeInstanceOf(SchemaTranslationError);
@@ -38,22 +40,24 @@ export function checkRoundTrip(
       `${target} rejects ${JSON.stringify(sent)}\noriginal ${JSON.stringify(original)}\ntranslated ${JSON.stringify(translated.schema)}`,
     );
   }
-  const back = restoreProviderInput(original, sent, target);
+  const back = restoreProviderInput(original, sent, target, options);
   expect(back).toEqual(restored);
-  if (target === 'openai-strict') expect(restoreStrictInput(original, sent)).toEqual(restored);
+  if (target === 'openai-strict') expect(restoreStrictInput(original, sent, options)).toEqual(restored);
   return { translated: translated.changes, restored: back };
 }
 
 /**
  * Completeness for one value valid under the original, as a verdict instead of an assertion: undefined when
  * the provider-side schema accepts what a model following it sends and restoring gives back a value EQUAL to
- * the input; otherwise what went wrong. `fallback: false` turns the per-tool choice of dialect off.
+ * the input (where the model sent a property's declared default for an omitted one, equal to the input with
+ * that default filled in); otherwise what went wrong. `fallback: false` turns the per-tool choice of dialect
+ * off; `keepUndeclaredKeys` as for `translateSchema`.
  */
 export function completenessProblem(
   original: JsonObject,
   value: unknown,
   target: SchemaTarget,
-  options: { readonly fallback?: boolean } = {},
+  options: TranslateOptions = {},
 ): string | undefined {
   let translated: ReturnType<typeof translateSchema>;
   try {
@@ -62,14 +66,17 @@ export function completenessProblem(
     return error instanceof SchemaTranslationError ? undefined : `translation crashed: ${String(error)}`;
   }
   const normalized = normalizeSchema(original).schema;
-  const { sent } = encodeForProvider(normalized, value, translated.dialect);
+  const { sent, meant } = encodeForProvider(normalized, value, translated.dialect);
   // Without `parameters` (Gemini), the model can only call the tool with no arguments at all.
   const omitted = translated.omitParameters === true && !(isObjectValue(sent) && Object.keys(sent).length === 0);
   if (omitted || !providerAccepts(translated.schema, translated.dialect, sent))
     return `${translated.dialect} cannot carry ${JSON.stringify(sent)}`;
   const back = restoreProviderInput(original, sent, target, options);
   if (!compile(normalized)(back)) return `restored ${JSON.stringify(back)} is invalid under the original`;
-  if (!isDeepStrictEqual(back, value)) return `restored ${JSON.stringify(back)} ≠ sent value ${JSON.stringify(value)}`;
+  if (!isDeepStrictEqual(back, meant)) {
+    const filled = isDeepStrictEqual(meant, value) ? '' : ` (with declared defaults: ${JSON.stringify(meant)})`;
+    return `restored ${JSON.stringify(back)} ≠ sent value ${JSON.stringify(value)}${filled}`;
+  }
   return undefined;
 }
 

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 /**
  * Generated tool schemas covering the features real catalogues use (KEYWORDS.md): nullable unions in all
  * three spellings, type lists, const/enum (string and integer), bounds, formats, tuples, free-form and
- * closed objects, maps, oneOf of objects, BFCL type names, `$defs` references and a recursive tree.
+ * closed objects, maps, patterned keys, oneOf of objects, BFCL type names, `$defs` references and a recursive
+ * tree; optionals that accept null with and without a default.
  */
 const names = fc.constantFrom('a', 'b', 'count', 'json', 'name', 'e f', 'x.y', 'children');
 
@@ -30,6 +31,8 @@ const leaf: fc.Arbitrary<JsonObject> = fc.oneof<fc.Arbitrary<JsonObject>[]>(
   fc.constant<JsonObject>({ type: ['string', 'number', 'boolean'] }),
   fc.constant<JsonObject>({ anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'Maybe' }),
   fc.constant<JsonObject>({ anyOf: [{ type: 'number' }, { not: {} }, { type: 'null' }] }),
+  fc.constant<JsonObject>({ anyOf: [{ type: 'integer' }, { type: 'null' }], default: 3 }),
+  fc.constant<JsonObject>({ type: ['string', 'null'], description: 'null and omitted differ' }),
   fc.constant<JsonObject>({ type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }),
 );
 
@@ -63,6 +66,12 @@ const schema: fc.Arbitrary<JsonObject> = fc.letrec<{ node: JsonObject }>((tie) =
     fc.constant<JsonObject>({ type: 'object', additionalProperties: { type: 'integer' } }),
     fc.constant<JsonObject>({ type: ['object', 'null'] }),
     fc.constant<JsonObject>({ type: 'object', properties: {}, additionalProperties: false }),
+    fc.constant<JsonObject>({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      patternProperties: { '^x-[a-z]+$': { type: 'string' } },
+      additionalProperties: false,
+    }),
     fc.tuple(tie('node'), tie('node')).map(
       ([first, second]): JsonObject => ({
         oneOf: [

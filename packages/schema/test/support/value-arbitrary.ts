@@ -4,11 +4,13 @@ import { isObject, resolve } from './json-pointer.js';
 
 /**
  * Candidate values for a (normalized) JSON Schema. Not exact: the property tests keep only candidates the
- * ORIGINAL accepts (ajv), so this only has to hit valid values often. `extraKeys` adds undeclared keys to
- * open objects (for the targets that keep objects open).
+ * ORIGINAL accepts (ajv), so this only has to hit valid values often. `extraKeys` adds keys beyond the declared
+ * properties: `all` to every object that does not refuse them; `declared` only where the schema declares them
+ * (`additionalProperties: true` or a schema, keys matching `patternProperties`), not where it merely omits
+ * `additionalProperties` (those keys are no declared input); `none` never.
  */
 export interface ValueOptions {
-  readonly extraKeys: boolean;
+  readonly extraKeys: 'all' | 'declared' | 'none';
   /** How many `$ref` hops a value may still take (recursive schemas terminate by emptying arrays). */
   readonly refBudget: number;
 }
@@ -16,7 +18,7 @@ export interface ValueOptions {
 const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 });
 
 export function valueArbitrary(root: JsonObject, options: ValueOptions): fc.Arbitrary<unknown> {
-  return arbitraryFor(root, root, options.refBudget, options).map(plainJson);
+  return arbitraryFor(root, root, options.refBudget, options, true).map(plainJson);
 }
 
 /** JSON round trip: no -0, no undefined, own data properties only (what a provider would send). */
@@ -24,30 +26,39 @@ function plainJson(value: unknown): unknown {
   return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
-function arbitraryFor(node: JsonValue, root: JsonObject, budget: number, options: ValueOptions): fc.Arbitrary<unknown> {
+/** `atRoot`: the tool's arguments themselves, where an object without properties declares no parameters. */
+function arbitraryFor(
+  node: JsonValue,
+  root: JsonObject,
+  budget: number,
+  options: ValueOptions,
+  atRoot = false,
+): fc.Arbitrary<unknown> {
+  // Arguments a schema says nothing about are a tool without parameters, unless undeclared keys count.
+  const free = atRoot && options.extraKeys !== 'all' ? fc.constant({}) : anyJson;
   if (
     node === true ||
     (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.keys(node).length === 0)
   ) {
-    return anyJson;
+    return free;
   }
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) return anyJson;
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return free;
   if (typeof node.$ref === 'string') {
     const target = resolve(root, node.$ref);
     if (target === undefined || budget <= 0) return anyJson;
-    return arbitraryFor(target, root, budget - 1, options);
+    return arbitraryFor(target, root, budget - 1, options, atRoot);
   }
   if (Array.isArray(node.allOf)) {
     let merged: JsonObject = { ...node, allOf: [] };
     delete merged.allOf;
     for (const member of node.allOf) if (isObject(member)) merged = { ...member, ...merged };
-    return arbitraryFor(merged, root, budget, options);
+    return arbitraryFor(merged, root, budget, options, atRoot);
   }
   const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
   if (union !== undefined) {
     const { anyOf: _a, oneOf: _o, ...rest } = node;
     const branches = union.map((branch) =>
-      arbitraryFor(isObject(branch) ? { ...rest, ...branch } : branch, root, budget, options),
+      arbitraryFor(isObject(branch) ? { ...rest, ...branch } : branch, root, budget, options, atRoot),
     );
     return branches.length === 0 ? anyJson : fc.oneof(...branches);
   }
@@ -55,8 +66,8 @@ function arbitraryFor(node: JsonValue, root: JsonObject, budget: number, options
   if (node.const !== undefined) return fc.constant(node.const);
   const types =
     typeof node.type === 'string' ? [node.type] : Array.isArray(node.type) ? node.type.map(String) : inferred(node);
-  if (types === undefined) return anyJson;
-  const arbitraries = types.map((type) => forType(node, type, root, budget, options));
+  if (types === undefined) return free;
+  const arbitraries = types.map((type) => forType(node, type, root, budget, options, atRoot));
   return arbitraries.length === 1 && arbitraries[0] !== undefined ? arbitraries[0] : fc.oneof(...arbitraries);
 }
 
@@ -73,6 +84,7 @@ function forType(
   root: JsonObject,
   budget: number,
   options: ValueOptions,
+  atRoot: boolean,
 ): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
@@ -97,7 +109,7 @@ function forType(
     case 'array':
       return arrayArbitrary(node, root, budget, options);
     case 'object':
-      return objectArbitrary(node, root, budget, options);
+      return objectArbitrary(node, root, budget, options, atRoot);
     default:
       return anyJson;
   }
@@ -169,6 +181,7 @@ function objectArbitrary(
   root: JsonObject,
   budget: number,
   options: ValueOptions,
+  atRoot: boolean,
 ): fc.Arbitrary<unknown> {
   const properties = isObject(node.properties) ? node.properties : {};
   const required = Array.isArray(node.required)
@@ -179,18 +192,57 @@ function objectArbitrary(
   for (const name of required) if (shape[name] === undefined) shape[name] = anyJson;
   const names = Object.keys(shape);
   const declared = fc.record(shape, { requiredKeys: required.filter((name) => names.includes(name)) });
-  const open = node.additionalProperties !== false && node.patternProperties === undefined;
-  const extraValues = isObject(node.additionalProperties)
-    ? arbitraryFor(node.additionalProperties, root, budget, options)
-    : anyJson;
-  if (names.length === 0 && open) {
+  const additional = node.additionalProperties;
+  const open = additional !== false && node.patternProperties === undefined;
+  const extraValues = isObject(additional) ? arbitraryFor(additional, root, budget, options) : anyJson;
+  // Keys the schema lets in: any (an open object) and those matching its patterns.
+  const extraKinds: fc.Arbitrary<Record<string, unknown>>[] = [];
+  const declaresOpen = additional !== undefined && additional !== false;
+  if (open && (options.extraKeys === 'all' || (options.extraKeys === 'declared' && declaresOpen))) {
+    extraKinds.push(
+      fc.dictionary(
+        fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !names.includes(key)),
+        extraValues,
+        { maxKeys: names.length === 0 ? 3 : 2 },
+      ),
+    );
+  }
+  if (options.extraKeys !== 'none') extraKinds.push(...patternKeys(node, names, root, budget, options));
+  if (names.length === 0 && open && extraKinds.length === 0 && !atRoot) {
+    // A free-form object (no properties) inside the arguments: its keys are its content, whatever the mode;
+    // the arguments themselves without properties are a tool that declares no parameters.
     return fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), extraValues, { maxKeys: 3 });
   }
-  if (!open || !options.extraKeys) return declared;
-  const extras = fc.dictionary(
-    fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !names.includes(key)),
-    extraValues,
-    { maxKeys: 2 },
-  );
-  return fc.tuple(declared, extras).map(([values, more]) => ({ ...more, ...values }));
+  if (extraKinds.length === 0) return declared;
+  return fc
+    .tuple(declared, fc.oneof(...extraKinds))
+    .map(([values, more]) => ({ ...more, ...values }) as Record<string, unknown>);
+}
+
+/** Up to two keys matching each `patternProperties` pattern (that fast-check can generate), with their values. */
+function patternKeys(
+  node: JsonObject,
+  names: readonly string[],
+  root: JsonObject,
+  budget: number,
+  options: ValueOptions,
+): fc.Arbitrary<Record<string, unknown>>[] {
+  if (!isObject(node.patternProperties)) return [];
+  const kinds: fc.Arbitrary<Record<string, unknown>>[] = [];
+  for (const [pattern, schema] of Object.entries(node.patternProperties)) {
+    let keys: fc.Arbitrary<string>;
+    try {
+      keys = fc.stringMatching(new RegExp(pattern, 'u'));
+    } catch {
+      continue;
+    }
+    kinds.push(
+      fc.dictionary(
+        keys.filter((key) => key.length > 0 && key.length < 20 && !names.includes(key)),
+        arbitraryFor(schema, root, budget, options),
+        { maxKeys: 2 },
+      ),
+    );
+  }
+  return kinds;
 }

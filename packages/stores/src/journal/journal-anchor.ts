@@ -45,15 +45,23 @@ function anchorMac(key: JournalKey, anchor: { seq: number; hash: string; at: str
 }
 
 /**
- * Checks a keyed anchor's MAC with the keys the verifier holds. An unkeyed anchor is taken as given (it is
- * only as trustworthy as the place it was kept). Throws `InvalidJournalAnchorError` when the MAC cannot be
- * checked or does not match: an anchor that was forged or changed must not vouch for anything.
+ * Checks a keyed anchor's MAC with the keys the verifier holds. Without keys, an unkeyed anchor is taken as
+ * given (it is only as trustworthy as the place it was kept); with keys, a taken anchor (one with its time)
+ * must be signed, since anchors taken with a key are: an unsigned one may have replaced it. A bare head
+ * (`<seq>:<hash>`, no time) is the verifier's own note and is taken as given. Throws
+ * `InvalidJournalAnchorError` when the MAC cannot be checked or does not match: an anchor that was forged or
+ * changed must not vouch for anything.
  */
 export function checkAnchor(anchor: JournalAnchor | JournalHead, keys: ReadonlyMap<string, JournalKey>): void {
   const { keyId, mac, at } = anchor as Partial<JournalAnchor>;
-  if (mac === undefined && keyId === undefined) return;
+  if (mac === undefined && keyId === undefined) {
+    if (keys.size > 0 && at !== undefined) throw unsignedAnchorError();
+    return;
+  }
   if (mac === undefined || keyId === undefined || at === undefined) {
-    throw new InvalidJournalAnchorError('it has a key id or a MAC but not both, with its time.');
+    throw new InvalidJournalAnchorError('it has a key id or a MAC but not both, with its time: it was altered.', {
+      tampered: true,
+    });
   }
   const key = keys.get(keyId);
   if (key === undefined) {
@@ -64,6 +72,7 @@ export function checkAnchor(anchor: JournalAnchor | JournalHead, keys: ReadonlyM
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new InvalidJournalAnchorError(
       `its MAC does not match under key "${keyId}": the anchor was changed or forged.`,
+      { tampered: true },
     );
   }
 }
@@ -107,4 +116,13 @@ export function lastAnchorOf(text: string): JournalAnchor | JournalHead {
   const last = lines.at(-1);
   if (last === undefined) throw new InvalidJournalAnchorError('the anchor file holds no anchor.');
   return parseJournalAnchor(last);
+}
+
+/** An unsigned anchor where keys are in use: anchors taken with a key are signed, so this one may be forged. */
+export function unsignedAnchorError(): InvalidJournalAnchorError {
+  return new InvalidJournalAnchorError(
+    'it carries no MAC, but keys were given: anchors taken with a journal key are signed, so an unsigned one ' +
+      'may have replaced the real one. Pass a head you noted yourself as <seq>:<hash>, or take a new anchor with the key.',
+    { tampered: true },
+  );
 }

@@ -1,4 +1,4 @@
-import type { JournalEntry, JournaledResultContent } from '@toolcircuit/core';
+import type { JournalEntry, JournaledResultContent, JournalNote } from '@toolcircuit/core';
 
 /**
  * A call attempt as the executor journaled it (see core's `JournalEntry`), after the store's redaction.
@@ -76,6 +76,16 @@ export interface RetryRecord {
   readonly error: { readonly name: string; readonly message: string; readonly code?: string };
 }
 
+/**
+ * Something a model turn held besides calls, as the loop noted it (core's `JournalNote`): a part the adapter had
+ * no neutral meaning for, named by the provider's own word for it and the digest of what it was.
+ */
+export interface NoteRecord extends Omit<JournalNote, 'kind'> {
+  readonly kind: 'note';
+  /** What the note is about (core's `JournalNote.kind`). */
+  readonly note: JournalNote['kind'];
+}
+
 /** One journal record. Plain JSON; what is hashed and chained. */
 export type JournalRecord =
   | CallRecord
@@ -83,7 +93,8 @@ export type JournalRecord =
   | StartRecord
   | OutcomeUnknownRecord
   | RecoveryRecord
-  | RetryRecord;
+  | RetryRecord
+  | NoteRecord;
 
 /** A record in its place in the chain. */
 export interface JournalRow {
@@ -105,4 +116,14 @@ export interface JournalRow {
 export interface JournalHead {
   readonly seq: number;
   readonly hash: string;
+}
+
+/**
+ * The head as the store keeps it: with `keyedSince`, the seq of the first entry chained under a key, once
+ * there is one. The store never clears it (the databases refuse to, with triggers), so a journal that was
+ * keyed cannot pass for one that never was: entries from there on must carry a key id, and the journal
+ * must reach that far.
+ */
+export interface StoredJournalHead extends JournalHead {
+  readonly keyedSince?: number;
 }

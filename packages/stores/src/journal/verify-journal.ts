@@ -1,7 +1,8 @@
 import { checkAnchor, type JournalAnchor } from './journal-anchor.js';
 import { chainHash, GENESIS_HASH, keyedChainHash, storedRowHash } from './journal-chain.js';
 import { type JournalKey, type JournalKeys, keyRing } from './journal-key.js';
-import type { JournalHead } from './journal-record.js';
+import type { JournalHead, StoredJournalHead } from './journal-record.js';
+import { type RunTables, RunTablesCheck } from './run-tables-check.js';
 
 /** A row as stored, before its record is trusted: verification parses and re-hashes the text itself. */
 export interface RawJournalRow {
@@ -20,10 +21,12 @@ export interface RawJournalRow {
 /** What a store gives the verifier: its rows in `seq` order, its head, and a lookup by hash. */
 export interface JournalSource {
   rows(): AsyncIterable<RawJournalRow>;
-  /** Undefined when the store's head row is gone. */
-  head(): Promise<JournalHead | undefined>;
+  /** Undefined when the store's head row is gone. Read once, before the rows (one snapshot). */
+  head(): Promise<StoredJournalHead | undefined>;
   /** The seq of the row stored with this hash, if any (used only once the chain breaks). */
   seqOfHash(hash: string): Promise<number | undefined>;
+  /** The store's run tables, checked against the journal once its chain checks out (absent: not checked). */
+  readonly runTables?: RunTables;
 }
 
 /**
@@ -32,10 +35,16 @@ export interface JournalSource {
  * - `deleted`: an entry the chain links to, or the head records, is missing.
  * - `reordered`: an entry links to one that comes after it.
  * - `inserted`: entries were added that the chain or the head does not account for.
- * - `truncated`: the journal ends before an anchor taken earlier: its tail was cut (head rewound) or it was wiped.
- * - `unkeyed`: verified with keys, an entry carries no key id: anyone could have written it.
+ * - `truncated`: the journal ends before an anchor taken earlier, or before the first keyed entry the store's
+ *   head records: its tail was cut (head rewound) or it was wiped.
+ * - `unkeyed`: an entry carries no key id, when keys were given or the store was keyed before it: anyone
+ *   could have written it (or its key id was stripped and it was re-hashed).
  * - `unverifiable`: an entry is chained under a key that was not given; it could not be checked.
  * - `head_missing`: the store's head row is gone, so a deleted tail could not be told.
+ * - `run_mismatch`: the chain checks out, but the run tables (outside it) contradict it: a decided call's
+ *   approval, tool or arguments differ from the entry that decided it, or no entry did; a call points to
+ *   another call's answer; a run's entries name another session or human than the run.
+ * - `corrupt`: the database itself is damaged: entries from `seq` on cannot be read (restore a backup).
  */
 export type JournalProblem =
   | 'edited'
@@ -45,7 +54,9 @@ export type JournalProblem =
   | 'truncated'
   | 'unkeyed'
   | 'unverifiable'
-  | 'head_missing';
+  | 'head_missing'
+  | 'run_mismatch'
+  | 'corrupt';
 
 export type JournalVerification =
   | {
@@ -94,6 +105,11 @@ type Fail = (seq: number, problem: JournalProblem, message: string) => JournalVe
  * or `inserted`, told apart by where the link points) and carry the next number; the store's head must be
  * the last entry, and an anchor must be in the chain. An unkeyed entry is only vouched for once the next
  * entry (or the head) links to it: anyone could have re-hashed it.
+ *
+ * A journal that was ever keyed never verifies as intact without its key: its entries name their key
+ * (`unverifiable` without it), and the store's head keeps the first keyed entry's number, so entries from
+ * there on without a key id are `unkeyed` and a journal that no longer reaches it is `truncated`, keys
+ * given or not.
  */
 export async function verifyJournal(
   source: JournalSource,
@@ -108,9 +124,12 @@ export async function verifyJournal(
   let vouched = 0;
   let unkeyedEntries = 0;
   const fail: Fail = (seq, problem, message) => ({ ok: false, seq, problem, message, entries: vouched });
+  const head = await source.head();
+  const keyedSince = head?.keyedSince;
+  const runTables = source.runTables === undefined ? undefined : await RunTablesCheck.of(source.runTables);
 
   for await (const row of source.rows()) {
-    let record: { runId?: unknown; kind?: unknown };
+    let record: { runId?: unknown; kind?: unknown } & Readonly<Record<string, unknown>>;
     try {
       record = JSON.parse(row.recordJson);
     } catch {
@@ -129,6 +148,13 @@ export async function verifyJournal(
             : `entry ${row.seq} is chained under key "${keyId}": give that key to check it.`,
         );
       }
+    } else if (keyedSince !== undefined && row.seq >= keyedSince) {
+      return fail(
+        row.seq,
+        'unkeyed',
+        `entry ${row.seq} carries no key id, but the store has chained its entries under a key since entry ` +
+          `${keyedSince}: its key id was removed and it was re-hashed, or it was written without the key.`,
+      );
     } else if (keyed && row.seq > acceptUnkeyedUpTo) {
       return fail(
         row.seq,
@@ -167,9 +193,9 @@ export async function verifyJournal(
     vouched = key === undefined ? row.seq - 1 : row.seq;
     if (key === undefined) unkeyedEntries += 1;
     previous = { seq: row.seq, hash: row.hash };
+    runTables?.see(row.seq, record);
   }
 
-  const head = await source.head();
   if (head === undefined) {
     return fail(
       previous.seq + 1,
@@ -199,6 +225,15 @@ export async function verifyJournal(
     );
   }
   vouched = previous.seq;
+  if (keyedSince !== undefined && keyedSince > previous.seq) {
+    return fail(
+      previous.seq + 1,
+      'truncated',
+      `the journal ends at entry ${previous.seq}, but the store's head records entry ${keyedSince} as its first ` +
+        `keyed entry: entries ${range(previous.seq + 1, keyedSince)} and later were removed (the journal wiped, ` +
+        'or its tail cut and the head rewound).',
+    );
+  }
   if (anchor !== undefined && anchor.seq > previous.seq) {
     const when = 'at' in anchor && anchor.at !== undefined ? ` taken at ${anchor.at}` : '';
     return fail(
@@ -208,6 +243,8 @@ export async function verifyJournal(
         `${range(previous.seq + 1, anchor.seq)} were removed (the tail cut and the head rewound, or the journal wiped).`,
     );
   }
+  const mismatch = runTables?.result(previous.seq);
+  if (mismatch !== undefined) return fail(mismatch.seq, 'run_mismatch', mismatch.message);
   return {
     ok: true,
     entries: previous.seq,

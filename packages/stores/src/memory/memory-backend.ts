@@ -1,11 +1,11 @@
 import { GENESIS_HASH } from '../journal/journal-chain.js';
-import type { JournalHead } from '../journal/journal-record.js';
+import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from '../store/store-backend.js';
 
 /** The rows of a journal and its head, as plain data: what a memory store can be loaded with. */
 export interface JournalSnapshot {
   readonly rows: readonly StoredJournalRow[];
-  readonly head: JournalHead;
+  readonly head: StoredJournalHead;
 }
 
 /**
@@ -16,7 +16,7 @@ export class MemoryBackend implements StoreBackend {
   readonly #runs = new Map<string, RunRow>();
   readonly #calls = new Map<string, CallRow>();
   readonly #journal: StoredJournalRow[];
-  #head: JournalHead;
+  #head: StoredJournalHead;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(snapshot?: JournalSnapshot) {
@@ -46,8 +46,9 @@ export class MemoryBackend implements StoreBackend {
   }
 
   async schemaVersion(): Promise<number> {
-    // The memory store has no schema; it reports the version whose rows it keeps (keyed entries: 2).
-    return 2;
+    // The memory store has no schema; it reports the version whose rows it keeps (keyed entries and the
+    // head's keyed mark: 3).
+    return 3;
   }
 
   async close(): Promise<void> {}
@@ -87,6 +88,18 @@ export class MemoryBackend implements StoreBackend {
           .sort((a, b) => a.seq - b.seq)
           .slice(0, limit),
       seqOfHash: async (hash) => journal.find((row) => row.hash === hash)?.seq,
+      decidedCalls: async () =>
+        [...calls.values()].map((row) => ({
+          runId: row.runId,
+          turn: row.turn,
+          callId: row.callId,
+          toolName: row.toolName,
+          inputDigest: row.inputDigest,
+          approved: row.approved,
+          journalSeq: row.journalSeq,
+        })),
+      runOwners: async () =>
+        [...runs.values()].map((row) => ({ runId: row.runId, sessionId: row.sessionId, humanId: row.humanId })),
       insertRun: async (row) => setRun(row),
       updateRun: async (row) => setRun(row),
       insertCall: async (row) => setCall(row),
@@ -94,7 +107,8 @@ export class MemoryBackend implements StoreBackend {
       appendJournal: async (row) => {
         const head = this.#head;
         journal.push({ ...row });
-        this.#head = { seq: row.seq, hash: row.hash };
+        const keyedSince = head.keyedSince ?? (row.keyId === null || row.keyId === undefined ? undefined : row.seq);
+        this.#head = { seq: row.seq, hash: row.hash, ...(keyedSince === undefined ? {} : { keyedSince }) };
         undo.push(() => {
           journal.pop();
           this.#head = head;

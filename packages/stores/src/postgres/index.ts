@@ -7,3 +7,4 @@ export {
 } from './open-postgres-store.js';
 export { openPostgresToolVectors, type PostgresToolVectors } from './open-postgres-tool-vectors.js';
 export { postgresMigrations } from './postgres-migrations.js';
+export type { PostgresTimeouts } from './postgres-settings.js';

@@ -4,6 +4,7 @@ import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.
 import { quoteIdentifier } from '../sql/sql-connection.js';
 import { fromVectorBytes, TOOL_VECTOR_TABLE, toVectorBytes } from '../vectors/vector-bytes.js';
 import { checkedSchemaName, ownPool } from './open-postgres-store.js';
+import { postgresSettings } from './postgres-settings.js';
 
 /** A tool-vector cache in PostgreSQL, with a `close` that ends the pool it created (not one it was given). */
 export interface PostgresToolVectors extends ToolVectorCache {
@@ -26,7 +27,7 @@ export async function openPostgresToolVectors(options: {
     throw new InvalidStoreOptionsError('connectionString', 'give exactly one of `connectionString` and `pool`.');
   }
   const ownsPool = options.pool === undefined;
-  const pool = options.pool ?? (await ownPool(options.connectionString as string, 4));
+  const pool = options.pool ?? (await ownedPool(options.connectionString as string));
   const table = `${quoteIdentifier(schema)}.${quoteIdentifier(TOOL_VECTOR_TABLE)}`;
   try {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
@@ -59,4 +60,10 @@ export async function openPostgresToolVectors(options: {
       if (ownsPool) await pool.end();
     },
   };
+}
+
+/** A pool of its own, with the store's time-outs and keep-alive (and the URL's own parameters). */
+async function ownedPool(connectionString: string): Promise<pg.Pool> {
+  const settings = postgresSettings(connectionString);
+  return ownPool(settings.connectionString ?? connectionString, 4, settings.timeouts);
 }

@@ -77,5 +77,29 @@ export function postgresMigrations(schema: string): readonly Migration[] {
       // NULL for every existing entry: they stay on the unkeyed chain and verify as before.
       statements: [`ALTER TABLE ${s}.journal ADD COLUMN key_id TEXT`],
     },
+    {
+      version: 3,
+      name: 'keyed head: the first keyed entry, kept so a keyed journal cannot pass for an unkeyed one',
+      statements: [
+        `ALTER TABLE ${s}.journal_head ADD COLUMN keyed_since BIGINT`,
+        // A store keyed under version 2 is marked from its first keyed entry.
+        `UPDATE ${s}.journal_head SET keyed_since = (SELECT MIN(seq) FROM ${s}.journal WHERE key_id IS NOT NULL)`,
+        // Once set, the mark stays, and the head row stays. Someone who drops these triggers can still clear
+        // it: the key (and anchors) are what they cannot get past.
+        `CREATE FUNCTION ${s}.journal_head_stays_keyed() RETURNS trigger LANGUAGE plpgsql AS $body$
+          BEGIN
+            IF TG_OP <> 'UPDATE' THEN RAISE EXCEPTION 'the toolcircuit journal head row cannot be deleted'; END IF;
+            IF OLD.keyed_since IS NOT NULL AND NEW.keyed_since IS DISTINCT FROM OLD.keyed_since THEN
+              RAISE EXCEPTION 'the toolcircuit journal stays keyed once it is keyed';
+            END IF;
+            RETURN NEW;
+          END
+        $body$`,
+        `CREATE TRIGGER journal_head_keyed BEFORE UPDATE OR DELETE ON ${s}.journal_head
+          FOR EACH ROW EXECUTE FUNCTION ${s}.journal_head_stays_keyed()`,
+        `CREATE TRIGGER journal_head_no_truncate BEFORE TRUNCATE ON ${s}.journal_head
+          FOR EACH STATEMENT EXECUTE FUNCTION ${s}.journal_head_stays_keyed()`,
+      ],
+    },
   ];
 }

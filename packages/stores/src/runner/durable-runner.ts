@@ -4,7 +4,9 @@ import {
   type ConfirmationDecision,
   canonicalJson,
   checkResume,
+  checkStateSeal,
   continueLoop,
+  INTERRUPTED_RUN_SEAL,
   type InterruptedRun,
   InvalidResumeError,
   interruptedRunOfError,
@@ -15,29 +17,37 @@ import {
   type LoopOptions,
   type LoopResult,
   type Message,
+  PAUSED_RUN_SEAL,
   type PausedRun,
   type PendingCall,
+  type ResumeTokenStore,
   resumeLoop,
   runLoop,
   type Session,
+  sealState,
+  type TaintSource,
   type ToolCallPart,
   type ToolResultPart,
   toolCallsOf,
+  untrustedSourcesOf,
 } from '@toolcircuit/core';
 import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
 import { RunNotResumableError } from '../errors/run-not-resumable-error.js';
+import { isStoreError } from '../errors/store-error.js';
 import { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from '../store/catalogue-fingerprint.js';
-import type {
-  DurableStore,
-  HeldCallEntry,
-  RunClaim,
-  RunOutcome,
-  RunRecord,
-  StartedTurn,
+import {
+  type DurableStore,
+  type HeldCallEntry,
+  type RunClaim,
+  type RunOutcome,
+  type RunRecord,
+  STARTED_TURN_SEAL,
+  type StartedTurn,
 } from '../store/durable-store.js';
 import { storedAsDigested } from '../store/stored-state.js';
+import { attemptFailure, claimHeld } from './attempt-close.js';
 import { NO_USAGE, TurnMirror } from './turn-mirror.js';
 
 interface HoldingJournal {
@@ -48,8 +58,23 @@ interface HoldingJournal {
   appendNow(): Promise<void>;
 }
 
+/**
+ * The claims of attempts made in this process that failed and whose end the store could not record (it was
+ * away): their runs are still `resuming` under them, and `recover` in this process takes them over without
+ * waiting for the lease, since nothing runs under them any more. Known by token, never guessed from a worker
+ * id another process might share.
+ */
+const unclosedAttempts = new Set<string>();
+
 /** A claim protects a resuming run from `recover` this long unless forced. */
 export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
+
+/**
+ * Where the runner's resumes spend a paused run's resume token: the run store already consumed the pause
+ * (`claimRun` moved the run from `paused` to `resuming` once, by compare-and-set on its revision), and a
+ * recovery goes on under that same decision, so core's own token store must not refuse it again.
+ */
+const CLAIMED_BY_RUN_STORE: ResumeTokenStore = { spendResumeToken: () => true };
 
 export interface DurableRunnerOptions
   extends Omit<LoopOptions, 'session' | 'messages' | 'journal' | 'confirmation' | 'runId' | 'signal'> {
@@ -173,11 +198,12 @@ class Runner implements DurableRunner {
       catalogue: this.#fingerprint,
       at: this.#now(),
       claim,
-      started: { version: 1, ...base },
+      // Sealed like every later state the runner stores: a recovery before the first turn checks it too.
+      started: this.#sealed(STARTED_TURN_SEAL, { version: 1 as const, ...base }),
     });
-    const mirror = new TurnMirror(base, 0);
+    const mirror = new TurnMirror(base, 0, this.#sealKey);
     const held = this.#holdingJournal();
-    return this.#settle(runId, claim.token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       const result = await runLoop({
         ...this.#loop,
         session: input.session,
@@ -208,7 +234,7 @@ class Runner implements DurableRunner {
         );
       }
     }
-    checkResume(paused, decisions, context.session);
+    checkResume(paused, decisions, context.session, this.#loop);
 
     const byId = new Map(decisions.map((decision) => [decision.callId, decision]));
     const claim = this.#newClaim();
@@ -246,6 +272,7 @@ class Runner implements DurableRunner {
       paused,
       recorded.map((call) => ({ callId: call.callId, approved: call.approved, inputDigest: call.inputDigest })),
       context.session,
+      this.#loop,
     );
     const { claim, claimed } = await this.#claimForRecovery(record, paused.turn, reason);
     return this.#continue(claimed, paused, claim, context);
@@ -320,13 +347,18 @@ class Runner implements DurableRunner {
       hooks: this.#durableHooks(runId, token, mirror),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    return this.#settle(runId, token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       if (started.turn === 0) {
         // No turn had started: nothing ran, the run starts over from its input.
-        const result = await runLoop({ ...loop(new TurnMirror(started, 0)), messages: started.messages, runId });
+        const result = await runLoop({
+          ...loop(new TurnMirror(started, 0, this.#sealKey)),
+          messages: started.messages,
+          runId,
+        });
         return { ...result, unknownOutcomes: [] };
       }
-      const { results, pending, unknownOutcomes } = await this.#startedTurnWork(claimed, started, token);
+      const { results, ran, pending, unknownOutcomes } = await this.#startedTurnWork(claimed, started, token);
+      const provenance = this.#recoveredProvenance(started, ran);
       if (pending.length === 0) {
         // Every call of the turn is answered: the reply is complete and the model is asked for the next turn.
         const reply: Message = { role: 'tool', content: results as ToolResultPart[] };
@@ -339,9 +371,11 @@ class Runner implements DurableRunner {
           turns: started.turns,
           usage: started.usage,
           answeredCallIds: [],
+          ...provenance,
           error: { name: 'WorkerStopped', message: reason },
         };
-        const result = await continueLoop(interrupted, loop(new TurnMirror({ ...started, messages }, started.turn)));
+        const mirror = new TurnMirror({ ...started, messages, ...provenance }, started.turn, this.#sealKey);
+        const result = await continueLoop(this.#sealed(INTERRUPTED_RUN_SEAL, interrupted), loop(mirror));
         return { ...result, unknownOutcomes };
       }
       // The calls that never started run now: resumeLoop runs exactly the "pending" ones and completes the
@@ -360,9 +394,14 @@ class Runner implements DurableRunner {
         pending,
         results,
         ...(started.step === undefined ? {} : { step: started.step }),
+        ...provenance,
+        resumeToken: randomUUID(),
       };
       const decisions = pending.map((call) => ({ callId: call.callId, approved: true, inputDigest: call.inputDigest }));
-      const result = await resumeLoop(state, decisions, loop(new TurnMirror(started, started.turn)));
+      const result = await resumeLoop(this.#sealed(PAUSED_RUN_SEAL, state), decisions, {
+        ...loop(new TurnMirror({ ...started, ...provenance }, started.turn, this.#sealKey)),
+        resumeTokens: CLAIMED_BY_RUN_STORE,
+      });
       return { ...result, unknownOutcomes };
     });
   }
@@ -372,13 +411,19 @@ class Runner implements DurableRunner {
     claimed: RunRecord,
     started: StartedTurn,
     token: string,
-  ): Promise<{ results: (ToolResultPart | null)[]; pending: PendingCall[]; unknownOutcomes: string[] }> {
+  ): Promise<{
+    results: (ToolResultPart | null)[];
+    ran: ToolResultPart[];
+    pending: PendingCall[];
+    unknownOutcomes: string[];
+  }> {
     const last = started.messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') {
       throw new InvalidResumeError(`the started turn of run "${claimed.runId}" does not end with the model's calls.`);
     }
     const rows = new Map(claimed.calls.filter((call) => call.turn === started.turn).map((call) => [call.callId, call]));
     const results: (ToolResultPart | null)[] = [];
+    const ran: ToolResultPart[] = [];
     const pending: PendingCall[] = [];
     const unknownOutcomes: string[] = [];
     for (const [index, call] of toolCallsOf(last.content).entries()) {
@@ -387,20 +432,23 @@ class Runner implements DurableRunner {
         const neverRun = this.#neverStarted(claimed.runId, index, call);
         results.push('pending' in neverRun ? null : neverRun.result);
         if ('pending' in neverRun) pending.push(neverRun.pending);
+        else await this.#journalNotRun(claimed, started, call);
         continue;
       }
       if (row.state === 'started') {
         const { result, unknown } = await this.#unknownOutcome(claimed.runId, token, started.turn, call);
         if (unknown) unknownOutcomes.push(call.id);
+        else ran.push(result);
         results.push(result);
         continue;
       }
       if (row.result === undefined)
         throw new InvalidResumeError(`call "${call.id}" is ${row.state} but has no result.`);
       if (row.state === 'unknown') unknownOutcomes.push(call.id);
+      else ran.push(row.result);
       results.push(row.result);
     }
-    return { results, pending, unknownOutcomes };
+    return { results, ran, pending, unknownOutcomes };
   }
 
   /**
@@ -425,6 +473,69 @@ class Runner implements DurableRunner {
     }
     const input = JSON.parse(canonicalJson(call.input)) as JsonValue;
     return { pending: { index, callId: call.id, toolName: call.name, input, inputDigest: digest } };
+  }
+
+  /**
+   * The provenance of a started turn recovered with the results its calls recorded: the sources stored
+   * with the turn, and those the recorded results make (they count from this turn, as they did). A turn
+   * stored without sources keeps none, so that core counts every result of the conversation as untrusted.
+   */
+  #recoveredProvenance(
+    started: StartedTurn,
+    ran: readonly ToolResultPart[],
+  ): { provenance?: { readonly sources: readonly TaintSource[] } } {
+    const stored = started.provenance?.sources;
+    if (stored === undefined) return {};
+    const recorded = untrustedSourcesOf(this.#loop.catalogue, this.#loop.provenance, started.turn, ran);
+    // Stored without their texts: core makes each again from its result in the conversation.
+    const sources = stored.map((source): TaintSource => ({ ...source, text: '' }));
+    return { provenance: { sources: [...sources, ...recorded] } };
+  }
+
+  /** The runner's own key for the states it stores and derives, when it seals. */
+  get #sealKey() {
+    return this.#loop.seal?.key;
+  }
+
+  /**
+   * A state the runner derived from stored ones it checked (a recovered turn, a paused turn with some
+   * results recorded), sealed like the loop's own so that core checks it as it checks any other.
+   */
+  #sealed<T extends object>(kind: string, state: T): T {
+    const key = this.#sealKey;
+    return key === undefined ? state : sealState(kind, state, key);
+  }
+
+  /**
+   * Journals the answer to a call of the recovered turn that is not run without a human (it never started,
+   * and needed a confirmation nobody was asked for): every call the model made has its journal entry.
+   */
+  async #journalNotRun(claimed: RunRecord, started: StartedTurn, call: ToolCallPart): Promise<void> {
+    let input: JsonValue = null;
+    let inputDigest: string | null = null;
+    try {
+      input = JSON.parse(canonicalJson(call.input)) as JsonValue;
+      inputDigest = jsonDigest(call.input);
+    } catch {
+      // Not JSON: journaled without its input, as the executor journals unparsable arguments.
+    }
+    await this.#store.journal.append({
+      at: this.#now(),
+      runId: claimed.runId,
+      sessionId: claimed.sessionId,
+      humanId: claimed.humanId,
+      turn: started.turn,
+      callId: call.id,
+      toolName: call.name,
+      input,
+      inputDigest,
+      verdict: 'refused',
+      reason: 'confirmation_required',
+      detail:
+        'its worker stopped before it started and nobody was asked to confirm it; the model was told to ask again',
+      durationMs: 0,
+      ...(started.step === undefined ? {} : { step: started.step }),
+    });
   }
 
   /** A started call without a recorded result: "outcome unknown", unless its result landed meanwhile. */
@@ -466,6 +577,7 @@ class Runner implements DurableRunner {
         ...(record.claim === undefined ? {} : { previousWorkerId: record.claim.workerId }),
       },
     });
+    if (record.claim !== undefined) unclosedAttempts.delete(record.claim.token);
     return { claim, claimed };
   }
 
@@ -499,8 +611,8 @@ class Runner implements DurableRunner {
     const { claim, claimed } = await this.#claimForRecovery(record, interrupted.turn, reason);
     const held = this.#holdingJournal();
     // The stored state is the interrupted one: the first start of the turn asked again stores that turn.
-    const mirror = new TurnMirror({ ...interrupted, turn: interrupted.turn - 1 }, -1);
-    return this.#settle(claimed.runId, claim.token, held, async () => {
+    const mirror = new TurnMirror({ ...interrupted, turn: interrupted.turn - 1 }, -1, this.#sealKey);
+    return this.#settle(claimed.runId, claim, held, async () => {
       const result = await continueLoop(interrupted, {
         ...this.#loop,
         session: context.session,
@@ -519,10 +631,11 @@ class Runner implements DurableRunner {
    */
   async #settle(
     runId: string,
-    token: string,
+    claim: RunClaim,
     held: HoldingJournal,
     work: () => Promise<DurableRunResult>,
   ): Promise<DurableRunResult> {
+    const { token } = claim;
     try {
       const result = await work();
       await this.#store.finishRun({
@@ -539,8 +652,10 @@ class Runner implements DurableRunner {
       // Even after a ClaimLostError: interruptRun writes only while this token still holds the claim (a
       // worker whose claim was taken over writes nothing), and a holder that failed must not leave the run
       // stuck in `resuming` until its lease ends. Interrupted, `recover` continues it.
+      // The store tries this again while it is away (within its `writeRetryMs`); if it still cannot, the run
+      // stays `resuming` under this claim, and the error says how to recover it.
       const interrupted = interruptedRunOfError(error);
-      await this.#store
+      const closeFailure = await this.#store
         .interruptRun({
           runId,
           token,
@@ -548,8 +663,12 @@ class Runner implements DurableRunner {
           error: describeError(error),
           ...(interrupted === undefined ? {} : { interrupted }),
         })
-        .catch(() => undefined);
-      throw error;
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+      if (isStoreError(closeFailure)) unclosedAttempts.add(token);
+      throw attemptFailure(error, closeFailure, runId, claim);
     }
   }
 
@@ -563,16 +682,17 @@ class Runner implements DurableRunner {
     const { runId } = claimed;
     const token = claim.token;
     const held = this.#holdingJournal();
-    return this.#settle(runId, token, held, async () => {
+    return this.#settle(runId, claim, held, async () => {
       const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
       // not used (refused on its re-check) never confirms a later call, and none is left in a durable store.
       const session = context.session;
-      const mirror = new TurnMirror(paused, paused.turn);
+      const mirror = new TurnMirror(state, paused.turn, this.#sealKey);
       const hooks = this.#durableHooks(runId, token, mirror, { turn: paused.turn, toStart });
-      const result = await resumeLoop(state, decisions, {
+      const result = await resumeLoop(this.#sealed(PAUSED_RUN_SEAL, state), decisions, {
         ...this.#loop,
+        resumeTokens: CLAIMED_BY_RUN_STORE,
         session,
         journal: held.journal,
         confirmation: 'pause',
@@ -594,6 +714,7 @@ class Runner implements DurableRunner {
   ): Promise<{ state: PausedRun; decisions: ConfirmationDecision[]; unknownOutcomes: string[] }> {
     const calls = new Map(claimed.calls.filter((call) => call.turn === paused.turn).map((call) => [call.callId, call]));
     const results = [...paused.results];
+    const ran: ToolResultPart[] = [];
     const pending: PendingCall[] = [];
     const decisions: ConfirmationDecision[] = [];
     const unknownOutcomes: string[] = [];
@@ -622,9 +743,23 @@ class Runner implements DurableRunner {
       if (result === undefined)
         throw new InvalidResumeError(`call "${call.callId}" is ${decided.state} but has no result.`);
       if (unknown) unknownOutcomes.push(call.callId);
+      // An approved call that ran before the crash: its output counts from this turn, as it did.
+      else if (decided.approved) ran.push(result);
       results[call.index] = result;
     }
-    return { state: { ...paused, pending, results }, decisions, unknownOutcomes };
+    const sources = paused.provenance?.sources;
+    const provenance =
+      sources === undefined || ran.length === 0
+        ? {}
+        : {
+            provenance: {
+              sources: [
+                ...sources,
+                ...untrustedSourcesOf(this.#loop.catalogue, this.#loop.provenance, paused.turn, ran),
+              ],
+            },
+          };
+    return { state: { ...paused, pending, results, ...provenance }, decisions, unknownOutcomes };
   }
 
   /**
@@ -643,6 +778,7 @@ class Runner implements DurableRunner {
           if (entry.verdict !== 'awaiting_confirmation') return journal.append(entry, detail);
           entries.push({ entry, ...(detail === undefined ? {} : { detail }) });
         },
+        note: (note) => journal.note?.(note),
       },
       appendNow: async () => {
         for (const held of entries.splice(0)) await journal.append(held.entry, held.detail);
@@ -678,14 +814,17 @@ class Runner implements DurableRunner {
     return paused;
   }
 
-  /** The stored interrupted state, if it is still what was written, for this session and catalogue. */
+  /** The stored interrupted state, if it is still what was written (and sealed), for this session and catalogue. */
   #checkedInterrupted(record: RunRecord, context: ResumeContext): InterruptedRun {
-    return this.#checkedWrapped(record, context, 'interrupted', record.interrupted, 'interrupted state');
+    const interrupted = this.#checkedWrapped(record, context, 'interrupted', record.interrupted, 'interrupted state');
+    checkStateSeal(INTERRUPTED_RUN_SEAL, interrupted, this.#loop.seal, `interrupted state of run "${record.runId}"`);
+    return interrupted;
   }
 
-  /** The stored started turn, if it is still what was written, for this session and catalogue. */
+  /** The stored started turn, if it is still what was written (and sealed), for this session and catalogue. */
   #checkedStarted(record: RunRecord, context: ResumeContext): StartedTurn {
     const started = this.#checkedWrapped(record, context, 'started', record.started, 'started turn');
+    checkStateSeal(STARTED_TURN_SEAL, started, this.#loop.seal, `started turn of run "${record.runId}"`);
     if (started.version !== 1) {
       throw new InvalidResumeError(`unknown started-turn version ${String(started.version)} in run "${record.runId}".`);
     }
@@ -740,13 +879,12 @@ class Runner implements DurableRunner {
       throw new RunNotResumableError(runId, status, 'has finished; there is nothing to recover.');
     }
     if (force) return 'forced by the operator';
+    if (claim !== undefined && unclosedAttempts.has(claim.token)) {
+      // An attempt of this process that is over, though the store could not record it: no one else holds it.
+      return `the previous attempt of worker "${claim.workerId}" ended without being recorded (the store was unavailable)`;
+    }
     if (claim !== undefined && claim.leaseExpiresAt > this.#now()) {
-      throw new RunNotResumableError(
-        runId,
-        status,
-        `is held by worker "${claim.workerId}" until ${claim.leaseExpiresAt}. Wait for that lease to end, or pass ` +
-          '`force: true` if you know that worker has stopped.',
-      );
+      throw claimHeld(this.#store.location ?? 'the run store', runId, claim);
     }
     return `the lease of worker "${claim?.workerId ?? '?'}" expired`;
   }

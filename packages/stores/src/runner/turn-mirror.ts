@@ -4,13 +4,16 @@ import {
   type Message,
   type ModelTurn,
   type ResultEvent,
+  type SealKey,
   type StepPlan,
+  sealOfText,
+  type TaintSourceRef,
   type TurnEvent,
   toolCallsOf,
   type Usage,
 } from '@toolcircuit/core';
 import { rememberCanonical } from '../store/canonical-text.js';
-import type { StartedTurn } from '../store/durable-store.js';
+import { STARTED_TURN_SEAL, type StartedTurn } from '../store/durable-store.js';
 
 /** A usage no turn has reported yet (core's `emptyUsage`, which it does not export). */
 export const NO_USAGE: Usage = { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined };
@@ -18,7 +21,9 @@ export const NO_USAGE: Usage = { inputTokens: undefined, outputTokens: undefined
 /**
  * The conversation as the loop builds it, followed through its `onTurn` and `onResult` hooks: the state a
  * started turn stores, so that `recover` can go on from the last turn whose calls started. It appends what
- * the loop appends (the assistant message of each model turn, each reply) and nothing else.
+ * the loop appends (the assistant message of each model turn, each reply) and nothing else, and keeps the
+ * run's untrusted sources as each reply reports them, so a recovered run gates what the run gated. With a
+ * key, each state is sealed.
  */
 export class TurnMirror {
   readonly #runId: string;
@@ -27,6 +32,9 @@ export class TurnMirror {
   #usage: Usage;
   #turn: number;
   #step: StepPlan | undefined;
+  /** The run's untrusted sources, as of the last reply (or the base state); absent when not tracked. */
+  #sources: (() => readonly TaintSourceRef[] | undefined) | undefined;
+  readonly #key: SealKey | undefined;
   /** Position of each call of the current turn. */
   #positions = new Map<string, number>();
   /** The turn whose state the store holds: its first start carries it otherwise. */
@@ -34,8 +42,13 @@ export class TurnMirror {
   /** Canonical JSON of the first messages and turns, each written once (the state's text is made of them). */
   readonly #messageTexts: string[] = [];
   readonly #turnTexts: string[] = [];
+  /**
+   * Each source as stored (without its text) and its canonical JSON, made once: the sources of a run are the
+   * same objects reply after reply.
+   */
+  readonly #storedSources = new WeakMap<TaintSourceRef, { readonly ref: TaintSourceRef; readonly text: string }>();
 
-  constructor(base: Omit<StartedTurn, 'version'>, storedTurn: number) {
+  constructor(base: Omit<StartedTurn, 'version' | 'seal'>, storedTurn: number, key?: SealKey) {
     this.#runId = base.runId;
     this.#messages = [...base.messages];
     this.#turns = [...base.turns];
@@ -43,6 +56,9 @@ export class TurnMirror {
     this.#turn = base.turn;
     this.#step = base.step;
     this.#storedTurn = storedTurn;
+    this.#key = key;
+    const sources = base.provenance?.sources;
+    this.#sources = sources === undefined ? undefined : () => sources;
     const last = base.messages.at(-1);
     if (last?.role === 'assistant') this.#index(last.content);
   }
@@ -65,6 +81,8 @@ export class TurnMirror {
 
   onResult(event: ResultEvent): void {
     this.#messages.push(event.message);
+    // Listed when a state is stored (the event lists them lazily, as they stood at this reply).
+    if ('untrustedSources' in event) this.#sources = () => event.untrustedSources;
   }
 
   /**
@@ -86,12 +104,14 @@ export class TurnMirror {
   }
 
   /**
-   * The state as it stands: the conversation up to the current turn's assistant message. Its canonical
-   * text is recorded with it, written from each message's and turn's text, serialised once per run (the
-   * same text as `canonicalJson` of the whole: keys in UTF-16 order, arrays joined by commas).
+   * The state as it stands: the conversation up to the current turn's assistant message, the sources, and
+   * the seal. Its canonical text is recorded with it, written from each message's, turn's and source's
+   * text, serialised once per run (the same text as `canonicalJson` of the whole: keys in UTF-16 order,
+   * arrays joined by commas); the seal is made from that text too.
    */
   state(): StartedTurn {
-    const state: StartedTurn = {
+    const sources = this.#sources?.()?.map((source) => this.#stored(source));
+    const content: Omit<StartedTurn, 'seal'> = {
       version: 1,
       runId: this.#runId,
       turn: this.#turn,
@@ -99,6 +119,7 @@ export class TurnMirror {
       turns: [...this.#turns],
       usage: this.#usage,
       ...(this.#step === undefined ? {} : { step: this.#step }),
+      ...(sources === undefined ? {} : { provenance: { sources: sources.map((source) => source.ref) } }),
     };
     for (let index = this.#messageTexts.length; index < this.#messages.length; index += 1) {
       this.#messageTexts.push(canonicalJson(this.#messages[index]));
@@ -106,12 +127,36 @@ export class TurnMirror {
     for (let index = this.#turnTexts.length; index < this.#turns.length; index += 1) {
       this.#turnTexts.push(canonicalJson(this.#turns[index]));
     }
-    const text =
-      `{"messages":[${this.#messageTexts.join(',')}],"runId":${JSON.stringify(this.#runId)},` +
-      `${state.step === undefined ? '' : `"step":${canonicalJson(state.step)},`}"turn":${state.turn},` +
-      `"turns":[${this.#turnTexts.join(',')}],"usage":${canonicalJson(state.usage)},"version":1}`;
-    rememberCanonical(state, text);
+    const provenance =
+      sources === undefined ? '' : `"provenance":{"sources":[${sources.map((source) => source.text).join(',')}]},`;
+    const head = `{"messages":[${this.#messageTexts.join(',')}],${provenance}"runId":${JSON.stringify(this.#runId)},`;
+    const tail =
+      `${content.step === undefined ? '' : `"step":${canonicalJson(content.step)},`}"turn":${content.turn},` +
+      `"turns":[${this.#turnTexts.join(',')}],"usage":${canonicalJson(content.usage)},"version":1}`;
+    if (this.#key === undefined) {
+      rememberCanonical(content, head + tail);
+      return content;
+    }
+    const seal = sealOfText(STARTED_TURN_SEAL, head + tail, this.#key);
+    const state: StartedTurn = { ...content, seal };
+    rememberCanonical(state, `${head}"seal":${canonicalJson(seal)},${tail}`);
     return state;
+  }
+
+  /** A source as the state stores it: without its text, the same object (and text) every turn. */
+  #stored(source: TaintSourceRef): { readonly ref: TaintSourceRef; readonly text: string } {
+    let stored = this.#storedSources.get(source);
+    if (stored === undefined) {
+      const ref: TaintSourceRef = {
+        turn: source.turn,
+        callId: source.callId,
+        toolName: source.toolName,
+        outputDigest: source.outputDigest,
+      };
+      stored = { ref, text: canonicalJson(ref) };
+      this.#storedSources.set(source, stored);
+    }
+    return stored;
   }
 
   #index(content: Message['content']): void {

@@ -1,4 +1,5 @@
-import type { JournalHead } from '../journal/journal-record.js';
+import { StoreCorruptError } from '../errors/store-corrupt-error.js';
+import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { CallState, RunStatus } from '../store/durable-store.js';
 import type {
   CallRow,
@@ -49,11 +50,16 @@ const CALL_COLUMNS = [
 /** The schema version that added the journal's `key_id` column (keyed chains). */
 export const KEYED_JOURNAL_VERSION = 2;
 
+/** The schema version that added the head's `keyed_since` column (a keyed journal stays keyed). */
+export const KEYED_HEAD_VERSION = 3;
+
 /** The store backend for SQLite and PostgreSQL: the same statements, placeholders numbered for PostgreSQL. */
 export class SqlBackend implements StoreBackend {
   readonly #connection: SqlConnection;
   readonly #t: (name: string) => string;
   readonly #keyColumn: string;
+  readonly #headColumns: string;
+  #damage: StoreCorruptError | undefined;
   readonly readRun: StoreBackend['readRun'];
 
   /**
@@ -64,6 +70,7 @@ export class SqlBackend implements StoreBackend {
     this.#connection = connection;
     this.#t = (name) => connection.table(name);
     this.#keyColumn = schemaVersion >= KEYED_JOURNAL_VERSION ? 'key_id' : 'NULL AS key_id';
+    this.#headColumns = schemaVersion >= KEYED_HEAD_VERSION ? 'seq, hash, keyed_since' : 'seq, hash';
     const single = connection.single?.bind(connection);
     if (single !== undefined) {
       // PostgreSQL: the run row with its calls as a JSON array, in one statement (one snapshot, one round
@@ -72,7 +79,7 @@ export class SqlBackend implements StoreBackend {
         `SELECT r.*, (SELECT COALESCE(json_agg(c ORDER BY c.turn, c.position), '[]'::json) FROM ${this.#t('run_calls')} ` +
         `AS c WHERE c.run_id = r.run_id) AS calls_json FROM ${this.#t('runs')} AS r WHERE r.run_id = ?`;
       this.readRun = async (runId) => {
-        const [row] = await single(sql, [runId]);
+        const [row] = await this.#noting(single(sql, [runId]));
         if (row === undefined) return undefined;
         // node-postgres parses json columns; the numbers inside are JSON numbers, not BIGINT text.
         return { run: runRowOf(row), calls: (row.calls_json as Record<string, unknown>[]).map(callRowOf) };
@@ -85,8 +92,10 @@ export class SqlBackend implements StoreBackend {
     // On PostgreSQL every write locks the head row first (sent with the BEGIN): writes are serialised
     // across workers, so each check-then-write of the store sees the latest committed state and cannot
     // deadlock. The row it returns is the head this transaction starts from (nobody else can move it now).
-    const lock = postgres ? `SELECT seq, hash FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE` : undefined;
-    return this.#connection.transaction(
+    const lock = postgres
+      ? `SELECT ${this.#headColumns} FROM ${this.#t('journal_head')} WHERE id = 1 FOR UPDATE`
+      : undefined;
+    const written = this.#connection.transaction(
       'write',
       async (session, opened) => {
         const [row] = opened;
@@ -98,10 +107,23 @@ export class SqlBackend implements StoreBackend {
       },
       lock,
     );
+    return this.#noting(written);
   }
 
   read<T>(work: (tx: ReadTransaction) => Promise<T>): Promise<T> {
-    return this.#connection.transaction('read', (session) => work(this.#transaction(session)));
+    return this.#noting(this.#connection.transaction('read', (session) => work(this.#transaction(session))));
+  }
+
+  damage(): StoreCorruptError | undefined {
+    return this.#damage;
+  }
+
+  /** Remembers damage the database reported, whichever operation met it. */
+  #noting<T>(operation: Promise<T>): Promise<T> {
+    return operation.catch((error: unknown) => {
+      if (error instanceof StoreCorruptError) this.#damage ??= error;
+      throw error;
+    });
   }
 
   schemaVersion(): Promise<number> {
@@ -121,7 +143,7 @@ export class SqlBackend implements StoreBackend {
    */
   #transaction(
     session: SqlSession,
-    known?: { head: JournalHead | undefined },
+    known?: { head: StoredJournalHead | undefined },
   ): WriteTransaction & { flush(): Promise<void> } {
     const t = this.#t;
     const runs = t('runs');
@@ -135,7 +157,8 @@ export class SqlBackend implements StoreBackend {
     const newCalls: CallRow[] = [];
     const changedCalls = new Map<string, CallRow>();
     const newRows: StoredJournalRow[] = [];
-    let head: JournalHead | undefined = known?.head;
+    let head: StoredJournalHead | undefined = known?.head;
+    const headColumns = this.#headColumns;
     let headRead = known !== undefined;
 
     const callsOf = async (runId: string): Promise<Map<string, CallRow>> => {
@@ -187,6 +210,14 @@ export class SqlBackend implements StoreBackend {
       }
       const rows = newRows.splice(0);
       const last = rows.at(-1);
+      // The head's move, with its keyed mark set by the first keyed row (and never cleared): same statement.
+      const firstKeyed = rows.find((row) => row.keyId !== null && row.keyId !== undefined)?.seq;
+      const moveHead =
+        firstKeyed === undefined
+          ? `UPDATE ${headTable} SET seq = ?, hash = ? WHERE id = 1`
+          : `UPDATE ${headTable} SET seq = ?, hash = ?, keyed_since = COALESCE(keyed_since, ?) WHERE id = 1`;
+      const headValues = (at: StoredJournalRow) =>
+        firstKeyed === undefined ? [at.seq, at.hash] : [at.seq, at.hash, firstKeyed];
       const batches = chunks(rows);
       for (const [index, chunk] of batches.entries()) {
         const insert = `INSERT INTO ${journal} (seq, run_id, kind, prev_hash, hash, record_json, key_id) VALUES ${placeholders(chunk.length, 7)}`;
@@ -201,17 +232,13 @@ export class SqlBackend implements StoreBackend {
         ]);
         if (postgres && last !== undefined && index === batches.length - 1) {
           // The last rows and the head's move in one statement: one round trip.
-          await session.run(`WITH appended AS (${insert}) UPDATE ${headTable} SET seq = ?, hash = ? WHERE id = 1`, [
-            ...values,
-            last.seq,
-            last.hash,
-          ]);
+          await session.run(`WITH appended AS (${insert}) ${moveHead}`, [...values, ...headValues(last)]);
         } else {
           await session.run(insert, values);
         }
       }
       if (!postgres && last !== undefined) {
-        await session.run(`UPDATE ${headTable} SET seq = ?, hash = ? WHERE id = 1`, [last.seq, last.hash]);
+        await session.run(moveHead, headValues(last));
       }
     };
 
@@ -229,7 +256,7 @@ export class SqlBackend implements StoreBackend {
       getCall: async (runId, turn, callId) => (await callsOf(runId)).get(callKey({ turn, callId })),
       head: async () => {
         if (!headRead) {
-          const [row] = await session.all(`SELECT seq, hash FROM ${headTable} WHERE id = 1`);
+          const [row] = await session.all(`SELECT ${headColumns} FROM ${headTable} WHERE id = 1`);
           head = row === undefined ? undefined : headOf(row);
           headRead = true;
         }
@@ -266,6 +293,26 @@ export class SqlBackend implements StoreBackend {
         const [row] = await session.all(`SELECT seq FROM ${journal} WHERE hash = ? ORDER BY seq LIMIT 1`, [hash]);
         return row === undefined ? undefined : Number(row.seq);
       },
+      decidedCalls: async () =>
+        (
+          await session.all(
+            `SELECT run_id, turn, call_id, tool_name, input_digest, approved, journal_seq FROM ${calls} ORDER BY run_id, turn, call_id`,
+          )
+        ).map((row) => ({
+          runId: String(row.run_id),
+          turn: Number(row.turn),
+          callId: String(row.call_id),
+          toolName: String(row.tool_name),
+          inputDigest: String(row.input_digest),
+          approved: Number(row.approved) === 1,
+          journalSeq: integer(row.journal_seq),
+        })),
+      runOwners: async () =>
+        (await session.all(`SELECT run_id, session_id, human_id FROM ${runs} ORDER BY run_id`)).map((row) => ({
+          runId: String(row.run_id),
+          sessionId: String(row.session_id),
+          humanId: String(row.human_id),
+        })),
       insertRun: async (row) => {
         await session.run(
           `INSERT INTO ${runs} (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')})`,
@@ -319,7 +366,8 @@ export class SqlBackend implements StoreBackend {
       },
       appendJournal: async (row: StoredJournalRow) => {
         newRows.push(row);
-        head = { seq: row.seq, hash: row.hash };
+        const keyedSince = head?.keyedSince ?? (row.keyId === null || row.keyId === undefined ? undefined : row.seq);
+        head = { seq: row.seq, hash: row.hash, ...(keyedSince === undefined ? {} : { keyedSince }) };
         headRead = true;
       },
     };
@@ -344,8 +392,9 @@ function callKey(row: { readonly turn: number; readonly callId: string }): strin
   return `${row.turn}/${row.callId}`;
 }
 
-function headOf(row: Record<string, unknown>): JournalHead {
-  return { seq: Number(row.seq), hash: String(row.hash) };
+function headOf(row: Record<string, unknown>): StoredJournalHead {
+  const keyedSince = row.keyed_since === null || row.keyed_since === undefined ? undefined : Number(row.keyed_since);
+  return { seq: Number(row.seq), hash: String(row.hash), ...(keyedSince === undefined ? {} : { keyedSince }) };
 }
 
 function runValues(row: RunRow): (string | number | null)[] {

@@ -72,4 +72,20 @@ export const sqliteMigrations: readonly Migration[] = [
     // NULL for every existing entry: they stay on the unkeyed chain and verify as before.
     statements: ['ALTER TABLE journal ADD COLUMN key_id TEXT'],
   },
+  {
+    version: 3,
+    name: 'keyed head: the first keyed entry, kept so a keyed journal cannot pass for an unkeyed one',
+    statements: [
+      'ALTER TABLE journal_head ADD COLUMN keyed_since INTEGER',
+      // A store keyed under version 2 is marked from its first keyed entry.
+      'UPDATE journal_head SET keyed_since = (SELECT MIN(seq) FROM journal WHERE key_id IS NOT NULL)',
+      // Once set, the mark stays, and the head row stays. Someone who drops these triggers can still clear
+      // it: the key (and anchors) are what they cannot get past.
+      `CREATE TRIGGER journal_head_stays_keyed BEFORE UPDATE OF keyed_since ON journal_head
+        WHEN OLD.keyed_since IS NOT NULL AND (NEW.keyed_since IS NULL OR NEW.keyed_since <> OLD.keyed_since)
+        BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal stays keyed once it is keyed'); END`,
+      `CREATE TRIGGER journal_head_no_delete BEFORE DELETE ON journal_head
+        BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal head row cannot be deleted'); END`,
+    ],
+  },
 ];

@@ -4,6 +4,7 @@ import {
   type InterruptedRun,
   type JournalAppendDetail,
   type JournalEntry,
+  type JournalNote,
   type LoopResult,
   type PausedRun,
   type ToolResultPart,
@@ -12,6 +13,8 @@ import { ClaimLostError } from '../errors/claim-lost-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
 import { RunClaimConflictError } from '../errors/run-claim-conflict-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
+import { StoreCorruptError } from '../errors/store-corrupt-error.js';
+import { isStoreError } from '../errors/store-error.js';
 import { createJournalAnchor, type JournalAnchor } from '../journal/journal-anchor.js';
 import { storedRowHash } from '../journal/journal-chain.js';
 import { checkedJournalKey } from '../journal/journal-key.js';
@@ -45,8 +48,19 @@ import type {
   WriteTransaction,
 } from './store-backend.js';
 import { claimProblem, decisionRecord, recoveryRecord, startRecord, unknownOutcomeRecord } from './store-records.js';
+import { DEFAULT_WRITE_RETRY_MS, retryWhileUnavailable } from './store-retry.js';
 import { markStoredAsDigested } from './stored-state.js';
 import { WriteBatcher } from './write-batcher.js';
+
+export interface BackedStoreOptions {
+  /** The store in messages: its file, or its schema and database. Default "memory". */
+  readonly location?: string;
+  /**
+   * How long the writes of a claimed run (start markers, call entries and results, unknown outcomes, the
+   * run's end) are tried again while the database is unavailable for a reason that passes by itself.
+   */
+  readonly writeRetryMs?: number;
+}
 
 const PAGE = 500;
 
@@ -71,23 +85,63 @@ export class BackedStore implements DurableStore {
   readonly #policy: JournalPolicy;
   /** Start markers and call entries: those of one turn arrive together and share a commit. */
   readonly #batcher: WriteBatcher;
+  readonly #writeRetryMs: number;
   readonly journal: DurableStore['journal'];
+  readonly location: string;
 
-  constructor(backend: StoreBackend, policy: JournalPolicy = {}) {
+  constructor(backend: StoreBackend, policy: JournalPolicy = {}, options: BackedStoreOptions = {}) {
     this.#backend = backend;
+    this.location = options.location ?? 'memory';
+    this.#writeRetryMs = Math.max(0, options.writeRetryMs ?? DEFAULT_WRITE_RETRY_MS);
+    // A batch that fails because the database is away is tried again as a whole (each of its writes checks
+    // the claim again): a blip must not turn a tool's known result into "outcome unknown".
     this.#batcher = new WriteBatcher(
-      backend,
+      { write: (work) => retryWhileUnavailable(() => backend.write(work), this.#writeRetryMs) },
       (error) => error instanceof ClaimLostError || error instanceof RunNotFoundError,
     );
     if (policy.key !== undefined) checkedJournalKey(policy.key);
     this.#policy = policy;
-    this.journal = { append: (entry, detail) => this.#appendCall(entry, detail) };
+    this.journal = {
+      append: (entry, detail) => this.#appendCall(entry, detail),
+      note: (note) => this.#appendNote(note),
+    };
+  }
+
+  async #appendNote(note: JournalNote): Promise<void> {
+    const { kind, ...rest } = note;
+    await this.#backend.write(async (tx) => {
+      await this.#append(tx, { kind: 'note', note: kind, ...rest });
+    });
   }
 
   async #appendCall(entry: JournalEntry, detail: JournalAppendDetail | undefined): Promise<void> {
     // Filtered and serialised before it joins a batch: a redaction that throws fails this entry alone.
     const prepared = this.#prepareCall({ entry, ...(detail === undefined ? {} : { detail }) });
-    await this.#batcher.write((tx) => this.#appendPreparedCall(tx, prepared));
+    await this.#batched(entry.runId, (tx) => this.#appendPreparedCall(tx, prepared));
+  }
+
+  /** One write transaction for a run; a store error names the run. */
+  #write<T>(runId: string, work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    return forRun(runId, this.#backend.write(work));
+  }
+
+  /** A write of a claimed run: tried again while the database is away, up to the store's `writeRetryMs`. */
+  #claimedWrite<T>(runId: string, work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    return forRun(
+      runId,
+      retryWhileUnavailable(() => this.#backend.write(work), this.#writeRetryMs),
+    );
+  }
+
+  /** A write of a claimed run that shares its commit with those arriving together (tried again as well). */
+  #batched<T>(runId: string, work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    return forRun(runId, this.#batcher.write(work));
+  }
+
+  /** A store that met damage creates and claims no run: nothing new is built on a damaged database. */
+  #refuseIfDamaged(runId: string): void {
+    const damage = this.#backend.damage?.();
+    if (damage !== undefined) throw damage.forRun(runId);
   }
 
   #prepareCall({ entry, detail }: HeldCallEntry): PreparedCall {
@@ -139,7 +193,8 @@ export class BackedStore implements DurableStore {
   async createRun(run: NewRun): Promise<void> {
     const held = (run.journal ?? []).map((call) => this.#prepareCall(call));
     const columns = outcomeColumns(run.outcome);
-    await this.#backend.write(async (tx) => {
+    this.#refuseIfDamaged(run.runId);
+    await this.#write(run.runId, async (tx) => {
       if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
       for (const call of held) await this.#appendPreparedCall(tx, call);
       await tx.insertRun({
@@ -161,7 +216,8 @@ export class BackedStore implements DurableStore {
 
   async createClaimedRun(run: NewClaimedRun): Promise<void> {
     const columns = startedColumns(run.started);
-    await this.#backend.write(async (tx) => {
+    this.#refuseIfDamaged(run.runId);
+    await this.#write(run.runId, async (tx) => {
       if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
       await tx.insertRun({
         runId: run.runId,
@@ -194,8 +250,9 @@ export class BackedStore implements DurableStore {
     });
   }
 
-  claimRun(request: ClaimRequest): Promise<RunRecord> {
-    return this.#backend.write(async (tx) => {
+  async claimRun(request: ClaimRequest): Promise<RunRecord> {
+    this.#refuseIfDamaged(request.runId);
+    return this.#write(request.runId, async (tx) => {
       const row = await tx.getRun(request.runId);
       if (row === undefined) throw new RunNotFoundError(request.runId);
       const expected = request.decisions === undefined ? ['resuming', 'interrupted'] : ['paused'];
@@ -248,7 +305,7 @@ export class BackedStore implements DurableStore {
     if (request.started !== undefined && request.started.turn !== request.turn) {
       throw new Error(`the state stored with a start of turn ${request.turn} is of turn ${request.started.turn}`);
     }
-    await this.#batcher.write(async (tx) => {
+    await this.#batched(request.runId, async (tx) => {
       let run = await this.#heldRun(tx, request.runId, request.token);
       if (columns !== undefined) {
         // The first start of a turn: the turn (the model's reply, appended to the conversation) is stored
@@ -299,7 +356,7 @@ export class BackedStore implements DurableStore {
   }
 
   recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<ToolResultPart> {
-    return this.#backend.write(async (tx) => {
+    return this.#claimedWrite(request.runId, async (tx) => {
       const { run, call } = await this.#heldCall(tx, request);
       // The previous worker's entry won the race: its result is what happened, not an unknown.
       if (call.state === 'done' && call.resultJson !== null) return JSON.parse(call.resultJson) as ToolResultPart;
@@ -344,7 +401,7 @@ export class BackedStore implements DurableStore {
     const held = (request.journal ?? []).map((call) => this.#prepareCall(call));
     // Serialised before the transaction: the database's write lock is not held while the state is written out.
     const columns = outcomeColumns(request.outcome);
-    await this.#backend.write(async (tx) => {
+    await this.#claimedWrite(request.runId, async (tx) => {
       const run = await this.#heldRun(tx, request.runId, request.token);
       for (const call of held) await this.#appendPreparedCall(tx, call);
       await tx.updateRun({
@@ -368,7 +425,7 @@ export class BackedStore implements DurableStore {
     readonly error: string;
     readonly interrupted?: InterruptedRun;
   }): Promise<void> {
-    await this.#backend.write(async (tx) => {
+    await this.#claimedWrite(request.runId, async (tx) => {
       const run = await this.#heldRun(tx, request.runId, request.token);
       // The claim stays on record (who was running it); `recover` replaces it.
       await tx.updateRun({
@@ -385,7 +442,7 @@ export class BackedStore implements DurableStore {
   }
 
   async recordRetry(request: RetryRequest): Promise<void> {
-    await this.#backend.write(async (tx) => {
+    await this.#claimedWrite(request.runId, async (tx) => {
       await this.#append(tx, { kind: 'retry', ...request });
     });
   }
@@ -422,19 +479,39 @@ export class BackedStore implements DurableStore {
     return this.#backend.read(async (tx) => {
       const head = await tx.head();
       if (head === undefined) throw new Error(JOURNAL_HEAD_MISSING);
-      return head;
+      return { seq: head.seq, hash: head.hash };
     });
   }
 
   verifyJournal(options: VerifyJournalOptions = {}): Promise<JournalVerification> {
     const { key } = this.#policy;
     const keys = key === undefined ? options.keys : [key, ...(options.keys ?? [])];
-    return this.#backend.read((tx) =>
-      verifyJournal(
-        { rows: () => pagedRows(tx), head: () => tx.head(), seqOfHash: (hash) => tx.seqOfHash(hash) },
-        { ...options, ...(keys === undefined ? {} : { keys }) },
-      ),
-    );
+    const read = { lastSeq: 0 };
+    return this.#backend
+      .read((tx) =>
+        verifyJournal(
+          {
+            rows: () => pagedRows(tx, read),
+            head: () => tx.head(),
+            seqOfHash: (hash) => tx.seqOfHash(hash),
+            runTables: { decidedCalls: () => tx.decidedCalls(), runOwners: () => tx.runOwners() },
+          },
+          { ...options, ...(keys === undefined ? {} : { keys }) },
+        ),
+      )
+      .catch((error: unknown): JournalVerification => {
+        // A damaged database is a finding about the journal, not a failure of the verification.
+        if (!(error instanceof StoreCorruptError)) throw error;
+        const seq = read.lastSeq + 1;
+        return {
+          ok: false,
+          seq,
+          problem: 'corrupt',
+          message: `the journal cannot be read from entry ${seq} on: ${error.message}`,
+          // The last entry read is vouched for only by the next one's link, which could not be read.
+          entries: Math.max(0, read.lastSeq - 1),
+        };
+      });
   }
 
   async anchorJournal(options: AnchorJournalOptions = {}): Promise<JournalAnchor> {
@@ -454,15 +531,55 @@ export class BackedStore implements DurableStore {
   }
 }
 
-async function* pagedRows(tx: ReadTransaction) {
+/** The journal's rows, page by page; `read.lastSeq` follows the last row handed out. */
+async function* pagedRows(tx: ReadTransaction, read: { lastSeq: number }) {
   let afterSeq = 0;
   for (;;) {
-    const page = await tx.journalRows({ afterSeq, limit: PAGE });
-    yield* page;
+    const page = await journalPage(tx, afterSeq);
+    for (const row of page) {
+      read.lastSeq = row.seq;
+      yield row;
+    }
     const last = page.at(-1);
     if (last === undefined || page.length < PAGE) return;
     afterSeq = last.seq;
   }
+}
+
+/**
+ * A page of the journal. When the database reports damage inside it, the page is read again row by row up
+ * to the damage, so that verification names the first entry that cannot be read (the damage is thrown
+ * there); should the transaction not allow that (PostgreSQL aborts it), the page's own error is thrown.
+ */
+async function journalPage(tx: ReadTransaction, afterSeq: number): Promise<StoredJournalRow[]> {
+  try {
+    return await tx.journalRows({ afterSeq, limit: PAGE });
+  } catch (damage) {
+    if (!(damage instanceof StoreCorruptError)) throw damage;
+    const rows: StoredJournalRow[] = [];
+    for (let after = afterSeq; rows.length < PAGE; ) {
+      let next: StoredJournalRow[];
+      try {
+        next = await tx.journalRows({ afterSeq: after, limit: 1 });
+      } catch (error) {
+        if (rows.length === 0 || !(error instanceof StoreCorruptError)) throw damage;
+        // The rows before the damage, then the damage (on the next page's read).
+        return rows;
+      }
+      const [row] = next;
+      if (row === undefined) return rows;
+      rows.push(row);
+      after = row.seq;
+    }
+    return rows;
+  }
+}
+
+/** The store's error about this run: its id, in the error and in its message. */
+function forRun<T>(runId: string, operation: Promise<T>): Promise<T> {
+  return operation.catch((error: unknown) => {
+    throw isStoreError(error) && error.runId === undefined ? error.forRun(runId) : error;
+  });
 }
 
 function outcomeColumns(

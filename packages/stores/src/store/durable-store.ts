@@ -7,7 +7,9 @@ import type {
   Message,
   ModelTurn,
   PausedRun,
+  StateSeal,
   StepPlan,
+  TaintSourceRef,
   ToolResultPart,
   Usage,
 } from '@toolcircuit/core';
@@ -83,7 +85,19 @@ export interface StartedTurn {
   readonly usage: Usage;
   /** The plan of the turn (present for planned runs): its calls are checked against what it offered. */
   readonly step?: StepPlan;
+  /**
+   * The run's untrusted sources when the turn's calls started (absent when provenance is off, and in states
+   * written before they were kept: `recover` then counts every tool result of `messages` as untrusted).
+   * Kept without their texts: a source's text is made from its result, which `messages` holds already, so
+   * the state rewritten each turn does not hold every untrusted output twice.
+   */
+  readonly provenance?: { readonly sources: readonly TaintSourceRef[] };
+  /** HMAC of everything above under the runner's `seal` key (kind `started-turn`); absent when unsealed. */
+  readonly seal?: StateSeal;
 }
+
+/** What a started turn's seal is for (see core's `sealState`). */
+export const STARTED_TURN_SEAL = 'started-turn';
 
 export interface RunRecord {
   readonly runId: string;
@@ -239,6 +253,8 @@ export interface DurableStore {
    * answers (same transaction), so a recovered run reuses the result instead of running the call again.
    */
   readonly journal: Journal;
+  /** Where the store keeps its data, as errors name it: its file, or its schema and database. */
+  readonly location?: string;
 
   /** Throws `RunAlreadyExistsError` if the id is taken. */
   createRun(run: NewRun): Promise<void>;

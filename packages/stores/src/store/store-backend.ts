@@ -1,4 +1,6 @@
-import type { JournalHead } from '../journal/journal-record.js';
+import type { StoreCorruptError } from '../errors/store-corrupt-error.js';
+import type { StoredJournalHead } from '../journal/journal-record.js';
+import type { DecidedCallRow, RunOwnerRow } from '../journal/run-tables-check.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
 import type { CallState, RunStatus } from './durable-store.js';
 
@@ -50,10 +52,14 @@ export interface ReadTransaction {
   getCalls(runId: string): Promise<CallRow[]>;
   getCall(runId: string, turn: number, callId: string): Promise<CallRow | undefined>;
   /** Undefined when the head row is gone (a damaged store: verification reports it). */
-  head(): Promise<JournalHead | undefined>;
+  head(): Promise<StoredJournalHead | undefined>;
   /** Rows in seq order, after `afterSeq`, at most `limit`, optionally of one run. */
   journalRows(options: { afterSeq: number; limit: number; runId?: string }): Promise<StoredJournalRow[]>;
   seqOfHash(hash: string): Promise<number | undefined>;
+  /** Every decided call of every run, for verification (checked against the journal). */
+  decidedCalls(): Promise<DecidedCallRow[]>;
+  /** Every run's session and human, for verification. */
+  runOwners(): Promise<RunOwnerRow[]>;
 }
 
 export interface WriteTransaction extends ReadTransaction {
@@ -61,7 +67,7 @@ export interface WriteTransaction extends ReadTransaction {
   updateRun(row: RunRow): Promise<void>;
   insertCall(row: CallRow): Promise<void>;
   updateCall(row: CallRow): Promise<void>;
-  /** Appends the row and moves the head to it. */
+  /** Appends the row and moves the head to it; the first keyed row also sets the head's `keyedSince`. */
   appendJournal(row: StoredJournalRow): Promise<void>;
 }
 
@@ -82,5 +88,7 @@ export interface StoreBackend {
     | ((runId: string) => Promise<{ readonly run: RunRow; readonly calls: readonly CallRow[] } | undefined>)
     | undefined;
   schemaVersion(): Promise<number>;
+  /** The damage this backend met in the database, if any: the store then creates and claims no run. */
+  damage?(): StoreCorruptError | undefined;
   close(): Promise<void>;
 }

@@ -17,13 +17,13 @@ interface Pending {
  * with it every write of the batch, as a failed transaction of one write would.
  */
 export class WriteBatcher {
-  readonly #backend: StoreBackend;
+  readonly #backend: Pick<StoreBackend, 'write'>;
   readonly #isRefusal: (error: unknown) => boolean;
   #pending: Pending[] = [];
   #scheduled = false;
   #writing = false;
 
-  constructor(backend: StoreBackend, isRefusal: (error: unknown) => boolean) {
+  constructor(backend: Pick<StoreBackend, 'write'>, isRefusal: (error: unknown) => boolean) {
     this.#backend = backend;
     this.#isRefusal = isRefusal;
   }

@@ -68,7 +68,10 @@ function sqliteUnderTest(file: string): JournalUnderTest {
   const withDb = <T>(work: (db: Database.Database) => T): T => {
     const db = new Database(file);
     try {
-      db.exec('DROP TRIGGER IF EXISTS journal_no_update; DROP TRIGGER IF EXISTS journal_no_delete');
+      db.exec(
+        'DROP TRIGGER IF EXISTS journal_no_update; DROP TRIGGER IF EXISTS journal_no_delete; ' +
+          'DROP TRIGGER IF EXISTS journal_head_stays_keyed; DROP TRIGGER IF EXISTS journal_head_no_delete',
+      );
       return work(db);
     } finally {
       db.close();
@@ -78,7 +81,9 @@ function sqliteUnderTest(file: string): JournalUnderTest {
     sql
       .replaceAll('{journal}', 'journal')
       .replaceAll('{head}', 'journal_head')
-      .replaceAll('{migrations}', 'schema_migrations');
+      .replaceAll('{migrations}', 'schema_migrations')
+      .replaceAll('{runs}', 'runs')
+      .replaceAll('{calls}', 'run_calls');
   return {
     raw: {
       rows: async () =>
@@ -149,7 +154,11 @@ function postgresUnderTest(url: string, schema: string): JournalUnderTest {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(`DROP TRIGGER IF EXISTS journal_no_change ON ${q('journal')}`);
+      // The journal table itself may be gone (a tampering case drops it).
+      if ((await client.query('SELECT to_regclass($1) AS t', [q('journal')])).rows[0]?.t !== null) {
+        await client.query(`DROP TRIGGER IF EXISTS journal_no_change ON ${q('journal')}`);
+      }
+      await client.query(`DROP TRIGGER IF EXISTS journal_head_keyed ON ${q('journal_head')}`);
       return await work(client);
     } finally {
       await client.end();
@@ -161,6 +170,8 @@ function postgresUnderTest(url: string, schema: string): JournalUnderTest {
       .replaceAll('{journal}', q('journal'))
       .replaceAll('{head}', q('journal_head'))
       .replaceAll('{migrations}', q('schema_migrations'))
+      .replaceAll('{runs}', q('runs'))
+      .replaceAll('{calls}', q('run_calls'))
       .replace(/\?/g, () => `$${++index}`);
   };
   return {

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/postgres/index.js';
 import { openSqliteStore } from '../../src/sqlite/index.js';
+import { corruptJournalPage } from '../support/corrupt-page.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
 import { approveAll, done, marie, startPaused, world } from '../support/world.js';
 
@@ -81,6 +82,53 @@ describe('toolcircuit journal verify', () => {
     const result = await cli(['--sqlite', file, '--json']);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, seq: 2, problem: 'deleted' });
+  });
+
+  it('exits 1, not 2, on a store whose journal or run tables were dropped: damage, not "not a store"', async () => {
+    for (const [table, problem] of [
+      ['journal', 'deleted'],
+      ['journal_head', 'head_missing'],
+      ['run_calls', 'run_mismatch'],
+    ] as const) {
+      const file = await sqliteJournal(`dropped-${table}.sqlite`);
+      const db = new Database(file);
+      db.exec(`DROP TABLE ${table}`);
+      db.close();
+      const result = await cli(['--sqlite', file, '--json']);
+      expect({ table, code: result.code, stderr: result.stderr }).toEqual({ table, code: 1, stderr: '' });
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, problem, message: expect.stringContaining('gone') });
+    }
+  });
+
+  it('exits 1 when a decided call was changed in the run tables (outside the chain)', async () => {
+    const file = await sqliteJournal('run-table.sqlite');
+    const db = new Database(file);
+    db.prepare("UPDATE run_calls SET approved = 0 WHERE call_id = 'pay'").run();
+    db.close();
+    const result = await cli(['--sqlite', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^journal TAMPERED: the run tables: the declined call "pay" \(turn 1\) of run "run-1" does not match entry 4, which decided it approved/,
+    );
+  });
+
+  it('exits 1, never "internal error", on a store whose file is damaged, naming the first entry it cannot read', async () => {
+    const file = join(root, 'damaged.sqlite');
+    const store = await openSqliteStore({ file });
+    const w = world();
+    for (let index = 0; index < 40; index += 1) await startPaused(w, store, `run-${index}`);
+    await store.close();
+    corruptJournalPage(file);
+    const result = await cli(['--sqlite', file, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const finding = JSON.parse(result.stdout);
+    expect(finding).toMatchObject({ ok: false, problem: 'corrupt' });
+    expect(finding.seq).toBeGreaterThan(1);
+    expect(finding.message).toMatch(/cannot be read from entry \d+ on: the database file is damaged/);
+    const text = await cli(['--sqlite', file]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^journal DAMAGED: entry \d+ corrupt: /);
   });
 
   it('exits 2 on usage errors, a missing file, a file that is not a store, and a bad anchor', async () => {

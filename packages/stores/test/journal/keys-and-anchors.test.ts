@@ -114,7 +114,7 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
     }
   });
 
-  it('checks an anchor before trusting it: a changed, unsigned-key or unknown-key anchor is an unusable argument', async () => {
+  it('checks an anchor before trusting it: an altered or unsigned one is damage (exit 1), a malformed one or an unknown key a usage error (exit 2)', async () => {
     const d = dialect();
     const { store, under } = await d.journal({ key: k1.key });
     const anchor = await store.anchorJournal();
@@ -136,16 +136,46 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
         await expect(journal.verifyJournal({ keys: [k2.key], anchor })).rejects.toThrow(
           /key "k1", which was not given/,
         );
+        // Its key id and MAC both removed: with keys in use, a taken anchor (it has its time) must be signed.
+        const unsigned = { seq: anchor.seq, hash: anchor.hash, at: anchor.at };
+        // (Without keys a keyed journal never verifies as intact anyway.)
+        expect(await journal.verifyJournal({ anchor: unsigned })).toMatchObject({ ok: false, problem: 'unverifiable' });
+        await expect(journal.verifyJournal({ keys: [k1.key], anchor: unsigned })).rejects.toMatchObject({
+          tampered: true,
+          message: expect.stringMatching(/carries no MAC, but keys were given/),
+        });
+        // A bare head the auditor noted is their own word.
+        expect(await journal.verifyJournal({ keys: [k1.key], anchor: { seq: 9, hash: anchor.hash } })).toMatchObject({
+          ok: true,
+        });
       } finally {
         await journal.close();
       }
-      const cases: [string, RegExp][] = [
+      const bareLine = join(root, `${d.name}-bare.jsonl`);
+      writeFileSync(bareLine, `${anchor.seq}:${anchor.hash}\n`);
+      const rejected: [string, RegExp][] = [
         [file('rewound', { ...anchor, seq: 5 }), /MAC does not match/],
         [file('no-mac', { ...anchor, mac: undefined }), /key id or a MAC but not both/],
+        [
+          file('unsigned', { seq: anchor.seq, hash: anchor.hash, at: anchor.at }),
+          /carries no MAC, but keys were given/,
+        ],
+        [bareLine, /last line of the anchor file carries no MAC, but keys were given/],
+      ];
+      for (const [path, message] of rejected) {
+        const run = await toolcircuit(
+          ['journal', 'verify', ...under.cliArgs, '--key', `k1=${k1.file}`, '--anchor', path],
+          root,
+        );
+        expect({ path, code: run.code, stderr: run.stderr }).toEqual({ path, code: 1, stderr: '' });
+        expect(run.stdout).toMatch(/^journal NOT VERIFIED: the anchor was rejected: /);
+        expect(run.stdout).toMatch(message);
+      }
+      const unusable: [string, RegExp][] = [
         [file('garbage', { seq: 'x' }), /needs seq/],
         [join(root, 'no-such-anchors.jsonl'), /anchor file/],
       ];
-      for (const [path, message] of cases) {
+      for (const [path, message] of unusable) {
         const run = await toolcircuit(
           ['journal', 'verify', ...under.cliArgs, '--key', `k1=${k1.file}`, '--anchor', path],
           root,
@@ -153,6 +183,11 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
         expect({ path, code: run.code }).toEqual({ path, code: 2 });
         expect(run.stderr).toMatch(message);
       }
+      const unknownKey = await toolcircuit(
+        ['journal', 'verify', ...under.cliArgs, '--key', `k2=${k2.file}`, '--anchor', file('good', anchor)],
+        root,
+      );
+      expect(unknownKey).toMatchObject({ code: 2, stderr: expect.stringMatching(/key "k1", which was not given/) });
       const shortKey = join(root, 'short.key');
       writeFileSync(shortKey, 'too short\n');
       const short = await toolcircuit(['journal', 'verify', ...under.cliArgs, '--key', `k1=${shortKey}`], root);
@@ -229,11 +264,31 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
     }
   });
 
+  it('a journal keyed under schema v2 is marked keyed when migrated: wiped later, it does not verify without the key', async () => {
+    const d = dialect();
+    const { store, under } = await d.journal({ key: k1.key });
+    await store.close();
+    await undoKeyedHead(d, under);
+    try {
+      const migrated = await reopen(d, under.cliArgs, { key: k1.key });
+      await migrated.close();
+      await under.raw.replace([], { seq: 0, hash: '0'.repeat(64) });
+      const run = await toolcircuit(['journal', 'verify', ...under.cliArgs], root);
+      expect(run).toMatchObject({
+        code: 1,
+        stdout: expect.stringMatching(/^journal TAMPERED: entry 1 truncated: .*first keyed entry/),
+      });
+    } finally {
+      await under.close();
+    }
+  });
+
   it('verifies a journal written before keyed chains (schema v1) as the unkeyed chain it is, and migrates it', async () => {
     const d = dialect();
     const { store, under } = await d.journal({});
     await store.close();
-    // What a store of the previous release left: no key_id column, migration 2 not applied.
+    // What a store of an old release left: no key_id column, no keyed head, migrations 2 and 3 not applied.
+    await undoKeyedHead(d, under);
     await under.raw.sql('ALTER TABLE {journal} DROP COLUMN key_id');
     await under.raw.sql('DELETE FROM {migrations} WHERE version = 2');
     try {
@@ -249,7 +304,7 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
       expect(cli).toMatchObject({ code: 0, stdout: expect.stringMatching(/^journal intact: 9 entries/) });
       const migrated = await reopen(d, under.cliArgs, { key: k1.key });
       try {
-        expect(await migrated.schemaVersion()).toBe(2);
+        expect(await migrated.schemaVersion()).toBe(3);
         await startPaused(world(), migrated, 'run-3');
         expect(await migrated.verifyJournal({ acceptUnkeyedUpTo: 9 })).toMatchObject({
           ok: true,
@@ -263,6 +318,18 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
       await under.close();
     }
   });
+}
+
+/** Takes a store back to schema version 2: no keyed head (column, triggers, migration record). */
+async function undoKeyedHead(
+  d: Dialect,
+  under: { raw: { sql(statement: string): Promise<void> }; cliArgs: readonly string[] },
+) {
+  // The fixture drops the triggers before each statement; PostgreSQL's trigger function goes too.
+  if (d.name === 'PostgreSQL')
+    await under.raw.sql(`DROP FUNCTION "${under.cliArgs[3]}".journal_head_stays_keyed() CASCADE`);
+  await under.raw.sql('ALTER TABLE {head} DROP COLUMN keyed_since');
+  await under.raw.sql('DELETE FROM {migrations} WHERE version = 3');
 }
 
 /** Opens the store behind a journal under test again (its CLI flags say where it is). */

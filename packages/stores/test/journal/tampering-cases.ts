@@ -19,12 +19,18 @@ export interface RawJournalDb {
   rows(): Promise<TamperRow[]>;
   /** Replaces every row; sets the head row to `head` (or leaves it when undefined). */
   replace(rows: readonly TamperRow[], head?: JournalHead): Promise<void>;
-  /** One statement; `{journal}`, `{head}` and `{migrations}` name the tables, `?` are parameters. */
+  /**
+   * One statement; `{journal}`, `{head}`, `{migrations}`, `{runs}` and `{calls}` (the decided calls) name the
+   * tables, `?` are parameters.
+   */
   sql(statement: string, params?: readonly (string | number | null)[]): Promise<void>;
 }
 
-/** How the journal is checked: the three protections of the README table. */
-export const PROTECTIONS = ['unkeyed', 'keyed', 'keyed + anchor'] as const;
+/**
+ * How the journal is checked: the protections of the README table. The last is a keyed journal checked by
+ * an auditor who did not pass its key (`journal verify` without `--key`): it must never pass as intact.
+ */
+export const PROTECTIONS = ['unkeyed', 'keyed', 'keyed + anchor', 'keyed, checked without the key'] as const;
 export type Protection = (typeof PROTECTIONS)[number];
 
 /** What verify must say: intact (tampering not detected), or the first entry that does not check out. */
@@ -42,11 +48,15 @@ export interface TamperingCase {
 }
 
 const detected = (problem: JournalProblem, seq: number): Verdict => ({ problem, seq });
-const everywhere = (verdict: Verdict): Record<Protection, Verdict> => ({
-  unkeyed: verdict,
-  keyed: verdict,
-  'keyed + anchor': verdict,
+/** Without its key, a keyed journal's first entry cannot be checked: verification stops there. */
+const KEY_NEEDED = detected('unverifiable', 1);
+/** The verdicts of the three keyed-or-not protections, and, checked without the key, "key needed". */
+const withKey = (verdicts: Omit<Record<Protection, Verdict>, 'keyed, checked without the key'>) => ({
+  ...verdicts,
+  'keyed, checked without the key': KEY_NEEDED,
 });
+const everywhere = (verdict: Verdict): Record<Protection, Verdict> =>
+  withKey({ unkeyed: verdict, keyed: verdict, 'keyed + anchor': verdict });
 
 /** Re-hashes rows from `from` on with the public (unkeyed) algorithm, keeping their key ids: a forger's best try. */
 function rehash(rows: readonly TamperRow[], from: number): TamperRow[] {
@@ -63,6 +73,17 @@ function rehash(rows: readonly TamperRow[], from: number): TamperRow[] {
     prevHash = hash;
   }
   return out;
+}
+
+/** Edits entry 2, removes every key id and re-hashes the whole journal on the unkeyed chain, head included. */
+async function stripKeysAndRehash(db: RawJournalDb): Promise<void> {
+  const rows = (await db.rows()).map((row) =>
+    row.seq === 2
+      ? withRecord({ ...row, keyId: null }, (record) => Object.assign(record, { at: '2000-01-01T00:00:00.000Z' }))
+      : { ...row, keyId: null },
+  );
+  const rewritten = rehash(rows, 1);
+  await db.replace(rewritten, headOf(rewritten));
 }
 
 function headOf(rows: readonly TamperRow[]): JournalHead {
@@ -130,12 +151,12 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const shifted = [...rows.slice(0, 3), inserted, ...rows.slice(3).map((row) => ({ ...row, seq: row.seq + 1 }))];
       await db.replace(shifted, { seq: rows.length + 1, hash: (rows.at(-1) as TamperRow).hash });
     },
-    verdicts: {
+    verdicts: withKey({
       unkeyed: detected('inserted', 4),
       // Keyed, the forged entry's MAC fails before its place in the chain is looked at.
       keyed: detected('edited', 4),
       'keyed + anchor': detected('edited', 4),
-    },
+    }),
   },
   {
     name: 'cut off the tail (head row left)',
@@ -148,12 +169,53 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const rows = (await db.rows()).filter((row) => row.seq <= 5);
       await db.replace(rows, headOf(rows));
     },
-    verdicts: { unkeyed: 'intact', keyed: 'intact', 'keyed + anchor': detected('truncated', 6) },
+    // The approved transfer's row in the run tables still points to its answer, entry 6.
+    verdicts: withKey({
+      unkeyed: detected('run_mismatch', 6),
+      keyed: detected('run_mismatch', 6),
+      'keyed + anchor': detected('truncated', 6),
+    }),
   },
   {
     name: 'wipe the journal and reset the head row',
     tamper: (db) => db.replace([], headOf([])),
-    verdicts: { unkeyed: 'intact', keyed: 'intact', 'keyed + anchor': detected('truncated', 1) },
+    // The head row keeps the number of the first keyed entry: a keyed journal that no longer reaches it was cut.
+    // Unkeyed, the run tables still hold calls that no entry decided (0: no entry to name).
+    verdicts: {
+      unkeyed: detected('run_mismatch', 0),
+      keyed: detected('truncated', 1),
+      'keyed + anchor': detected('truncated', 1),
+      'keyed, checked without the key': detected('truncated', 1),
+    },
+  },
+  {
+    name: 'wipe the journal, reset the head row and clear its keyed mark',
+    tamper: async (db) => {
+      await db.replace([], headOf([]));
+      await db.sql('UPDATE {head} SET keyed_since = NULL');
+    },
+    verdicts: {
+      unkeyed: detected('run_mismatch', 0),
+      keyed: detected('run_mismatch', 0),
+      'keyed + anchor': detected('truncated', 1),
+      'keyed, checked without the key': detected('run_mismatch', 0),
+    },
+  },
+  {
+    name: 'wipe the journal and the run tables, reset the head row and clear its keyed mark',
+    tamper: async (db) => {
+      await db.sql('DELETE FROM {calls}');
+      await db.sql('DELETE FROM {runs}');
+      await db.replace([], headOf([]));
+      await db.sql('UPDATE {head} SET keyed_since = NULL');
+    },
+    // Nothing in the database is left to tell: only an anchor kept elsewhere does.
+    verdicts: {
+      unkeyed: 'intact',
+      keyed: 'intact',
+      'keyed + anchor': detected('truncated', 1),
+      'keyed, checked without the key': 'intact',
+    },
   },
   {
     name: 'append a forged entry',
@@ -167,7 +229,7 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const row = { ...forged, hash: chainHash(last.hash, JSON.parse(forged.recordJson)) };
       await db.replace([...rows, row], headOf([...rows, row]));
     },
-    verdicts: { unkeyed: 'intact', keyed: detected('edited', 10), 'keyed + anchor': detected('edited', 10) },
+    verdicts: withKey({ unkeyed: 'intact', keyed: detected('edited', 10), 'keyed + anchor': detected('edited', 10) }),
   },
   {
     name: 'edit an entry and re-hash the whole journal',
@@ -178,7 +240,32 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
       const rewritten = rehash(rows, 1);
       await db.replace(rewritten, headOf(rewritten));
     },
-    verdicts: { unkeyed: 'intact', keyed: detected('edited', 1), 'keyed + anchor': detected('edited', 1) },
+    verdicts: withKey({ unkeyed: 'intact', keyed: detected('edited', 1), 'keyed + anchor': detected('edited', 1) }),
+  },
+  {
+    name: 'edit an entry, strip the key ids and re-hash the whole journal',
+    tamper: stripKeysAndRehash,
+    // The head row says the journal is keyed from entry 1: an entry there without a key id is refused, key or not.
+    verdicts: {
+      unkeyed: 'intact',
+      keyed: detected('unkeyed', 1),
+      'keyed + anchor': detected('unkeyed', 1),
+      'keyed, checked without the key': detected('unkeyed', 1),
+    },
+  },
+  {
+    name: "… and clear the head row's keyed mark",
+    tamper: async (db) => {
+      await stripKeysAndRehash(db);
+      await db.sql('UPDATE {head} SET keyed_since = NULL');
+    },
+    // Given the key, every entry must carry one; without it, nothing is left that says the journal was keyed.
+    verdicts: {
+      unkeyed: 'intact',
+      keyed: detected('unkeyed', 1),
+      'keyed + anchor': detected('unkeyed', 1),
+      'keyed, checked without the key': 'intact',
+    },
   },
   {
     name: "move a run's entries to another run id",
@@ -195,11 +282,40 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
     tamper: (db) => db.sql('DELETE FROM {head}'),
     verdicts: everywhere(detected('head_missing', 10)),
   },
+  {
+    name: "change an approved call's arguments in the run table",
+    // The approved transfer: on resume or recovery, the run would take the changed digest for the approved one.
+    tamper: (db) =>
+      db.sql(`UPDATE {calls} SET input_digest = ? WHERE run_id = 'run-1' AND call_id = 'pay'`, ['f'.repeat(64)]),
+    // The run tables are outside the chain; the entry that decided the call is not.
+    verdicts: everywhere(detected('run_mismatch', 4)),
+  },
+  {
+    name: 'move a run to another session in the run table',
+    tamper: (db) => db.sql(`UPDATE {runs} SET session_id = 'someone-else' WHERE run_id = 'run-1'`),
+    verdicts: everywhere(detected('run_mismatch', 2)),
+  },
+  {
+    name: 'drop the journal table',
+    tamper: (db) => db.sql('DROP TABLE {journal}'),
+    // Damage to the store (exit 1), not "not a toolcircuit store" (exit 2): its migrations table is still there.
+    verdicts: {
+      unkeyed: detected('deleted', 1),
+      keyed: detected('deleted', 1),
+      'keyed + anchor': detected('deleted', 1),
+      'keyed, checked without the key': detected('deleted', 1),
+    },
+  },
 ];
 
 /** The README table, rendered from the list. */
 export function tamperingTable(): string {
-  const cell = (verdict: Verdict) => (verdict === 'intact' ? 'not detected' : `detected (${verdict.problem})`);
+  const cell = (verdict: Verdict) =>
+    verdict === 'intact'
+      ? 'not detected'
+      : verdict.problem === 'unverifiable'
+        ? 'refused (unverifiable: key needed)'
+        : `detected (${verdict.problem})`;
   return [
     `| someone with write access to the database… | ${PROTECTIONS.join(' | ')} |`,
     `|---|${PROTECTIONS.map(() => '---').join('|')}|`,

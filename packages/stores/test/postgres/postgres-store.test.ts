@@ -174,9 +174,9 @@ if (url === undefined) {
         async (client) =>
           (await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).rows,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
       const again = await open(schema);
-      expect(await again.schemaVersion()).toBe(2);
+      expect(await again.schemaVersion()).toBe(3);
       await again.close();
     });
 
@@ -191,8 +191,16 @@ if (url === undefined) {
           );
           await expect(client.query(`DELETE FROM "${schema}".journal`)).rejects.toThrow(/append-only/);
           await expect(client.query(`TRUNCATE "${schema}".journal`)).rejects.toThrow(/append-only/);
+          // The head row stays, and so does its keyed mark once set.
+          await expect(client.query(`DELETE FROM "${schema}".journal_head`)).rejects.toThrow(/cannot be deleted/);
+          await expect(client.query(`TRUNCATE "${schema}".journal_head`)).rejects.toThrow(/cannot be deleted/);
+          await client.query(`UPDATE "${schema}".journal_head SET keyed_since = 1`);
+          await expect(client.query(`UPDATE "${schema}".journal_head SET keyed_since = NULL`)).rejects.toThrow(
+            /stays keyed/,
+          );
         });
-        expect((await store.verifyJournal()).ok).toBe(true);
+        // Now marked keyed, with unkeyed entries: refused.
+        expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 1, problem: 'unkeyed' });
       } finally {
         await store.close();
       }

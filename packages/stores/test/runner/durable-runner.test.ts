@@ -124,8 +124,16 @@ describe('durable runner', () => {
     const kinds = (await store.readJournal({ runId: 'run-m' })).map(({ record }) =>
       'callId' in record ? `${record.kind} ${record.callId}` : record.kind,
     );
-    // The transfer's entry (it awaited confirmation, nothing ran) is kept from the stopped worker.
-    expect(kinds).toEqual(['start lookup', 'call pay', 'recovery', 'outcome_unknown lookup']);
+    // The transfer's entry (it awaited confirmation, nothing ran) is kept from the stopped worker, and the
+    // recovery journals its own answer to it (refused: nobody was asked; a killed worker leaves no entry).
+    expect(kinds).toEqual(['start lookup', 'call pay', 'recovery', 'outcome_unknown lookup', 'call pay']);
+    const payEntries = (await store.readJournal({ runId: 'run-m' }))
+      .map(({ record }) => record)
+      .filter((record) => record.kind === 'call' && record.callId === 'pay');
+    expect(payEntries.map((record) => ('verdict' in record ? [record.verdict, record.reason] : []))).toEqual([
+      ['awaiting_confirmation', undefined],
+      ['refused', 'confirmation_required'],
+    ]);
   });
 });
 

@@ -1,9 +1,10 @@
 // The turn mirror writes a started turn's canonical text from its parts: it must be exactly the text
 // `canonicalJson` writes for the whole state, or a stored state would not match its digest.
-import { canonicalJson, type ModelTurn } from '@toolcircuit/core';
+import { canonicalJson, checkStateSeal, type ModelTurn, type TaintSource } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
 import { TurnMirror } from '../../src/runner/turn-mirror.js';
 import { canonicalTextOf } from '../../src/store/canonical-text.js';
+import { STARTED_TURN_SEAL } from '../../src/store/durable-store.js';
 
 function callsTurn(turn: number, extra: Partial<ModelTurn> = {}): ModelTurn {
   return {
@@ -59,6 +60,49 @@ describe('turn mirror', () => {
               isError: false,
             },
           ],
+        },
+      });
+    }
+  });
+
+  it('with untrusted sources and a key: the text is still canonicalJson of the state, and its seal checks out', () => {
+    const key = { id: 'k.1', secret: 'q'.repeat(32) };
+    const sources: TaintSource[] = [];
+    const mirror = new TurnMirror(
+      {
+        runId: 'r',
+        turn: 0,
+        messages: [{ role: 'user', content: 'go' }],
+        turns: [],
+        usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+        provenance: { sources: [] },
+      },
+      0,
+      key,
+    );
+    for (let turn = 1; turn <= 3; turn += 1) {
+      mirror.onTurn({ runId: 'r', turn, modelTurn: callsTurn(turn) });
+      const state = mirror.starting(turn, `c${turn}a`).started;
+      // Stored without their texts (each is made again from its result, which the messages hold).
+      expect(state?.provenance?.sources).toEqual(sources.map(({ text: _text, ...ref }) => ref));
+      expect(canonicalTextOf(state as object)).toBe(canonicalJson(state));
+      expect(() => checkStateSeal(STARTED_TURN_SEAL, state as object, { key }, 'started turn')).not.toThrow();
+      const altered: object = { ...state, turn: 9 };
+      expect(() => checkStateSeal(STARTED_TURN_SEAL, altered, { key }, 'started turn')).toThrow(/altered/);
+      sources.push({
+        turn,
+        callId: `c${turn}a`,
+        toolName: 'lookup_case',
+        outputDigest: `d${turn}`,
+        text: `"t" ${turn}`,
+      });
+      const listed = [...sources];
+      mirror.onResult({
+        runId: 'r',
+        turn,
+        message: { role: 'tool', content: [] },
+        get untrustedSources() {
+          return listed;
         },
       });
     }

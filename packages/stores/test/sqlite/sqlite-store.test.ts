@@ -117,7 +117,7 @@ describe('SQLite store', () => {
     const db = new Database(file);
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 'x')").run();
     db.close();
-    await expect(openSqliteStore({ file })).rejects.toThrow(/version 99, newer than the 2/);
+    await expect(openSqliteStore({ file })).rejects.toThrow(/version 99, newer than the 3/);
   });
 
   it('the database itself refuses to change or delete journal rows', async () => {
@@ -127,8 +127,13 @@ describe('SQLite store', () => {
     const db = new Database(file);
     expect(() => db.prepare("UPDATE journal SET record_json = '{}' WHERE seq = 1").run()).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM journal').run()).toThrow(/append-only/);
+    // The head row stays, and so does its keyed mark once set.
+    expect(() => db.prepare('DELETE FROM journal_head').run()).toThrow(/cannot be deleted/);
+    db.prepare('UPDATE journal_head SET keyed_since = 1').run();
+    expect(() => db.prepare('UPDATE journal_head SET keyed_since = NULL').run()).toThrow(/stays keyed/);
     db.close();
-    expect((await store.verifyJournal()).ok).toBe(true);
+    // Now marked keyed, with unkeyed entries: refused.
+    expect(await store.verifyJournal()).toMatchObject({ ok: false, seq: 1, problem: 'unkeyed' });
     await store.close();
   });
 

@@ -9,6 +9,7 @@ import {
   defineTool,
   everySession,
   InvalidResumeError,
+  type ModelTurn,
   type PausedRun,
   ProviderError,
   toolResultText,
@@ -25,9 +26,11 @@ import {
   type RawJournalRow,
   RunAlreadyExistsError,
   RunClaimConflictError,
+  RunClaimHeldError,
   RunNotFoundError,
   RunNotResumableError,
   redactInputFields,
+  StoreUnavailableError,
 } from '../../src/index.js';
 import { chainHash } from '../../src/journal/journal-chain.js';
 import {
@@ -114,6 +117,8 @@ function describeRecord(record: JournalRecord): string {
       return 'recovery';
     case 'retry':
       return `retry turn ${record.turn} attempt ${record.attempt}`;
+    case 'note':
+      return `note ${record.note} ${record.partKind}`;
   }
 }
 
@@ -484,8 +489,16 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           async () => (await store.getRun('run-1'))?.calls.find((call) => call.callId === 'pay')?.state === 'started',
         );
         const live = w.runner(store, [done]).recover('run-1', { session: marie() });
-        await expect(live).rejects.toBeInstanceOf(RunNotResumableError);
-        await expect(live).rejects.toThrow(/held by worker "hung-worker"/);
+        await expect(live).rejects.toBeInstanceOf(RunClaimHeldError);
+        // The refusal names the state, the holder, and both ways forward.
+        await expect(live).rejects.toThrow(/the run is "resuming": worker "hung-worker" holds it until .*force: true/);
+        await expect(live).rejects.toMatchObject({
+          kind: 'store',
+          runId: 'run-1',
+          status: 'resuming',
+          workerId: 'hung-worker',
+          retryable: true,
+        });
         const forced = await w.runner(store, [done]).recover('run-1', { session: marie(), force: true });
         expect(forced.unknownOutcomes).toEqual(['pay']);
         expect(w.executions).toEqual([]);
@@ -566,6 +579,43 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
       });
 
+      it('an attempt that could not be closed (store away) is recovered in its own process, without force', async () => {
+        const { store } = await open();
+        const w = world();
+        const paused = await startPaused(w, store);
+        const away = () =>
+          new StoreUnavailableError({ store: 'test', problem: 'gone', nextStep: 'wait', retryable: true });
+        // The database goes away once the run is claimed: the start marker fails, and so does closing it.
+        let storeAway = true;
+        const blinking: DurableStore = {
+          ...bind(store),
+          markCallStarted: (request) => (storeAway ? Promise.reject(away()) : store.markCallStarted(request)),
+          interruptRun: (request) => (storeAway ? Promise.reject(away()) : store.interruptRun(request)),
+        };
+        const runner = createDurableRunner({
+          store: blinking,
+          catalogue: worldCatalogue(w.executions),
+          model: createScriptedModel([done]),
+          workerId: 'blinking-worker',
+        });
+        const failed = runner.resume('run-1', approval(paused), { session: marie() });
+        await expect(failed).rejects.toBeInstanceOf(StoreUnavailableError);
+        await expect(failed).rejects.toMatchObject({ runId: 'run-1', retryable: true });
+        await expect(failed).rejects.toThrow(/still "resuming" under this worker's claim.*recover\("run-1"/);
+        expect(await store.getRun('run-1')).toMatchObject({
+          status: 'resuming',
+          claim: { workerId: 'blinking-worker' },
+        });
+        storeAway = false;
+        // Its lease runs for 15 minutes, but this process knows that attempt is over: any runner of it takes
+        // the run over without force (a live claim is still refused: see the test above).
+        const recovered = await w.runner(store, [done]).recover('run-1', { session: marie() });
+        expect(recovered.status).toBe('completed');
+        expect(recovered.unknownOutcomes).toEqual([]);
+        expect(w.executions).toEqual([{ amount: 10, to: 'bob' }]);
+        expect((await store.verifyJournal()).ok).toBe(true);
+      });
+
       it('a worker that lost its claim cannot start a call or finish the run', async () => {
         const { store } = await open();
         const w = world();
@@ -644,7 +694,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 
       it('reports its schema version', async () => {
         const { store } = await open();
-        expect(await store.schemaVersion()).toBe(2);
+        expect(await store.schemaVersion()).toBe(3);
       });
     });
 
@@ -840,6 +890,34 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           workerId: 'worker-r',
           delayMs: 1,
           error: { name: 'ProviderError', code: 'overloaded' },
+        });
+        expect((await store.verifyJournal()).ok).toBe(true);
+      });
+
+      it('journals a note for a part of a turn the adapter kept without understanding it, and the chain verifies', async () => {
+        const { store } = await open();
+        const kept: ModelTurn = {
+          content: [
+            { type: 'provider', provider: 'scripted', kind: 'hologram', data: { type: 'hologram', id: 'h1' } },
+            { type: 'text', text: 'Done.' },
+          ],
+          stopReason: { unified: 'end_turn', raw: 'end_turn' },
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        };
+        const runner = world().runner(store, [kept], { workerId: 'worker-n' });
+        const result = await runner.start({ session: marie(), messages: user, runId: 'run-n' });
+        expect(result.status).toBe('completed');
+        expect(await kinds(store, 'run-n')).toEqual(['note provider_part hologram']);
+        const [row] = await store.readJournal({ runId: 'run-n' });
+        expect(row?.record).toMatchObject({
+          kind: 'note',
+          note: 'provider_part',
+          runId: 'run-n',
+          turn: 1,
+          provider: 'scripted',
+          partKind: 'hologram',
+          index: 0,
+          dataDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         });
         expect((await store.verifyJournal()).ok).toBe(true);
       });

@@ -78,6 +78,11 @@ export const FAULT_CASES: readonly FaultCase[] = [
   httpCase('http-500', 'server_error', 'server_error', true),
   httpCase('http-503', 'overloaded', 'overloaded', true, 503),
   httpCase('http-529', 'overloaded', 'overloaded', true, 529),
+  // A 503 whose body is the provider's generic server error (or a load balancer's): the status decides.
+  {
+    ...httpCase('http-503-generic', 'server_error', 'overloaded', true, 503),
+    cause: "HTTP 503 with a generic server-error body (the provider's, or a load balancer's)",
+  },
   {
     id: 'connection-refused',
     cause: 'connection refused (nothing listens)',
@@ -105,6 +110,31 @@ export const FAULT_CASES: readonly FaultCase[] = [
     cause: 'a 200 answer whose body is an HTML page (a proxy, a wrong base URL)',
     modes: ['generate', 'stream'],
     answer: () => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: HTML_PAGE }),
+    expected: () => ({ code: 'invalid_response', retryable: false }),
+  },
+  {
+    id: 'invalid-json-200',
+    cause: 'a 200 answer labelled JSON whose body is not valid JSON (a broken proxy or gateway)',
+    modes: ['generate'],
+    answer: (protocol) => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: `${FAULT_WIRES[protocol].completeBody.slice(0, 40)}<br>`,
+    }),
+    expected: () => ({ code: 'invalid_response', retryable: false }),
+  },
+  {
+    id: 'empty-200',
+    cause: 'an empty 200 answer, without a content-type',
+    modes: ['generate'],
+    answer: () => ({ status: 200, headers: {}, body: '' }),
+    expected: () => ({ code: 'invalid_response', retryable: false }),
+  },
+  {
+    id: 'empty-json-200',
+    cause: 'an empty 200 answer labelled JSON',
+    modes: ['generate'],
+    answer: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '' }),
     expected: () => ({ code: 'invalid_response', retryable: false }),
   },
   {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One row of fixtures/recorded/sources.json: where a recorded file came from. */
@@ -20,8 +20,20 @@ export interface SourceEntry {
   readonly verified_summary: readonly string[];
 }
 
+/**
+ * The rows of `sources.json` (the upstream collection) and of `sources-added.json` (recordings this repository
+ * added to it, same format), when that file exists.
+ */
 export function readSourceManifest(sourceDir: string): SourceEntry[] {
-  const file = join(sourceDir, 'sources.json');
+  const rows = readRows(join(sourceDir, 'sources.json'));
+  const added = join(sourceDir, ADDED_SOURCES_FILE);
+  return existsSync(added) ? [...rows, ...readRows(added)] : rows;
+}
+
+/** Recordings added in this repository beyond the upstream collection (kept apart so a refresh keeps them). */
+export const ADDED_SOURCES_FILE = 'sources-added.json';
+
+function readRows(file: string): SourceEntry[] {
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (!Array.isArray(parsed)) throw new Error(`${file}: expected an array of source entries`);
   return parsed.map((row: unknown, index) => checkEntry(row, `${file}[${index}]`));

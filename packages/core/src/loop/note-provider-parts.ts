@@ -1,0 +1,65 @@
+import { type Eventually, isPromiseLike } from '../async/eventually.js';
+import { JournalWriteError } from '../errors/journal-write-error.js';
+import { isoNow } from '../journal/iso-now.js';
+import type { Journal, JournalNote } from '../journal/journal.js';
+import { jsonDigest } from '../json/canonical-json.js';
+import type { ModelTurn } from '../messages/model-turn.js';
+import type { Session } from '../session/session.js';
+
+/**
+ * Writes a journal note for each `provider` part of a turn (something the adapter kept whole because it had
+ * no neutral meaning for it), in order, awaiting each like a call's entry: the audit trail says what the model
+ * sent besides calls. Nothing is written (and no promise made) for a turn without such parts, or without a
+ * journal that takes notes. A journal that fails stops the run, as it does for a call.
+ */
+export function noteProviderParts(
+  journal: Journal | undefined,
+  session: Session,
+  runId: string,
+  turn: number,
+  modelTurn: ModelTurn,
+): Eventually<void> {
+  if (journal?.note === undefined) return;
+  const notes: JournalNote[] = [];
+  for (const [index, part] of modelTurn.content.entries()) {
+    if (part.type !== 'provider') continue;
+    notes.push({
+      kind: 'provider_part',
+      at: isoNow(),
+      runId,
+      sessionId: session.id,
+      humanId: session.humanId,
+      turn,
+      provider: part.provider,
+      partKind: part.kind,
+      index,
+      dataDigest: jsonDigest(part.data),
+    });
+  }
+  if (notes.length === 0) return;
+  return writeNotes(journal, notes, 0);
+}
+
+function writeNotes(journal: Journal, notes: readonly JournalNote[], from: number): Eventually<void> {
+  for (let position = from; position < notes.length; position += 1) {
+    const note = notes[position] as JournalNote;
+    let written: void | Promise<void>;
+    try {
+      written = journal.note?.(note);
+    } catch (error) {
+      throw noteError(note, error);
+    }
+    if (isPromiseLike(written)) {
+      return Promise.resolve(written).then(
+        () => writeNotes(journal, notes, position + 1),
+        (error: unknown) => {
+          throw noteError(note, error);
+        },
+      );
+    }
+  }
+}
+
+function noteError(note: JournalNote, cause: unknown): JournalWriteError {
+  return new JournalWriteError(`turn ${note.turn}, ${note.partKind} part ${note.index}`, cause);
+}
