@@ -1,5 +1,6 @@
 import { Anthropic, type ClientOptions } from '@anthropic-ai/sdk';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
+import type { AnthropicStructuredOutput } from './anthropic-output-format.js';
 import type { AnthropicToolSearch } from './anthropic-tool-search.js';
 
 /** The environment variable the key is read from, as the official SDK does. */
@@ -34,6 +35,12 @@ export interface AnthropicModelOptions {
    * id (Claude 4 and later); set it for an id the adapter cannot tell (a proxy's alias, a platform's id).
    */
   readonly contextEditing?: boolean;
+  /**
+   * How a run's structured answer (`runLoop`'s `output`) is asked for: `native` (structured outputs,
+   * `output_config.format`) or `tool` (an answer tool the model must call). Default: `native` on Claude
+   * Opus, Sonnet and Haiku 4.5 and later, `tool` on other models.
+   */
+  readonly structuredOutput?: AnthropicStructuredOutput;
   /** Where the key is looked up; defaults to `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -80,6 +87,14 @@ export function validateAnthropicOptions(options: AnthropicModelOptions): void {
       'invalid_option',
       'contextEditing',
       `contextEditing must be true or false, got ${JSON.stringify(contextEditing)}.`,
+    );
+  }
+  const structured: unknown = options.structuredOutput;
+  if (structured !== undefined && structured !== 'native' && structured !== 'tool') {
+    throw new AnthropicConfigurationError(
+      'invalid_option',
+      'structuredOutput',
+      `structuredOutput must be 'native' or 'tool', got ${JSON.stringify(structured)}.`,
     );
   }
   const maxTokens = options.maxTokens;

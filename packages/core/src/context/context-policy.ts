@@ -55,7 +55,11 @@ export interface SummariseInput {
   readonly runId: string;
   /** The 1-based turn whose request needs the room. */
   readonly turn: number;
-  /** The messages to fold, in order, as the run holds them: whole exchanges (a call never leaves its result). */
+  /**
+   * The messages to fold, in order, as the run holds them: whole exchanges (a call never leaves its result),
+   * results whole, without what the data-flow options keep with a result (a quarantined document), which no
+   * model is sent.
+   */
   readonly messages: readonly Message[];
   /** The summary these messages come after, when earlier turns were folded already: fold it in. */
   readonly previousSummary: string | undefined;

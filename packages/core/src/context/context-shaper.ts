@@ -1,4 +1,5 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import { withoutKept } from '../data-flow/model-view.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import type { Message, ToolMessage, ToolResultPart, UserMessage } from '../messages/messages.js';
 import type { ContextEditing, Model, ModelRequest } from '../messages/model.js';
@@ -255,8 +256,10 @@ export class ContextShaper {
   async #summarise(request: ModelRequest, start: number, through: number): Promise<void> {
     const previous = this.#summary;
     const state = this.#state;
-    // The run's own messages (results whole), not the request's (cleared or spotlit): same indexes.
-    const folded = state.messages.slice(previous?.through ?? start, through);
+    // The run's own messages (results whole), not the request's (cleared or spotlit): same indexes. What the
+    // data-flow options keep with a result (a quarantined document) is never sent to a model, and a summariser
+    // is one's way in: it gets the messages as the model is sent them.
+    const folded = withoutKept(state.messages.slice(previous?.through ?? start, through));
     const untrusted = previous?.untrusted === true || foldsUntrusted(folded, state.provenance);
     const summarise = this.#policy.summarise as NonNullable<ContextPolicy['summarise']>;
     const text: unknown = await summarise({
