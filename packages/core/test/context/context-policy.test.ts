@@ -567,6 +567,38 @@ describe('context policy: on every loop', () => {
     }
   });
 
+  it('a run with output: every shaped request asks for the answer, and the correction is sent after the pages', async () => {
+    const w = contextWorld();
+    const schema = {
+      type: 'object',
+      properties: { pages: { type: 'integer' } },
+      required: ['pages'],
+      additionalProperties: false,
+    } as const;
+    const model = scripted([...pageTurns(4).slice(0, 4), textTurn('{"pages":"four"}'), textTurn('{"pages":4}')]);
+    const result = await runLoop({
+      ...w,
+      model,
+      messages: user,
+      output: { schema },
+      contextPolicy: { maxTokens: 8_000, keepTurns: 1 },
+    });
+    expect(result.status).toBe('completed');
+    expect(result.output).toEqual({ pages: 4 });
+    for (const request of model.requests) {
+      expect(request.output?.schema).toEqual(schema);
+      expect(pairingProblems(request)).toEqual([]);
+    }
+    // The corrective turn's request: old pages cleared, the last page, the wrong answer and the correction whole.
+    const corrective = model.requests[5] as ModelRequest;
+    expect(resultsOf(corrective.messages).map(isPlaceholder)).toEqual([true, true, true, false]);
+    expect(corrective.messages.at(-2)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: '{"pages":"four"}' }],
+    });
+    expect(corrective.messages.at(-1)?.role).toBe('user');
+  });
+
   it('native: a model that clears results itself gets the whole request and the edit to make', async () => {
     const w = contextWorld();
     const native = { ...scripted(pageTurns(4)), clearsToolResults: true };
