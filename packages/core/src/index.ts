@@ -76,6 +76,12 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export {
+  type ContextPolicy,
+  type ContextReport,
+  DEFAULT_KEEP_TURNS,
+  type SummariseInput,
+} from './context/context-policy.js';
 export { type CostBudget, costBudget } from './cost/cost-budget.js';
 export type { ModelPrice } from './cost/model-price.js';
 export { priceOf } from './cost/price-of.js';
@@ -220,6 +226,7 @@ export type {
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
 export type {
+  ContextEditing,
   DeferredTools,
   Model,
   ModelRequest,

@@ -140,6 +140,7 @@ export {
   startRecordingServer,
 } from './record/recording-server.js';
 export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './record/scrub-secrets.js';
+export { countedUsage } from './replay/counted-usage.js';
 export { type MatchFailure, type MatchOptions, matchRequest } from './replay/match-request.js';
 export { ReplayIncompleteError } from './replay/replay-incomplete-error.js';
 export {

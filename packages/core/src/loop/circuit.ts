@@ -1,5 +1,6 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
+import { withContextPolicy } from '../context/context-turns.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
 import type { WithOneModel } from '../fallback/one-model.js';
 import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messages/messages.js';
@@ -55,7 +56,7 @@ export async function runCircuit(
 ): Promise<LoopResult> {
   const progress: { open: OpenTurn | undefined } = { open: undefined };
   try {
-    return await turns(state, options, source, emit, abandon, progress);
+    return await turns(state, options, withContextPolicy(source, state, options), emit, abandon, progress);
   } catch (error) {
     // Only a stopped reader leaves a turn to answer: a failed run is not answered.
     if (error instanceof LoopStreamStopped && progress.open !== undefined) {

@@ -1,6 +1,7 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
+import type { ContextPolicy } from '../context/context-policy.js';
 import type { DataFlowOptions } from '../data-flow/data-flow-options.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
 import type { RepairToolCall } from '../execute/repair-call.js';
@@ -87,6 +88,12 @@ export interface LoopOptions {
   readonly hostedTools?: readonly HostedTool[];
   /** Ask for the tool list to be cached where the provider takes a hint (Anthropic `cache_control`). */
   readonly cacheTools?: boolean;
+  /**
+   * Keeps each model request within a token budget on long runs: old tool results cleared, old turns folded
+   * into a summary (see {@link ContextPolicy}). Only what is sent changes: the run's messages, its result, a
+   * paused or interrupted run and the journal keep every result whole.
+   */
+  readonly contextPolicy?: ContextPolicy;
   /**
    * Ask for the run's final answer as a typed object (`result.output`), tools still allowed on the way: the
    * answer is requested in the provider's structured mode, validated with the tools' validator, corrected
