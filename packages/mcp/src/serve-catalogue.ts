@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  type ElicitResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type RequestId,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { Server, ProtocolError, ProtocolErrorCode, SdkErrorCode, SdkError } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, ElicitResult, RequestId, Tool } from '@modelcontextprotocol/server';
 import {
   argumentDigest,
   type Catalogue,
@@ -99,20 +89,23 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
       capabilities: { tools: {} },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler('tools/list', () => ({ tools }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const identity: McpClientIdentity = {
         ...connection,
-        ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }),
-        ...(extra.sessionId === undefined ? {} : { mcpSessionId: extra.sessionId }),
+        ...(ctx.http?.authInfo === undefined ? {} : { authInfo: ctx.http?.authInfo }),
+        ...(ctx.sessionId === undefined ? {} : { mcpSessionId: ctx.sessionId }),
       };
       const session = await options.sessionFor(identity);
       if (session === undefined) {
-        throw new McpError(ErrorCode.InvalidRequest, 'This client is not authorised to call tools on this server.');
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'This client is not authorised to call tools on this server.',
+        );
       }
       const call: ToolCallPart = {
         type: 'tool_call',
-        id: String(extra.requestId),
+        id: String(ctx.mcpReq.id),
         name: request.params.name,
         input: request.params.arguments ?? {},
       };
@@ -121,7 +114,7 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
         catalogue,
         session,
         call,
-        { signal: extra.signal, requestId: extra.requestId },
+        { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id },
         identity,
         options,
       );
@@ -198,7 +191,7 @@ async function callTool(
     // No answer (the client failed or timed out, or the call was cancelled) is no confirmation.
     const outcome = await executeCall(call, context);
     if (signal.aborted) return toMcpResult(outcome.result);
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return toMcpResult(outcome.result, `Nobody answered the confirmation within ${timeoutMs / 1000} s.`);
     }
     return toMcpResult(outcome.result, `The confirmation could not be asked: ${messageOf(error)}`);
