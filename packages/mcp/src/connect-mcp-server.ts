@@ -1,12 +1,12 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { Client } from '@modelcontextprotocol/client';
 import type {
-  Transport,
   CreateMessageRequest,
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  Transport,
 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import {
   type AnyToolDefinition,
   type Catalogue,

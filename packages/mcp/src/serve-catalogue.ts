@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { Server, ProtocolError, ProtocolErrorCode, SdkErrorCode, SdkError } from '@modelcontextprotocol/server';
 import type { AuthInfo, CallToolResult, ElicitResult, RequestId, Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import {
   argumentDigest,
   type Catalogue,

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ElicitResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createCatalogue, createSession, defineTool, InMemoryJournal, type Session } from '@toolcircuit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpCatalogueServer, serveCatalogue, serveCatalogueHttp } from '../src/index.js';
