@@ -32,7 +32,7 @@ const EXTRA: Readonly<Record<string, readonly RegExp[]>> = {
     /^third-party-licenses\/SOURCES\.json$/,
     /^cassettes\/INDEX\.json$/,
     /^cassettes\/(anthropic|gemini|openai-chat|openai-responses)\/[^/]+\.json$/,
-    /^conformance-cassettes\/[\w-]+\/[\w-]+\.generated\.json$/,
+    /^conformance-cassettes\/[\w-]+\/[\w-]+(?:\.(?:native|tool))?\.generated\.json$/,
     /^synthetic-cassettes\/(anthropic|gemini|openai-chat|openai-responses)\/[\w.-]+\.json$/,
   ],
   // The trace viewer's built page, served by `toolcircuit trace open`.

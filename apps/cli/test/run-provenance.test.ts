@@ -35,10 +35,10 @@ function cassette(note: string, bodies: readonly JsonValue[]): Cassette {
   };
 }
 
-async function runOnTerminal(recorded: Cassette, answer: string) {
+async function runOnTerminal(recorded: Cassette, answer: string, catalogue = CATALOGUE) {
   const server: ReplayServer = await startReplayServer(recorded);
   try {
-    return await runBinOnTerminal(['run', CATALOGUE, 'Pay the invoice in my mail.', '--no-stream'], answer, {
+    return await runBinOnTerminal(['run', catalogue, 'Pay the invoice in my mail.', '--no-stream'], answer, {
       env: {
         TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-5-5',
         TOOLCIRCUIT_BASE_URL: server.url,
@@ -112,5 +112,27 @@ describe('toolcircuit run: the confirmation says where the arguments came from',
     );
     expect(stdout).toContain('refused: the human declined');
     expect(code).toBe(0);
+  });
+
+  it('asks the human to type a trusted-only value only the mail holds; a yes alone does not let it through', async () => {
+    const payment = { iban: 'GB33BUKB20201555555555', amount: 9800 };
+    const recorded = cassette('the model reads a mail, then pays the IBAN it holds, which must be trusted data', [
+      message([{ type: 'tool_use', id: 'toolu_read', name: 'read_mail', input: {} }], 'tool_use'),
+      message([{ type: 'tool_use', id: 'toolu_pay', name: 'send_money', input: payment }], 'tool_use'),
+      message([{ type: 'text', text: 'Done.' }], 'end_turn'),
+    ]);
+    const trusted = 'test/fixtures/mail-payment-trusted-catalogue.mjs';
+    const clicked = await runOnTerminal(recorded, 'y\n\n', trusted);
+    expect(clicked.stdout).toContain(
+      '/iban = "GB33BUKB20201555555555": in nothing you wrote nor in any trusted source',
+    );
+    expect(clicked.stdout).toContain('This call runs only if you type /iban yourself');
+    expect(clicked.stdout).toContain('Type the value of /iban yourself');
+    expect(clicked.stdout).not.toContain('executed (after approval)');
+    expect(clicked.code).toBe(0);
+
+    const typed = await runOnTerminal(recorded, 'y\nGB33 BUKB 2020 1555 5555 55\n', trusted);
+    expect(typed.stdout).toContain('executed (after approval)');
+    expect(typed.code).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
-import { invalidResponseError } from '@toolcircuit/core/provider';
+import { finalAnswerEvents, finalAnswerTurn, invalidResponseError } from '@toolcircuit/core/provider';
+import { anthropicFinalAnswer } from './anthropic-final-answer.js';
 import {
   type AnthropicModelOptions,
   createAnthropicClient,
@@ -28,10 +29,11 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     model: options.model,
     maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
     ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch }),
+    ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
   };
 
   async function generate(request: ModelRequest): Promise<ModelTurn> {
-    const { body, names } = buildAnthropicRequest(request, settings);
+    const { body, names, answerTool } = buildAnthropicRequest(request, settings);
     const params: MessageCreateParamsNonStreaming = { ...body, stream: false };
     let message: Message;
     let contentType: string | null;
@@ -46,12 +48,16 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     }
     // The SDK hands a body that is not JSON over as a string (an HTML page from a proxy).
     if (!isMessage(message)) throw invalidResponseError(ANTHROPIC_PROVIDER, { contentType, body: message });
-    return parseAnthropicResponse(message, names);
+    return finalAnswerTurn(parseAnthropicResponse(message, names), anthropicFinalAnswer(request, answerTool));
   }
 
   // The body is built before the first event so a configuration error throws at the call, not mid-stream.
   function stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return streamAnthropic(client, buildAnthropicRequest(request, settings), request.signal);
+    const built = buildAnthropicRequest(request, settings);
+    return finalAnswerEvents(
+      streamAnthropic(client, built, request.signal),
+      anthropicFinalAnswer(request, built.answerTool),
+    );
   }
 
   return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate, stream };

@@ -1,5 +1,6 @@
 import { Anthropic, type ClientOptions } from '@anthropic-ai/sdk';
 import { AnthropicConfigurationError } from './anthropic-configuration-error.js';
+import type { AnthropicStructuredOutput } from './anthropic-output-format.js';
 import type { AnthropicToolSearch } from './anthropic-tool-search.js';
 
 /** The environment variable the key is read from, as the official SDK does. */
@@ -28,6 +29,12 @@ export interface AnthropicModelOptions {
    * Anthropic's own tool search tool with `defer_loading` on the deferred tools.
    */
   readonly toolSearch?: AnthropicToolSearch;
+  /**
+   * How a run's structured answer (`runLoop`'s `output`) is asked for: `native` (structured outputs,
+   * `output_config.format`) or `tool` (an answer tool the model must call). Default: `native` on Claude
+   * Opus, Sonnet and Haiku 4.5 and later, `tool` on other models.
+   */
+  readonly structuredOutput?: AnthropicStructuredOutput;
   /** Where the key is looked up; defaults to `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -66,6 +73,14 @@ export function validateAnthropicOptions(options: AnthropicModelOptions): void {
       'invalid_option',
       'toolSearch',
       `toolSearch must be 'neutral', 'bm25' or 'regex', got ${JSON.stringify(toolSearch)}.`,
+    );
+  }
+  const structured: unknown = options.structuredOutput;
+  if (structured !== undefined && structured !== 'native' && structured !== 'tool') {
+    throw new AnthropicConfigurationError(
+      'invalid_option',
+      'structuredOutput',
+      `structuredOutput must be 'native' or 'tool', got ${JSON.stringify(structured)}.`,
     );
   }
   const maxTokens = options.maxTokens;

@@ -1,5 +1,10 @@
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelRequest } from '@toolcircuit/core';
+import {
+  type AnthropicStructuredOutput,
+  anthropicOutput,
+  defaultAnthropicStructuredOutput,
+} from './anthropic-output-format.js';
 import { anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import type { AnthropicToolNames } from './anthropic-tool-names.js';
 import { type AnthropicToolSearch, nativeToolSearchTools } from './anthropic-tool-search.js';
@@ -16,12 +21,16 @@ export interface AnthropicRequest {
   readonly body: AnthropicRequestBody;
   /** To map the provider's tool names in the answer back to the catalogue's. */
   readonly names: AnthropicToolNames;
+  /** The answer tool's name, when a run's structured answer travels as one (see `anthropicOutput`). */
+  readonly answerTool?: string;
 }
 
 export interface AnthropicRequestSettings {
   readonly model: string;
   readonly maxTokens: number;
   readonly toolSearch?: AnthropicToolSearch;
+  /** How a run's structured answer is asked for. Default: `defaultAnthropicStructuredOutput` of the model. */
+  readonly structuredOutput?: AnthropicStructuredOutput;
 }
 
 /**
@@ -30,7 +39,13 @@ export interface AnthropicRequestSettings {
  * adapter's to decide and is ignored there. The latest assistant message's container id (code execution)
  * is sent back as `container`.
  */
-export function buildAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequest {
+export function buildAnthropicRequest(neutral: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequest {
+  // A run's structured answer: `output_config.format`, or an answer tool added to the request.
+  const output = anthropicOutput(
+    neutral,
+    settings.structuredOutput ?? defaultAnthropicStructuredOutput(settings.model),
+  );
+  const { request } = output;
   const prepared =
     nativeToolSearchTools(request, settings.toolSearch ?? 'neutral') ?? prepareAnthropicTools(request.tools);
   const prompt = convertToAnthropicMessages(request.system, request.messages, prepared.names);
@@ -52,7 +67,10 @@ export function buildAnthropicRequest(request: ModelRequest, settings: Anthropic
   if (container !== undefined) body.container = container;
   const { stream: _stream, ...bag } = request.providerOptions?.['anthropic'] ?? {};
   Object.assign(body, bag);
-  return { body, names: prepared.names };
+  if (output.format !== undefined) body.output_config = { ...body.output_config, format: output.format };
+  return output.answerTool === undefined
+    ? { body, names: prepared.names }
+    : { body, names: prepared.names, answerTool: output.answerTool };
 }
 
 // Code execution state lives in a container; the conversation must keep naming the one it was given.

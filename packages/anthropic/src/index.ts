@@ -18,6 +18,7 @@ export {
   createAnthropicClient,
   DEFAULT_ANTHROPIC_MAX_TOKENS,
 } from './anthropic-options.js';
+export { type AnthropicStructuredOutput, defaultAnthropicStructuredOutput } from './anthropic-output-format.js';
 export { type AnthropicTools, anthropicToolSettings, prepareAnthropicTools } from './anthropic-prepare-tools.js';
 export { type AnthropicCreateParams, anthropicRequestBodyText } from './anthropic-request-body.js';
 export { streamAnthropic } from './anthropic-stream.js';

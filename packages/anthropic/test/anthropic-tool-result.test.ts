@@ -1,7 +1,7 @@
 // Tool results with images and documents, through the SDK against the recording server. The PNG, the PDF
 // and every response are synthetic (see @toolcircuit/testing's synthetic-media.ts and conformance wires).
 import { readFileSync } from 'node:fs';
-import { type JsonObject, type JsonValue, RESULT_PART_KINDS, type ToolResultContentPart } from '@toolcircuit/core';
+import { type JsonObject, RESULT_PART_KINDS, type ToolResultContentPart } from '@toolcircuit/core';
 import {
   coverageColumnOf,
   MEDIA_PART_SAMPLES,
@@ -13,17 +13,7 @@ import {
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_TOOL_RESULT_COVERAGE, convertToAnthropicToolResult, createAnthropicModel } from '../src/index.js';
-import {
-  blockStop,
-  jsonDelta,
-  messageDelta,
-  messageStart,
-  messageStop,
-  sseText,
-  textDelta,
-  textStart,
-  toolStart,
-} from './stream-events.js';
+import { messageSse } from './stream-events.js';
 
 const createModel = ({ baseURL, modelId }: { baseURL: string; modelId: string }) =>
   createAnthropicModel({ model: modelId, baseURL, apiKey: 'test-key-not-secret', maxRetries: 0 });
@@ -55,20 +45,6 @@ function expectDocumentedShape(body: JsonObject): void {
 }
 
 // A Messages response as the SSE events the API streams for it.
-function streamed(response: JsonObject): string {
-  const events: JsonValue[] = [messageStart()];
-  (response['content'] as JsonObject[]).forEach((block, index) => {
-    if (block['type'] === 'text') events.push(textStart(index), textDelta(index, String(block['text'])));
-    else {
-      events.push(toolStart(index, String(block['id']), String(block['name'])));
-      events.push(jsonDelta(index, JSON.stringify(block['input'])));
-    }
-    events.push(blockStop(index));
-  });
-  events.push(messageDelta(String(response['stop_reason'])), messageStop);
-  return sseText(events);
-}
-
 describe('anthropic tool results with media', () => {
   it('sends text + image + PDF as tool_result content blocks, refuses a 20 MiB image and goes on (generate)', async () => {
     const run = await runMediaResultScenario({ protocol: 'anthropic-messages', createModel });
@@ -77,7 +53,11 @@ describe('anthropic tool results with media', () => {
   });
 
   it('sends the same blocks on the streaming path', async () => {
-    const run = await runMediaResultScenario({ protocol: 'anthropic-messages', createModel, stream: streamed });
+    const run = await runMediaResultScenario({
+      protocol: 'anthropic-messages',
+      createModel,
+      stream: (response) => messageSse(response),
+    });
     expect(run.bodies[0]?.['stream']).toBe(true);
     expect(mediaResultProblems(run, ANTHROPIC_TOOL_RESULT_COVERAGE)).toEqual([]);
     expectDocumentedShape(run.bodies[1] as JsonObject);

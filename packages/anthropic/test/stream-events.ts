@@ -1,5 +1,5 @@
 // Builders for Messages API stream events, shaped like the recorded SSE in fixtures/recorded/anthropic.
-import type { JsonValue, Model, ModelRequest, StreamEvent } from '@toolcircuit/core';
+import type { JsonObject, JsonValue, Model, ModelRequest, StreamEvent } from '@toolcircuit/core';
 import { MODEL_ID } from './replay.js';
 
 export function messageStart(id = 'msg_stream'): JsonValue {
@@ -74,4 +74,26 @@ export function lastEvent(events: readonly StreamEvent[]): StreamEvent | undefin
 export function streamFrom(model: Model, request: ModelRequest): AsyncIterable<StreamEvent> {
   if (model.stream === undefined) throw new Error('the Anthropic model must stream');
   return model.stream(request);
+}
+
+/**
+ * A Messages API response as the SSE its stream would send: each text block and tool input in deltas of at
+ * most `pieceLength` characters (whole when absent), then the stop reason.
+ */
+export function messageSse(response: JsonObject, pieceLength?: number): string {
+  const pieces = (text: string): string[] =>
+    pieceLength === undefined ? [text] : (text.match(new RegExp(`[\\s\\S]{1,${pieceLength}}`, 'g')) ?? []);
+  const events: JsonValue[] = [messageStart()];
+  (response['content'] as JsonObject[]).forEach((block, index) => {
+    if (block['type'] === 'text') {
+      events.push(textStart(index));
+      for (const piece of pieces(String(block['text']))) events.push(textDelta(index, piece));
+    } else {
+      events.push(toolStart(index, String(block['id']), String(block['name'])));
+      for (const piece of pieces(JSON.stringify(block['input']))) events.push(jsonDelta(index, piece));
+    }
+    events.push(blockStop(index));
+  });
+  events.push(messageDelta(String(response['stop_reason'])), messageStop);
+  return sseText(events);
 }

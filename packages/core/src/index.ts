@@ -10,6 +10,7 @@ export {
 // Per-step control, per-tool provider features and call repair.
 export { descriptionWithExamples } from './catalogue/provider-features.js';
 export type { CatalogueMode, CatalogueOptions, RefusedTool } from './catalogue/refused-tool.js';
+export type { ValidationIssue } from './catalogue/render-validation-errors.js';
 export type { TextGrammar, TextInput } from './catalogue/text-input.js';
 export { defineTextTool, type TextToolSpec } from './catalogue/text-tool.js';
 export {
@@ -75,6 +76,22 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export type {
+  DataFlowOptions,
+  PlanOptions,
+  QuarantineOptions,
+  SinkPolicy,
+  SinkQuery,
+  TrustedOnly,
+} from './data-flow/data-flow-options.js';
+export {
+  type CheckedArgument,
+  type DataFlowReport,
+  type JournalDataFlow,
+  journalDataFlowOf,
+  type ReferencedArgument,
+  type TrustedOrigin,
+} from './data-flow/data-flow-report.js';
 export type { Embedder, EmbeddingPurpose } from './embeddings/embedder.js';
 export { DEFAULT_RANK_FUSION, fuseRankings, type RankFusion } from './embeddings/fuse-rankings.js';
 export {
@@ -89,11 +106,13 @@ export { ConfigurationError } from './errors/configuration-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
 export { EmbeddingResponseError } from './errors/embedding-response-error.js';
 export { InvalidLoopOptionsError } from './errors/invalid-loop-options-error.js';
+export { InvalidOutputSchemaError } from './errors/invalid-output-schema-error.js';
 export { type InvalidResponseReceived, invalidResponseError } from './errors/invalid-response-error.js';
 export { InvalidResumeError } from './errors/invalid-resume-error.js';
 export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
 export { JournalWriteError } from './errors/journal-write-error.js';
+export { type OutputIssue, OutputValidationError } from './errors/output-validation-error.js';
 export { PausedRunResumedError } from './errors/paused-run-resumed-error.js';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorInit } from './errors/provider-error.js';
 export { RootSchemaNotObjectError } from './errors/root-schema-not-object-error.js';
@@ -169,6 +188,7 @@ export type {
   JsonContentPart,
   Message,
   ReasoningPart,
+  ResultDataFlow,
   SystemMessage,
   TextPart,
   ToolCallPart,
@@ -177,9 +197,17 @@ export type {
   ToolResultContentPart,
   ToolResultPart,
   UserMessage,
+  VouchedValue,
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
-export type { DeferredTools, Model, ModelRequest, ToolChoice, ToolDeclaration } from './messages/model.js';
+export type {
+  DeferredTools,
+  Model,
+  ModelRequest,
+  OutputFormat,
+  ToolChoice,
+  ToolDeclaration,
+} from './messages/model.js';
 export type { ModelTurn, StopReason, UnifiedStopReason } from './messages/model-turn.js';
 export type { ProviderMetadata, ProviderOptions } from './messages/provider-metadata.js';
 export type { ProviderPart } from './messages/provider-part.js';
@@ -194,6 +222,9 @@ export {
 } from './messages/untrusted-content.js';
 export type { Usage } from './messages/usage.js';
 export { addUsage } from './messages/usage.js';
+export type { FinalAnswerReading } from './output/final-answer-turn.js';
+export type { InferOutput, OutputOptions, OutputRefusal, OutputSchema } from './output/output-options.js';
+export type { LoopOutputPartialEvent } from './output/partial-output-events.js';
 export {
   type ConfirmationRequest,
   type FlaggedArgument,

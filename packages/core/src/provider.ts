@@ -28,3 +28,5 @@ export {
 export { toolCallsOf, toolResultText } from './messages/messages.js';
 export { textRangeOfCodePoints, textRangeOfUtf8Bytes } from './messages/text-ranges.js';
 export { untrustedContentOf } from './messages/untrusted-content.js';
+export { answerToolRequest } from './output/answer-tool.js';
+export { finalAnswerEvents, finalAnswerTurn } from './output/final-answer-turn.js';

@@ -4,6 +4,7 @@ import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import type { GeminiRequest } from './google-api.js';
 import type { GoogleBinding } from './google-binding.js';
 import { GOOGLE_PROVIDER } from './google-metadata.js';
+import { type GoogleStructuredOutput, googleOutput } from './google-output-format.js';
 import { type GoogleToolPreparer, googleHostedTool } from './google-prepare-tools.js';
 import type { ParseGoogleResponseOptions } from './parse-google-response.js';
 import { requestContentsSeed } from './request-contents-seed.js';
@@ -12,14 +13,20 @@ export interface BuiltGoogleRequest {
   readonly body: GeminiRequest;
   /** What parsing the answer needs: the name map back, and the id seed. */
   readonly parse: ParseGoogleResponseOptions;
+  /** The answer tool's name, when a run's structured answer travels as one (see `googleOutput`). */
+  readonly answerTool?: string;
 }
 
 /** A neutral request → the Gemini request body (shared by generate and stream). */
 export function buildGoogleRequest(
-  request: ModelRequest,
+  neutral: ModelRequest,
   binding: Pick<GoogleBinding, 'functionResponseRole'>,
   tools: GoogleToolPreparer,
+  structuredOutput: GoogleStructuredOutput = 'tool',
 ): BuiltGoogleRequest {
+  // A run's structured answer: JSON mode, or an answer tool added to the request.
+  const output = googleOutput(neutral, structuredOutput);
+  const { request } = output;
   const prepared = tools.prepare(request.tools, request.toolChoice);
   const messages = convertToGoogleMessages({
     system: request.system,
@@ -40,10 +47,12 @@ export function buildGoogleRequest(
       ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
     };
   }
+  if (output.jsonMode !== undefined) body.generationConfig = { ...body.generationConfig, ...output.jsonMode };
   const extraBody = request.providerOptions?.[GOOGLE_PROVIDER];
   if (extraBody !== undefined) body.extraBody = extraBody;
   return {
     body,
+    ...(output.answerTool === undefined ? {} : { answerTool: output.answerTool }),
     parse: {
       requestSeed: requestContentsSeed(body.contents),
       fromProviderName: (name) => mapName(prepared.nameMap, 'fromProvider', name),

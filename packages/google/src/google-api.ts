@@ -85,6 +85,9 @@ export interface GeminiToolConfig {
 export interface GeminiGenerationConfig {
   temperature?: number;
   maxOutputTokens?: number;
+  /** JSON mode, for a run's structured answer (see google-output-format.ts). */
+  responseMimeType?: 'application/json';
+  responseJsonSchema?: JsonObject;
 }
 
 /** One generateContent / streamGenerateContent request, before the SDK binding adapts it. */

@@ -72,6 +72,8 @@ function toSdkParameters(
   const generation = request.generationConfig;
   if (generation?.temperature !== undefined) config.temperature = generation.temperature;
   if (generation?.maxOutputTokens !== undefined) config.maxOutputTokens = generation.maxOutputTokens;
+  if (generation?.responseMimeType !== undefined) config.responseMimeType = generation.responseMimeType;
+  if (generation?.responseJsonSchema !== undefined) config.responseJsonSchema = generation.responseJsonSchema;
   // The SDK deep-merges extraBody into the REST body it built, which is exactly the options-bag contract.
   if (request.extraBody !== undefined) config.httpOptions = { extraBody: request.extraBody };
   if (signal !== undefined) config.abortSignal = signal;

@@ -4,6 +4,7 @@ import type { GoogleBinding } from './google-binding.js';
 import { GoogleConfigurationError } from './google-configuration-error.js';
 import { createGenaiBinding } from './google-genai-binding.js';
 import { createGenerativeAiBinding } from './google-generative-ai-binding.js';
+import type { GoogleStructuredOutput } from './google-output-format.js';
 import type { GoogleSchemaTarget } from './google-prepare-tools.js';
 import { guardedFetch } from './guarded-fetch.js';
 import { loadGenerativeAi } from './load-generative-ai.js';
@@ -35,6 +36,12 @@ interface GoogleModelCommonOptions {
    * keys nobody declared are no input (change `closed-implicit-object`).
    */
   readonly schemaTarget?: GoogleSchemaTarget;
+  /**
+   * How a run's structured answer (`runLoop`'s `output`) is asked for when the request has tools: `native`
+   * (JSON mode next to them; Gemini 3 and later) or `tool` (an answer tool the model must call). Without
+   * tools JSON mode is always used. Default: `native` on `gemini-3…` and later, `tool` otherwise.
+   */
+  readonly structuredOutput?: GoogleStructuredOutput;
   /**
    * Count the keys an object leaves open by omitting `additionalProperties` as inputs too (`translateSchema`'s
    * option of the same name): a tool that declares no parameters is then declared with `parametersJsonSchema`,

@@ -33,6 +33,7 @@ export {
   type GoogleGenerativeAiModelOptions,
   type GoogleModelOptions,
 } from './google-options.js';
+export { defaultGoogleStructuredOutput, type GoogleStructuredOutput } from './google-output-format.js';
 export type { GoogleSchemaTarget } from './google-prepare-tools.js';
 export { prepareGoogleDeclarations } from './google-prepare-tools.js';
 export { mapGoogleError } from './map-google-error.js';

@@ -5,6 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import type { OpenAIChatSettings } from './openai-chat-options.js';
+import { openAIChatOutputFields } from './openai-chat-output-format.js';
 import { type OpenAIChatTools, openAIChatToolFields } from './openai-chat-prepare-tools.js';
 import { mergeProviderOptions, providerOptionsOf } from './openai-shared-provider-options.js';
 
@@ -23,6 +24,7 @@ export function buildOpenAIChatRequest(
       namingKey: tools.toolSet.namingKey,
     }),
     ...openAIChatToolFields(request, tools, settings.provider),
+    ...openAIChatOutputFields(request),
   };
   if (request.maxOutputTokens !== undefined) body[settings.maxTokensParameter] = request.maxOutputTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;

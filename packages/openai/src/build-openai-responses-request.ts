@@ -5,6 +5,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import type { OpenAIResponsesSettings } from './openai-responses-options.js';
+import { withOpenAIResponsesOutputFormat } from './openai-responses-output-format.js';
 import { type OpenAIResponsesTools, openAIResponsesToolFields } from './openai-responses-prepare-tools.js';
 import { mergeProviderOptions, providerOptionsOf } from './openai-shared-provider-options.js';
 
@@ -30,7 +31,8 @@ export function buildOpenAIResponsesRequest(
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   // `stream` is forced after the merge: the bag may add fields, not change which call this is.
-  return { ...mergeProviderOptions(body, providerOptionsOf(request, settings.provider)), stream: false };
+  const merged = mergeProviderOptions(body, providerOptionsOf(request, settings.provider));
+  return { ...withOpenAIResponsesOutputFormat(merged, request), stream: false };
 }
 
 export function buildOpenAIResponsesStreamRequest(

@@ -1,4 +1,5 @@
 import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
+import { finalAnswerEvents, finalAnswerTurn } from '@toolcircuit/core/provider';
 import { buildOpenAIChatRequest, buildOpenAIChatStreamRequest } from './build-openai-chat-request.js';
 import { mapOpenAIChatError } from './map-openai-chat-error.js';
 import {
@@ -8,6 +9,7 @@ import {
 } from './openai-chat-options.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
 import { streamOpenAIChat } from './openai-chat-stream.js';
+import { openAIFinalAnswer } from './openai-shared-final-answer.js';
 import { validateOpenAIOptions } from './openai-shared-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
 import { parsedAnswer } from './openai-shared-response-shape.js';
@@ -38,7 +40,10 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       try {
         const pending = client.chat.completions.create(body, sdkRequestOptions(request, client, body));
         const completion = await parsedAnswer(pending, provider, 'choices');
-        return parseOpenAIChatResponse(completion, { ...tools.toolSet, provider });
+        return finalAnswerTurn(
+          parseOpenAIChatResponse(completion, { ...tools.toolSet, provider }),
+          openAIFinalAnswer(request),
+        );
       } catch (error) {
         throw mapOpenAIChatError(error, provider);
       }
@@ -47,7 +52,10 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
       const tools = prepareTools(request.tools);
       const body = buildOpenAIChatStreamRequest(request, tools, settings);
-      return streamOpenAIChat({ client, body, request, context: { ...tools.toolSet, provider } });
+      return finalAnswerEvents(
+        streamOpenAIChat({ client, body, request, context: { ...tools.toolSet, provider } }),
+        openAIFinalAnswer(request),
+      );
     },
   };
 }

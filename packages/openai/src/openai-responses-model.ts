@@ -1,4 +1,5 @@
 import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
+import { finalAnswerEvents, finalAnswerTurn } from '@toolcircuit/core/provider';
 import { buildOpenAIResponsesRequest, buildOpenAIResponsesStreamRequest } from './build-openai-responses-request.js';
 import { mapOpenAIResponsesError } from './map-openai-responses-error.js';
 import {
@@ -9,6 +10,7 @@ import {
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { streamOpenAIResponses } from './openai-responses-stream.js';
 import { nativeResponsesTools } from './openai-responses-tool-search.js';
+import { openAIFinalAnswer } from './openai-shared-final-answer.js';
 import { validateOpenAIOptions } from './openai-shared-options.js';
 import { sdkRequestOptions } from './openai-shared-request-options.js';
 import { parsedAnswer } from './openai-shared-response-shape.js';
@@ -37,7 +39,10 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
       try {
         const pending = client.responses.create(body, sdkRequestOptions(request, client, body));
         const response = await parsedAnswer(pending, provider, 'output');
-        return parseOpenAIResponsesResponse(response, { ...tools.toolSet, provider });
+        return finalAnswerTurn(
+          parseOpenAIResponsesResponse(response, { ...tools.toolSet, provider }),
+          openAIFinalAnswer(request),
+        );
       } catch (error) {
         throw mapOpenAIResponsesError(error, provider);
       }
@@ -46,7 +51,10 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
     stream(request: ModelRequest): AsyncIterable<StreamEvent> {
       const tools = nativeResponsesTools(request, settings.toolSearch, settings) ?? prepareTools(request.tools);
       const body = buildOpenAIResponsesStreamRequest(request, tools, settings);
-      return streamOpenAIResponses({ client, body, request, context: { ...tools.toolSet, provider } });
+      return finalAnswerEvents(
+        streamOpenAIResponses({ client, body, request, context: { ...tools.toolSet, provider } }),
+        openAIFinalAnswer(request),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Attributes, AttributeValue, Context, Span, Tracer } from '@opentelemetry/api';
 import { type JsonValue, ProviderError, type ToolResultContent, toolResultText } from '@toolcircuit/core';
+import { dataFlowOf, originLines, referenceLines } from './data-flow-of.js';
 import { GEN_AI, GEN_AI_OPERATION, genAiProviderName } from './gen-ai-attributes.js';
 import type { OpenTelemetryApi } from './load-open-telemetry-api.js';
 import type {
@@ -50,6 +51,9 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
               [GEN_AI.toolName]: pending?.toolName ?? '',
               [TOOLCIRCUIT.decisionApproved]: decision.approved,
               [TOOLCIRCUIT.confirmationDigest]: pending?.inputDigest ?? decision.inputDigest ?? '',
+              ...(decision.vouched === undefined || decision.vouched.length === 0
+                ? {}
+                : { [TOOLCIRCUIT.decisionVouched]: decision.vouched.map((vouched) => vouched.path) }),
             },
             invocation.at,
           );
@@ -209,6 +213,7 @@ function toolAttributes(call: CallSettled, options: SpanObserverOptions): Attrib
   const irreversible = definition?.irreversible;
   const confirmationDigest =
     verdict.kind === 'awaiting_confirmation' ? verdict.inputDigest : irreversible === true ? event.inputDigest : null;
+  const flow = dataFlowOf(call);
   return compact({
     [GEN_AI.operationName]: GEN_AI_OPERATION.executeTool,
     [GEN_AI.toolName]: event.call.name,
@@ -239,6 +244,10 @@ function toolAttributes(call: CallSettled, options: SpanObserverOptions): Attrib
     [TOOLCIRCUIT.provenanceFlaggedArguments]: call.entry?.provenance?.gate?.flaggedArguments.map(
       (flagged) => flagged.path,
     ),
+    [TOOLCIRCUIT.dataFlowRefusedBy]: flow?.refusedBy,
+    [TOOLCIRCUIT.dataFlowVouchFor]: flow?.vouchFor,
+    [TOOLCIRCUIT.dataFlowOrigins]: originLines(flow),
+    [TOOLCIRCUIT.dataFlowReferences]: referenceLines(flow),
     [GEN_AI.errorType]: errorTypeOf(call),
     ...(options.captureContent
       ? {

@@ -53,6 +53,14 @@ export const TOOLCIRCUIT = {
   provenanceTaintDigest: 'toolcircuit.provenance.taint_digest',
   /** Paths of the argument values found verbatim in untrusted output (never the values). */
   provenanceFlaggedArguments: 'toolcircuit.provenance.flagged_arguments',
+  /** Which data-flow option refused or held the call (`trusted-only`, `plan`), when one did. */
+  dataFlowRefusedBy: 'toolcircuit.data_flow.refused_by',
+  /** The trusted-only paths whose values no trusted source holds (the human may vouch for them). */
+  dataFlowVouchFor: 'toolcircuit.data_flow.vouch_for',
+  /** Where each trusted-only value was found: `/iban=user`, `/amount=vouched:sam`, `/to=tool:get_contacts`. */
+  dataFlowOrigins: 'toolcircuit.data_flow.origins',
+  /** Values taken from quarantined documents: `/iban=$doc1.iban<read_invoice>` (never the values). */
+  dataFlowReferences: 'toolcircuit.data_flow.references',
   providerErrorCode: 'toolcircuit.provider_error.code',
   /** On the `toolcircuit.paused` event: the calls held for the human, in order. */
   pausedCallIds: 'toolcircuit.paused.call_ids',
@@ -60,6 +68,8 @@ export const TOOLCIRCUIT = {
   pausedDigests: 'toolcircuit.paused.digests',
   /** On the `toolcircuit.decision` event. */
   decisionApproved: 'toolcircuit.decision.approved',
+  /** The paths of the values the human vouched for in the decision (typed or chosen; never the values). */
+  decisionVouched: 'toolcircuit.decision.vouched',
   providerErrorRetryable: 'toolcircuit.provider_error.retryable',
 } as const;
 

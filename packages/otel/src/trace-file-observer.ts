@@ -1,5 +1,6 @@
-import { type JsonValue, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import { type JsonValue, journalDataFlowOf, ProviderError, toolCallsOf } from '@toolcircuit/core';
 import { callGateOf } from './call-gate.js';
+import { dataFlowOf } from './data-flow-of.js';
 import type { LoopObserver } from './loop-observer.js';
 import { entryDigestOf } from './observed-options.js';
 import type { TraceRecord } from './trace-record.js';
@@ -48,6 +49,12 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
             inputDigest: pending?.inputDigest ?? decision.inputDigest ?? '',
             by: paused.humanId,
             ...(pending?.request === undefined ? {} : { informedOf: pending.request.taintDigest }),
+            ...(decision.vouched === undefined || decision.vouched.length === 0
+              ? {}
+              : {
+                  vouched: decision.vouched.map((vouched) => vouched.path),
+                  ...(content ? { vouchedValues: decision.vouched.map((vouched) => vouched.value) } : {}),
+                }),
             ...(content && decision.note !== undefined ? { note: decision.note } : {}),
           });
         }
@@ -98,6 +105,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
           const { verdict } = event;
           const gate = callGateOf(event, entry, content);
           const outputTrust = entry?.provenance?.outputTrust;
+          const flow = dataFlowOf(call);
           sink({
             type: 'call',
             runId,
@@ -129,6 +137,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
             },
             ...(outputTrust === undefined ? {} : { outputTrust }),
             ...(gate === undefined ? {} : { gate }),
+            ...(flow === undefined ? {} : { dataFlow: flow }),
             ...(content
               ? {
                   input: jsonOf(event.call.input),
@@ -150,6 +159,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
                 callId: call.callId,
                 tool: call.toolName,
                 inputDigest: call.inputDigest,
+                ...(call.dataFlow === undefined ? {} : { dataFlow: journalDataFlowOf(call.dataFlow) }),
                 ...(content ? { input: call.input } : {}),
               })),
             });

@@ -1,4 +1,5 @@
 import type {
+  JournalDataFlow,
   JsonValue,
   OutputTrust,
   RefusalReason,
@@ -131,6 +132,11 @@ export interface CallRecord {
   readonly outputTrust?: OutputTrust;
   /** Why the call was gated (untrusted output was in the run when the model asked for it); absent: it was not. */
   readonly gate?: CallGateRecord;
+  /**
+   * What the run's data-flow options found (as the journal keeps it: which values came from quarantined
+   * documents, where each trusted-only value was found, which option refused or held the call).
+   */
+  readonly dataFlow?: JournalDataFlow;
   /** Content: the arguments, the result sent back to the model, the refusal or failure text. */
   readonly input?: JsonValue;
   readonly result?: ToolResultContent;
@@ -166,6 +172,8 @@ export interface PauseRecord {
     readonly callId: string;
     readonly tool: string;
     readonly inputDigest: string;
+    /** For a call held by the data-flow options: why, and the paths the human may vouch for. */
+    readonly dataFlow?: JournalDataFlow;
     /** Content. */
     readonly input?: JsonValue;
   }[];
@@ -187,8 +195,11 @@ export interface DecisionRecord {
    * (the call's `gate.taintDigest`).
    */
   readonly informedOf?: string;
-  /** Content. */
+  /** The paths of the values the human vouched for (typed or chosen by them), when they did. */
+  readonly vouched?: readonly string[];
+  /** Content: the human's note, and the values they vouched for. */
   readonly note?: string;
+  readonly vouchedValues?: readonly (string | number | boolean)[];
 }
 
 export interface InvocationEndRecord {

@@ -12,6 +12,11 @@ export { ToolNameError } from './errors/tool-name-error.js';
 export { createToolNameMap, type ToolNameMap } from './names/create-tool-name-map.js';
 export { TOOL_NAME_RULES, type ToolNameRule } from './names/tool-name-rules.js';
 export type { NormalizedSchema } from './normalize/normalize-schema.js';
+export {
+  OUTPUT_TARGETS,
+  type OutputTarget,
+  type TranslatedOutputSchema,
+} from './output/translated-output-schema.js';
 export type { RestoreOptions } from './restore/restore-provider-input.js';
 export type { SchemaChange, SchemaChangeKind } from './schema-change.js';
 export {
@@ -19,6 +24,7 @@ export {
   normalizeToolSchema,
   restoreProviderInput,
   restoreStrictInput,
+  translateOutputSchema,
   translateSchema,
 } from './schema-engine.js';
 export { SCHEMA_TARGETS, type SchemaTarget } from './schema-target.js';

@@ -7,5 +7,6 @@
  */
 export { normalizeSchema } from './normalize/normalize-schema.js';
 export { normalizeToolSchema } from './normalize/normalize-tool-schema.js';
+export { translateOutputSchema } from './output/translate-output-schema.js';
 export { restoreProviderInput, restoreStrictInput } from './restore/restore-provider-input.js';
 export { translateSchema } from './translate/translate-schema.js';

@@ -20,7 +20,10 @@ import {
   createConformanceSession,
   createScriptedModel,
   loadConformanceCassette,
+  loadStructuredOutputCassette,
   neutralTrace,
+  STRUCTURED_OUTPUT_SCENARIOS,
+  STRUCTURED_OUTPUT_VARIANTS,
 } from '../src/index.js';
 
 /** The scenario's turns as neutral model turns, for a wire-less reference run. */
@@ -61,13 +64,31 @@ describe('conformance cassettes', () => {
   it('are exactly what the generator writes from the scenarios, with nothing left over', () => {
     const directory = conformanceCassettesDirectory();
     const files = renderConformanceCassettes();
-    expect(files.size).toBe(CONFORMANCE_PROTOCOLS.length * CONFORMANCE_SCENARIOS.length);
+    expect(files.size).toBe(
+      CONFORMANCE_PROTOCOLS.length * CONFORMANCE_SCENARIOS.length +
+        STRUCTURED_OUTPUT_VARIANTS.length * STRUCTURED_OUTPUT_SCENARIOS.length,
+    );
     const onDisk = readdirSync(directory, { recursive: true, encoding: 'utf8' })
       .filter((entry) => entry.endsWith('.json'))
       .map((entry) => entry.split(sep).join('/'))
       .sort();
     expect(onDisk).toEqual([...files.keys()].sort());
     for (const [file, text] of files) expect(readFileSync(join(directory, file), 'utf8'), file).toBe(text);
+  });
+
+  it("structured-output cassettes: synthetic, one interaction per turn, on the variant model's path", () => {
+    for (const variant of STRUCTURED_OUTPUT_VARIANTS) {
+      for (const scenario of STRUCTURED_OUTPUT_SCENARIOS) {
+        const cassette = loadStructuredOutputCassette(variant, scenario);
+        expect(cassette.provenance.kind).toBe('synthetic');
+        expect(cassette.model).toBe(variant.model);
+        expect(cassette.interactions).toHaveLength(scenario.turns.length);
+        const paths = cassette.interactions.map((interaction) => interaction.request.path);
+        expect(new Set(paths)).toEqual(
+          new Set([conformanceWireOf(variant.protocol).path.replace(/gemini-[^:]+/, variant.model)]),
+        );
+      }
+    }
   });
 
   it('generates the same bytes twice (ids and signatures are seeded, not random)', () => {

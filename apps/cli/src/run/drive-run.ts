@@ -9,12 +9,21 @@ import {
   type RefusalReason,
   resumeLoop,
   runLoop,
+  type VouchedValue,
 } from '@toolcircuit/core';
 import { callChecks } from '../trace/call-checks.js';
 import type { RunSummary, TraceEvent } from '../trace/trace-event.js';
 
 /** The human's answer for one paused call; `undefined` when nobody can be asked. */
-export type ConfirmAnswer = { readonly approved: boolean; readonly by: string; readonly note?: string } | undefined;
+export type ConfirmAnswer =
+  | {
+      readonly approved: boolean;
+      readonly by: string;
+      readonly note?: string;
+      /** Values the human typed for a call held for vouching (`PendingCall.dataFlow.vouchFor`). */
+      readonly vouched?: readonly VouchedValue[];
+    }
+  | undefined;
 
 /** The loop's own options, passed through unchanged: the CLI adds confirmation handling and the trace. */
 type PassedLoopOptions = Pick<
@@ -124,6 +133,7 @@ export async function driveRun(options: DriveRunOptions): Promise<DriveRunResult
         // The digest the human was shown: resumeLoop refuses an approval of other arguments.
         inputDigest: pending.inputDigest,
         ...(answer.note === undefined ? {} : { note: answer.note }),
+        ...(answer.vouched === undefined ? {} : { vouched: answer.vouched }),
       });
     }
     if (decisions.length < paused.pending.length) break;

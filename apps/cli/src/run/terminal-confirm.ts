@@ -1,4 +1,12 @@
-import type { ConfirmationRequest, FlaggedArgument, PendingCall, TaintSourceRef } from '@toolcircuit/core';
+import type {
+  ConfirmationRequest,
+  DataFlowReport,
+  FlaggedArgument,
+  PendingCall,
+  TaintSourceRef,
+  TrustedOrigin,
+  VouchedValue,
+} from '@toolcircuit/core';
 import type { OutputStream } from '../cli-io.js';
 import type { ConfirmAnswer } from './drive-run.js';
 import type { TerminalPrompter } from './terminal-prompter.js';
@@ -21,7 +29,14 @@ export async function confirmOnTerminal(
   out.write(confirmationText(pending, humanId));
   const answer = await prompter.ask('Run it? [y/N] ');
   const approved = answer !== undefined && YES.has(answer.trim().toLowerCase());
-  return approved ? { approved, by: humanId } : { approved: false, by: humanId, note: 'declined at the terminal' };
+  if (!approved) return { approved: false, by: humanId, note: 'declined at the terminal' };
+  // Values no trusted source holds: the human types them (a yes alone does not let the call through).
+  const vouched: VouchedValue[] = [];
+  for (const path of pending.dataFlow?.vouchFor ?? []) {
+    const typed = await prompter.ask(`Type the value of ${visibleText(path)} yourself (empty: do not vouch): `);
+    if (typed !== undefined && typed.trim() !== '') vouched.push({ path, value: typed.trim() });
+  }
+  return { approved, by: humanId, ...(vouched.length === 0 ? {} : { vouched }) };
 }
 
 /** What the human reads before answering. */
@@ -37,7 +52,43 @@ export function confirmationText(pending: PendingCall, humanId: string): string 
     `    argument digest ${pending.inputDigest.slice(0, 12)}`,
   ];
   if (request !== undefined) lines.push(...provenanceLines(request));
+  if (pending.dataFlow !== undefined) lines.push(...dataFlowLines(pending.dataFlow));
   return `${lines.join('\n')}\n`;
+}
+
+/** Where the values came from, as the run's data-flow options found: documents, trusted sources, none. */
+function dataFlowLines(report: DataFlowReport): string[] {
+  const lines: string[] = [];
+  for (const reference of report.references ?? []) {
+    lines.push(
+      `  ${visibleText(reference.path)} = ${visibleJson(reference.value)}: taken from document ${visibleText(reference.handle)}, which ${visibleText(reference.toolName)} returned (call ${visibleText(reference.callId)})`,
+    );
+  }
+  for (const checked of report.checked ?? []) {
+    lines.push(`  ${visibleText(checked.path)} = ${visibleJson(checked.value)}: ${originText(checked.trustedIn)}`);
+  }
+  if (report.refusedBy === 'trusted-only' && (report.vouchFor?.length ?? 0) > 0) {
+    lines.push(
+      `  This call runs only if you type ${(report.vouchFor ?? []).map(visibleText).join(', ')} yourself: answering yes without typing the value does not let it through.`,
+    );
+  }
+  return lines;
+}
+
+function originText(origin: TrustedOrigin | undefined): string {
+  if (origin === undefined) return 'in nothing you wrote nor in any trusted source';
+  switch (origin.kind) {
+    case 'user':
+      return 'in what you wrote';
+    case 'system':
+      return "in the application's instructions";
+    case 'tool':
+      return `in the output of ${visibleText(origin.toolName)} (trusted)`;
+    case 'vouched':
+      return `vouched for by ${visibleText(origin.by)}`;
+    case 'application':
+      return 'vouched for by the application';
+  }
 }
 
 function provenanceLines(request: ConfirmationRequest): string[] {

@@ -26,13 +26,18 @@ export function callChecks(verdict: Verdict, irreversible: boolean | undefined):
         case 'inactive_tool':
           return { exists: 'fail', schema: 'skipped', right: 'skipped', confirmation: 'skipped' };
         case 'invalid_input':
+        // A reference to a document value the run does not hold: the arguments cannot be read.
+        case 'unknown_reference':
           return { exists: 'pass', schema: 'fail', right: 'skipped', confirmation: 'skipped' };
         case 'missing_right':
           return { exists: 'pass', schema: 'pass', right: 'fail', confirmation: 'skipped' };
         case 'confirmation_required':
         case 'confirmation_denied':
-        // The provenance policy refused it at the confirmation step (untrusted output in the run).
+        // The provenance policy refused it at the confirmation step (untrusted output in the run), or a
+        // data-flow option did, just before it (a value no trusted source holds, a call outside the plan).
         case 'untrusted_context':
+        case 'untrusted_value':
+        case 'unplanned_call':
           return { exists: 'pass', schema: 'pass', right: 'pass', confirmation: 'fail' };
         case 'duplicate_call_id':
         case 'incomplete_call':

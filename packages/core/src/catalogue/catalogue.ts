@@ -1,25 +1,18 @@
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { pointerSegments } from '../data-flow/argument-paths.js';
 import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
 import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error.js';
 import { InvalidToolNameError } from '../errors/invalid-tool-name-error.js';
-import { RootSchemaNotObjectError } from '../errors/root-schema-not-object-error.js';
 import { SchemaCompileError } from '../errors/schema-compile-error.js';
-import { UnsupportedSchemaError } from '../errors/unsupported-schema-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolDeclaration } from '../messages/model.js';
 import { checkedBuiltin } from './builtin-tool.js';
-import { frozenJsonCopy, isPlainJson } from './frozen-json-copy.js';
+import { type PreparedSchema, prepareSchema, type SchemaCompiler } from './prepare-schema.js';
 import { providerFeaturesOf } from './provider-features.js';
 import { type CatalogueOptions, isRefusal, type RefusedTool } from './refused-tool.js';
 import { TEXT_INPUT_SCHEMA, textInputValidator } from './text-tool.js';
 import { type AnyToolDefinition, everySession, isStandardToolSchema } from './tool.js';
 import { type ToolSearch, toolSearchDefinition } from './tool-search.js';
-import {
-  createSchemaCompiler,
-  type InputValidation,
-  type InputValidator,
-  standardSchemaValidator,
-} from './validate-input.js';
+import { createSchemaCompiler, type InputValidation, type InputValidator } from './validate-input.js';
 
 /** One registered tool: its definition, what the model is shown, and its compiled validator. */
 export interface CatalogueEntry {
@@ -83,7 +76,7 @@ export function createCatalogue(
       const name = checkName(tool);
       if (entries.has(name)) throw new DuplicateToolNameError(name);
       checkDefinition(tool);
-      const { schema, validate } = prepareSchema(tool, compile, options.normalizeSchema);
+      const { schema, validate } = prepareToolSchema(tool, compile, options.normalizeSchema);
       const declaration: ToolDeclaration = Object.freeze({
         name,
         description: tool.description,
@@ -114,7 +107,9 @@ export function createCatalogue(
     ...(search === undefined ? {} : { toolSearch: search.toolSearch }),
     validate: async (name: string, input: unknown): Promise<InputValidation> => {
       const entry = get(name);
-      if (entry === undefined) return { ok: false, message: `There is no tool named "${name.slice(0, 80)}".` };
+      if (entry === undefined) {
+        return { ok: false, message: `There is no tool named "${name.slice(0, 80)}".`, issues: [] };
+      }
       return entry.validate(input);
     },
   });
@@ -125,7 +120,7 @@ function toolSearchOf(
   entries: ReadonlyMap<string, CatalogueEntry>,
   deferred: ReadonlySet<string>,
   options: CatalogueOptions,
-  compile: ReturnType<typeof createSchemaCompiler>,
+  compile: SchemaCompiler,
 ): { entry: CatalogueEntry; toolSearch: ToolSearch } | undefined {
   if (deferred.size === 0) return undefined;
   const declarations = [...deferred].map((name) => {
@@ -141,7 +136,7 @@ function toolSearchOf(
         'search another name with the `toolSearch.name` option.',
     );
   }
-  const { schema, validate } = prepareSchema(definition as AnyToolDefinition, compile);
+  const { schema, validate } = prepareToolSchema(definition as AnyToolDefinition, compile);
   const declaration: ToolDeclaration = Object.freeze({
     name: definition.name,
     description: definition.description,
@@ -165,6 +160,10 @@ function checkName(tool: AnyToolDefinition): string {
     throw new InvalidToolNameError(name, `it contains ${bad.map((character) => JSON.stringify(character)).join(', ')}`);
   }
   return name;
+}
+
+function validPointers(paths: unknown): boolean {
+  return Array.isArray(paths) && paths.every((path) => pointerSegments(path) !== undefined);
 }
 
 function checkDefinition(tool: AnyToolDefinition): void {
@@ -203,6 +202,14 @@ function checkDefinition(tool: AnyToolDefinition): void {
     throw new InvalidToolDefinitionError(tool.name, '`defer` must be true or false, or left out.');
   }
   checkSearchHints(tool);
+  const trustedOnly: unknown = tool.trustedOnly;
+  if (trustedOnly !== undefined && typeof trustedOnly !== 'function' && !validPointers(trustedOnly)) {
+    throw new InvalidToolDefinitionError(
+      tool.name,
+      '`trustedOnly` must be a list of JSON Pointers into the input (e.g. ["/to", "/iban"]; a segment "*" for ' +
+        'every element), or a function that returns them per call.',
+    );
+  }
   const trust: unknown = tool.outputTrust;
   if (trust !== undefined && trust !== 'trusted' && trust !== 'untrusted') {
     throw new InvalidToolDefinitionError(
@@ -244,26 +251,16 @@ function toolKindOf(tool: AnyToolDefinition): Pick<ToolDeclaration, 'textInput' 
   };
 }
 
-function prepareSchema(
+function prepareToolSchema(
   tool: AnyToolDefinition,
-  compile: ReturnType<typeof createSchemaCompiler>,
+  compile: SchemaCompiler,
   normalize?: CatalogueOptions['normalizeSchema'],
-): { schema: JsonObject; validate: InputValidator } {
+): PreparedSchema {
   // A text tool's input is a string: its check is its grammar and its own `validate`, not a JSON Schema.
   if (tool.textInput !== undefined) {
     return { schema: TEXT_INPUT_SCHEMA, validate: textInputValidator(tool.name, tool.textInput) };
   }
-  const source: unknown = normalizeSource(tool, normalize);
-  if (isStandardToolSchema(source)) {
-    // The model sees the converter's JSON Schema; validation stays with the library (transforms, refinements).
-    const schema = checkRoot(tool.name, jsonCopy(tool.name, convertStandardSchema(tool.name, source)));
-    return { schema, validate: standardSchemaValidator(tool.name, source) };
-  }
-  // A root that is plain data and not an object schema is refused as its copy would be, without copying it
-  // (a third of a real corpus's bytes can be such tools); `checkRoot` reads only the root of the copy.
-  if (!declaresObjectRoot(source) && isPlainJson(source)) checkRoot(tool.name, source);
-  const schema = checkRoot(tool.name, jsonCopy(tool.name, source));
-  return { schema, validate: compile(tool.name, schema) };
+  return prepareSchema(tool.name, normalizeSource(tool, normalize), compile);
 }
 
 /** The schema through the catalogue's `normalizeSchema`, when it has one and the schema is a JSON object. */
@@ -279,59 +276,5 @@ function normalizeSource(tool: AnyToolDefinition, normalize: CatalogueOptions['n
       `the catalogue's normalizeSchema refused it (${error instanceof Error ? error.message : String(error)})`,
       { cause: error },
     );
-  }
-}
-
-function convertStandardSchema(toolName: string, schema: StandardSchemaV1): unknown {
-  const converter = (schema['~standard'] as Partial<StandardJSONSchemaV1.Props>).jsonSchema;
-  if (converter === undefined || typeof converter.input !== 'function') {
-    throw new UnsupportedSchemaError(
-      toolName,
-      `this ${schema['~standard'].vendor} schema implements Standard Schema but not Standard JSON Schema, so it cannot be shown to the model`,
-    );
-  }
-  // draft-07 first: the widest-supported dialect among providers and catalogues; 2020-12 as a fallback.
-  let firstError: unknown;
-  for (const target of ['draft-07', 'draft-2020-12'] as const) {
-    try {
-      return converter.input({ target });
-    } catch (error) {
-      firstError ??= error;
-    }
-  }
-  throw new UnsupportedSchemaError(
-    toolName,
-    `its ${schema['~standard'].vendor} schema could not be converted to JSON Schema (${firstError instanceof Error ? firstError.message : String(firstError)})`,
-    { cause: firstError },
-  );
-}
-
-function checkRoot(toolName: string, schema: unknown): JsonObject {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-    throw new RootSchemaNotObjectError(
-      toolName,
-      Array.isArray(schema) ? 'an array' : (JSON.stringify(schema) ?? String(schema)),
-    );
-  }
-  const type = (schema as JsonObject).type;
-  if (type !== 'object') {
-    throw new RootSchemaNotObjectError(toolName, type === undefined ? 'no "type"' : `type ${JSON.stringify(type)}`);
-  }
-  return schema as JsonObject;
-}
-
-/** Whether the schema's own `type` is "object" (read without calling a getter: the copy calls it once). */
-function declaresObjectRoot(schema: unknown): boolean {
-  if (schema === null || typeof schema !== 'object') return false;
-  return Object.getOwnPropertyDescriptor(schema, 'type')?.value === 'object';
-}
-
-/** A private, frozen JSON copy: the catalogue must not change if the caller later mutates the schema it passed. */
-function jsonCopy(toolName: string, schema: unknown): unknown {
-  if (typeof schema === 'boolean' || schema === null || typeof schema !== 'object') return schema;
-  try {
-    return frozenJsonCopy(schema);
-  } catch (error) {
-    throw new SchemaCompileError(toolName, 'it is not plain JSON data (it has a cycle or a BigInt)', { cause: error });
   }
 }

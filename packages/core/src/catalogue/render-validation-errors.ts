@@ -6,22 +6,60 @@ const MAX_PROBLEMS = 8;
 const MAX_ECHO = 80;
 
 /**
+ * One thing wrong with a validated value: where (keys from the root; empty for the value itself) and what,
+ * as a phrase that follows the place (`must be of type string, not number`). Nothing of the value is in it
+ * beyond a short excerpt.
+ */
+export interface ValidationIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * Every ajv error of one validation as issues, without the umbrella errors of `anyOf`/`oneOf` (their
+ * branches' errors say more).
+ */
+export function ajvIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
+  return errors.filter((error) => !isSummaryError(error, errors)).map(ajvIssue);
+}
+
+/** A Standard Schema (Zod, Valibot, ArkType…) failure as issues, each message clipped. */
+export function standardIssues(issues: readonly StandardSchemaV1.Issue[]): ValidationIssue[] {
+  return issues.map((issue) => ({
+    path: (issue.path ?? []).map((segment) => {
+      const key = typeof segment === 'object' ? segment.key : segment;
+      return typeof key === 'number' ? key : String(key);
+    }),
+    message: clip(issue.message),
+  }));
+}
+
+/**
  * Renders every ajv error of one validation as ONE sentence the model can act on: which field, what is
  * wrong, and (where the schema says) what would be right. Nothing from the input itself is echoed beyond a
  * short excerpt, so a hostile input cannot balloon the reply.
  */
 export function renderAjvErrors(toolName: string, errors: readonly ErrorObject[]): string {
-  const problems = errors.filter((error) => !isSummaryError(error, errors)).map(renderAjvError);
-  return sentence(toolName, problems);
+  return sentence(
+    toolName,
+    ajvIssues(errors).map((issue) => `${describePath(issue.path)} ${issue.message}`),
+  );
 }
 
 /** The same sentence for a Standard Schema (Zod, Valibot, ArkType…) validation failure. */
 export function renderStandardIssues(toolName: string, issues: readonly StandardSchemaV1.Issue[]): string {
-  const problems = issues.map((issue) => {
-    const keys = (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment));
-    return `${describePath(keys)}: ${clip(issue.message)}`;
-  });
-  return sentence(toolName, problems);
+  return sentence(
+    toolName,
+    standardIssues(issues).map((issue) => `${describePath(issue.path)}: ${issue.message}`),
+  );
+}
+
+/** Issues as one line each, `<where>: <what>`, the value itself called `root` ("the answer"…). */
+export function issueLines(issues: readonly ValidationIssue[], root: string): string[] {
+  const lines = [...new Set(issues.map((issue) => `${describePath(issue.path, root)}: ${issue.message}`))];
+  const shown = lines.slice(0, MAX_PROBLEMS);
+  const more = lines.length - shown.length;
+  return more > 0 ? [...shown, `and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
 }
 
 function sentence(toolName: string, problems: readonly string[]): string {
@@ -36,12 +74,15 @@ function sentence(toolName: string, problems: readonly string[]): string {
   );
 }
 
-function renderAjvError(error: ErrorObject): string {
-  const where = describePath(pointerToKeys(error.instancePath));
+function ajvIssue(error: ErrorObject): ValidationIssue {
+  return { path: pointerToKeys(error.instancePath), message: ajvMessage(error) };
+}
+
+function ajvMessage(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `${where} is missing the required property "${clip(String(params.missingProperty))}"`;
+      return `is missing the required property "${clip(String(params.missingProperty))}"`;
     case 'additionalProperties': {
       const allowed = allowedProperties(error.parentSchema);
       const hint =
@@ -50,16 +91,16 @@ function renderAjvError(error: ErrorObject): string {
           : allowed.length === 0
             ? ' (it takes no properties)'
             : ` (allowed: ${allowed.join(', ')})`;
-      return `${where} must not have the property "${clip(String(params.additionalProperty))}"; remove it${hint}`;
+      return `must not have the property "${clip(String(params.additionalProperty))}"; remove it${hint}`;
     }
     case 'type':
-      return `${where} must be of type ${String(params.type)}, not ${jsonTypeOf(error.data)}`;
+      return `must be of type ${String(params.type)}, not ${jsonTypeOf(error.data)}`;
     case 'enum':
-      return `${where} must be one of ${clip(JSON.stringify(params.allowedValues), 240)}`;
+      return `must be one of ${clip(JSON.stringify(params.allowedValues), 240)}`;
     case 'const':
-      return `${where} must be exactly ${clip(JSON.stringify(params.allowedValue), 240)}`;
+      return `must be exactly ${clip(JSON.stringify(params.allowedValue), 240)}`;
     default:
-      return `${where} ${clip(error.message ?? `fails the "${error.keyword}" rule`)}`;
+      return `${clip(error.message ?? `fails the "${error.keyword}" rule`)}`;
   }
 }
 
@@ -87,8 +128,8 @@ function pointerToKeys(pointer: string): string[] {
 }
 
 /** `items[0].name`, or "the input" for the root: readable for the model, unambiguous for a human. */
-function describePath(keys: readonly PropertyKey[]): string {
-  if (keys.length === 0) return 'the input';
+function describePath(keys: readonly PropertyKey[], root = 'the input'): string {
+  if (keys.length === 0) return root;
   let path = '';
   for (const key of keys) {
     if (typeof key === 'number' || (typeof key === 'string' && /^(0|[1-9][0-9]*)$/.test(key))) {

@@ -53,25 +53,32 @@ export function textInputValidator(toolName: string, textInput: TextInput): Inpu
   }
   const verdict = (text: string, problem: unknown): InputValidation => {
     if (problem === undefined || problem === null || problem === '') return { ok: true, value: text };
-    return { ok: false, message: `The input for tool "${toolName}" was refused: ${String(problem)}` };
+    return {
+      ok: false,
+      message: `The input for tool "${toolName}" was refused: ${String(problem)}`,
+      issues: [{ path: [], message: `was refused: ${String(problem)}` }],
+    };
   };
   return (input) => {
     if (typeof input !== 'string') {
       return {
         ok: false,
         message: `The tool "${toolName}" takes plain text as its input, not ${input === null ? 'null' : typeof input}. Send the text itself.`,
+        issues: [{ path: [], message: `must be plain text, not ${input === null ? 'null' : typeof input}` }],
       };
     }
     if (matcher !== undefined && !matcher.test(input)) {
       return {
         ok: false,
         message: `The input for tool "${toolName}" does not match its grammar, the regular expression ${JSON.stringify(grammar?.definition)}. Send text that matches it whole.`,
+        issues: [{ path: [], message: "must match the tool's grammar whole" }],
       };
     }
     if (own === undefined) return { ok: true, value: input };
     const unchecked: InputValidation = {
       ok: false,
       message: `The input for tool "${toolName}" could not be checked. Send simpler text.`,
+      issues: [{ path: [], message: 'could not be checked' }],
     };
     try {
       const problem = own(input);

@@ -1,5 +1,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { TrustedOnly } from '../data-flow/data-flow-options.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolResultContent } from '../messages/messages.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
@@ -86,6 +87,13 @@ export interface ToolDefinition<Input = unknown> {
   readonly outputTrust?: OutputTrust;
   /** A reversible tool the application still wants confirmed once untrusted output is in the run. */
   readonly sensitive?: boolean;
+  /**
+   * Argument paths (JSON Pointers such as `/to`, `/iban`; a segment `*` for every element) whose value must be
+   * found in a trusted source of the run (what the human wrote, the system text, a trusted tool's output, a
+   * value vouched for), or a policy that names them per call. A call whose value is in none is refused, and
+   * only the human vouching for the value lets it through (see `LoopOptions.dataFlow`).
+   */
+  readonly trustedOnly?: TrustedOnly;
   /** Wrap this tool's (untrusted) results in the run's spotlight marker in model requests. */
   readonly spotlight?: boolean;
   /**
@@ -138,6 +146,7 @@ export interface ToolSpec<S extends ToolInputSchema> {
   readonly timeoutMs?: number;
   readonly outputTrust?: OutputTrust;
   readonly sensitive?: boolean;
+  readonly trustedOnly?: TrustedOnly;
   readonly spotlight?: boolean;
   readonly defer?: boolean;
   readonly strict?: boolean;
@@ -164,6 +173,7 @@ export function defineTool<const S extends ToolInputSchema>(spec: ToolSpec<S>): 
     ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
     ...(spec.outputTrust === undefined ? {} : { outputTrust: spec.outputTrust }),
     ...(spec.sensitive === undefined ? {} : { sensitive: spec.sensitive }),
+    ...(spec.trustedOnly === undefined ? {} : { trustedOnly: spec.trustedOnly }),
     ...(spec.spotlight === undefined ? {} : { spotlight: spec.spotlight }),
     ...(spec.defer === undefined ? {} : { defer: spec.defer }),
     ...(spec.strict === undefined ? {} : { strict: spec.strict }),

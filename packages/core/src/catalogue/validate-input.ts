@@ -6,12 +6,21 @@ import type { JsonObject } from '../json/json.js';
 import { type AjvInstance, createAjv, type Draft } from './load-ajv.js';
 import { checkMetaSchema } from './meta-schema-check.js';
 import { dependsOnMoreThanItself, needsCompileNow } from './needs-compile-now.js';
-import { renderAjvErrors, renderStandardIssues } from './render-validation-errors.js';
+import {
+  ajvIssues,
+  renderAjvErrors,
+  renderStandardIssues,
+  standardIssues,
+  type ValidationIssue,
+} from './render-validation-errors.js';
 
-/** The outcome of checking one input: the value the tool receives, or one sentence for the model. */
+/**
+ * The outcome of checking one input: the value the tool receives, or one sentence for the model and the
+ * issues it was made from (empty when the value could not be checked at all).
+ */
 export type InputValidation =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly message: string; readonly issues: readonly ValidationIssue[] };
 
 /** A JSON Schema answers at once; a Standard Schema answers at once or, if its library is async, later. */
 export type InputValidator = (input: unknown) => Eventually<InputValidation>;
@@ -60,6 +69,7 @@ export function createSchemaCompiler(): (toolName: string, schema: JsonObject) =
           failure = {
             ok: false,
             message: `The tool "${toolName}" cannot check its arguments: ${error instanceof Error ? error.message : String(error)}`,
+            issues: [],
           };
           return failure;
         }
@@ -114,19 +124,18 @@ function check(toolName: string, validate: ValidateFunction, input: unknown): Ev
     if (isPromiseLike(valid)) {
       return Promise.resolve(valid).then(
         (): InputValidation => ({ ok: true, value: input }),
-        (error: unknown): InputValidation => ({
-          ok: false,
-          message: renderAjvErrors(toolName, (error as { errors?: ErrorObject[] } | null)?.errors ?? []),
-        }),
+        (error: unknown): InputValidation =>
+          ajvFailure(toolName, (error as { errors?: ErrorObject[] } | null)?.errors ?? []),
       );
     }
     if (valid === true) return { ok: true, value: input };
-    return { ok: false, message: renderAjvErrors(toolName, validate.errors ?? []) };
+    return ajvFailure(toolName, validate.errors ?? []);
   } catch {
     // A recursive schema can recurse as deep as the data; a hostile input must not crash the circuit.
     return {
       ok: false,
       message: `The arguments for tool "${toolName}" could not be checked (they are nested too deeply). Send a flatter, smaller input.`,
+      issues: [{ path: [], message: 'is nested too deeply to be checked' }],
     };
   }
 }
@@ -136,11 +145,12 @@ export function standardSchemaValidator(toolName: string, schema: StandardSchema
   const unchecked: InputValidation = {
     ok: false,
     message: `The arguments for tool "${toolName}" could not be checked by its schema. Send simpler arguments that match the schema.`,
+    issues: [{ path: [], message: 'could not be checked by the schema' }],
   };
   const verdict = (result: StandardSchemaV1.Result<unknown>): InputValidation =>
     result.issues === undefined
       ? { ok: true, value: result.value }
-      : { ok: false, message: renderStandardIssues(toolName, result.issues) };
+      : { ok: false, message: renderStandardIssues(toolName, result.issues), issues: standardIssues(result.issues) };
   return (input) => {
     try {
       const result = schema['~standard'].validate(input);
@@ -149,6 +159,10 @@ export function standardSchemaValidator(toolName: string, schema: StandardSchema
       return unchecked;
     }
   };
+}
+
+function ajvFailure(toolName: string, errors: readonly ErrorObject[]): InputValidation {
+  return { ok: false, message: renderAjvErrors(toolName, errors), issues: ajvIssues(errors) };
 }
 
 function draftOf(toolName: string, declared: unknown): Draft {

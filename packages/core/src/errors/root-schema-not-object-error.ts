@@ -8,6 +8,8 @@ export class RootSchemaNotObjectError extends ToolcircuitError {
   readonly kind = 'configuration' as const;
   readonly code = 'root_schema_not_object' as const;
   readonly toolName: string;
+  /** What the root is instead (`no "type"`, `type "array"`…). */
+  readonly found: string;
 
   constructor(toolName: string, found: string) {
     super(
@@ -16,5 +18,6 @@ export class RootSchemaNotObjectError extends ToolcircuitError {
         'in a property, e.g. { type: "object", properties: { value: <your schema> }, required: ["value"] }.',
     );
     this.toolName = toolName;
+    this.found = found;
   }
 }

@@ -5,6 +5,8 @@ export class SchemaCompileError extends ToolcircuitError {
   readonly kind = 'configuration' as const;
   readonly code = 'schema_compile_error' as const;
   readonly toolName: string;
+  /** What is wrong, without the tool's name (e.g. for a run's output schema, which has none). */
+  readonly detail: string;
 
   constructor(toolName: string, detail: string, options?: ErrorOptions) {
     super(
@@ -13,5 +15,6 @@ export class SchemaCompileError extends ToolcircuitError {
       options,
     );
     this.toolName = toolName;
+    this.detail = detail;
   }
 }

@@ -1,3 +1,4 @@
+import type { DataFlowReport, ReferencedArgument } from '../data-flow/data-flow-report.js';
 import { isoNow } from '../journal/iso-now.js';
 import { canonicalCopy, walkedCanonicalCopy } from '../json/canonical-copy.js';
 import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
@@ -32,6 +33,12 @@ export interface Attempt {
   digest: string | null | undefined;
   /** Set when the call is gated by the run's provenance (journaled with what the human is shown). */
   gate?: CallGate;
+  /** Set when an argument was a reference to a quarantined document's value (`dataFlow.quarantine`). */
+  references?: readonly ReferencedArgument[];
+  /** What the run's data-flow options found about the call (journaled, without the values). */
+  dataFlow?: DataFlowReport;
+  /** References in the arguments that the run does not hold (the call is refused). */
+  unknownReferences?: readonly string[];
   /** Set on a call the repair hook rewrote: the attempt it replaces and why. */
   readonly repairOf?: { readonly attempt: Attempt; readonly problem: RepairProblem };
   /** Set on an original call the repair hook declined or failed to repair. */

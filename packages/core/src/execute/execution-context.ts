@@ -55,6 +55,8 @@ export interface ExecutionContext {
   readonly step?: StepPlan;
   /** Rewrites calls refused by the first two checks; the rewrite goes through all four again. */
   readonly repair?: RepairToolCall;
+  /** The digest of the run's output schema (the loop's `output`), journaled with each call. */
+  readonly outputSchemaDigest?: string;
 }
 
 /** A call that passed the four checks and is about to run. */

@@ -1,11 +1,15 @@
-import { type Eventually, isPromiseLike } from '../async/eventually.js';
+import { andThen, type Eventually, isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import type { CatalogueEntry } from '../catalogue/catalogue.js';
 import type { ToolOutput } from '../catalogue/tool.js';
 import { isToolRefusal } from '../catalogue/tool-refusal.js';
 import type { ToolSearch } from '../catalogue/tool-search.js';
 import type { InputValidation } from '../catalogue/validate-input.js';
+import type { DataFlowReport } from '../data-flow/data-flow-report.js';
+import { unknownReferenceText } from '../data-flow/data-flow-texts.js';
+import type { RunDataFlow } from '../data-flow/run-data-flow.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
+import type { JsonValue } from '../json/json.js';
 import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../messages/messages.js';
 import { type ConfirmationRequest, informedConfirmation } from '../provenance/confirmation-request.js';
 import type { TaintPolicy } from '../provenance/provenance-options.js';
@@ -71,14 +75,18 @@ function answerAttempt(attempt: Attempt): Eventually<ExecutionOutcome> {
   const { catalogue } = context;
   if (context.signal?.aborted === true) return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
 
-  const entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
-  if (entry === undefined) {
+  let entry = typeof call.name === 'string' ? catalogue.get(call.name) : undefined;
+  // A tool the run's data-flow options add (a plan declaration, an extraction): offered at every step.
+  const builtIn =
+    entry === undefined && typeof call.name === 'string' ? flowOf(context)?.builtIn(call.name) : undefined;
+  if (entry === undefined && builtIn === undefined) {
     const offered = offeredNames(context);
     const text = unknownToolText(call.name, offered, offeredSearch(catalogue, offered));
     return refuseOrRepair(attempt, 'unknown_tool', 'unknown_tool', text);
   }
+  entry ??= builtIn as CatalogueEntry;
   // Exists, but not offered at this step: not loaded by a search yet, or left out by the step's plan.
-  const unavailable = unavailableReason(call.name, context);
+  const unavailable = builtIn === undefined ? unavailableReason(call.name, context) : undefined;
   if (unavailable === 'tool_not_loaded') {
     const text = notLoadedText(call.name, (catalogue.toolSearch as ToolSearch).name);
     return refuseOrRepair(attempt, 'tool_not_loaded', 'tool_not_loaded', text);
@@ -97,9 +105,42 @@ function answerAttempt(attempt: Attempt): Eventually<ExecutionOutcome> {
   }
   const { copy } = attempt;
   if (copy === undefined) return refuseOrRepair(attempt, 'invalid_input', 'malformed_json', notJsonText(call.name));
-  const validation = entry.validate(copy);
-  if (isPromiseLike(validation)) return validation.then((checked) => checkAndRun(attempt, entry, checked));
-  return checkAndRun(attempt, entry, validation);
+  // The built-in tools take handles, not values: only the application's tools get references resolved.
+  const input = builtIn === undefined ? withReferences(attempt, copy) : copy;
+  if (input === undefined) return refuse(attempt, 'unknown_reference', unknownReferenceOf(attempt));
+  const found = entry;
+  const validation = found.validate(input);
+  if (isPromiseLike(validation)) return validation.then((checked) => checkAndRun(attempt, found, checked));
+  return checkAndRun(attempt, found, validation);
+}
+
+function flowOf(context: ExecutionContext): RunDataFlow | undefined {
+  return context.provenance?.dataFlow;
+}
+
+/**
+ * The input the tool would get: references to values extracted from quarantined documents replaced by the
+ * values (noted on the attempt, so the values' source is known exactly); `undefined` when an argument is a
+ * reference the run does not hold.
+ */
+function withReferences(attempt: Attempt, copy: JsonValue): JsonValue | undefined {
+  const flow = flowOf(attempt.context);
+  if (flow === undefined || !flow.resolves) return copy;
+  const resolved = flow.resolve(copy);
+  if (resolved.unknown.length > 0) {
+    attempt.unknownReferences = resolved.unknown;
+    return undefined;
+  }
+  if (resolved.references.length > 0) attempt.references = resolved.references;
+  return resolved.input;
+}
+
+function unknownReferenceOf(attempt: Attempt): string {
+  return unknownReferenceText(
+    attempt.call.name,
+    attempt.unknownReferences ?? [],
+    flowOf(attempt.context)?.handles() ?? [],
+  );
 }
 
 /**
@@ -128,10 +169,71 @@ function checkAndRun(
   if (!isAuthorized(definition.right, attempt.context.session)) {
     return refuse(attempt, 'missing_right', missingRightText(entry));
   }
+  const flow = flowOf(attempt.context);
+  if (flow !== undefined) return flowThenRun(attempt, entry, validation.value, flow);
+  return gateThenRun(attempt, entry, validation.value);
+}
+
+/** The fourth check: a gated call needs a fresh, informed confirmation, an irreversible one a confirmation. */
+function gateThenRun(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eventually<ExecutionOutcome> {
   const gate = gateOf(attempt, entry);
-  if (gate !== undefined) return gatedThenRun(attempt, entry, validation.value, gate);
-  if (definition.irreversible) return confirmThenRun(attempt, entry, validation.value);
-  return runTool(attempt, entry, validation.value);
+  if (gate !== undefined) return gatedThenRun(attempt, entry, input, gate);
+  if (entry.definition.irreversible) return confirmThenRun(attempt, entry, input);
+  return runTool(attempt, entry, input);
+}
+
+/**
+ * The run's data-flow options, between the right and the confirmation: a gated call outside the frozen plan
+ * is refused without asking; a value at a trusted-only path that no trusted source holds is refused, or held
+ * (in pause mode) for the human to vouch for it, which a plain approval does not do.
+ */
+function flowThenRun(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  input: unknown,
+  flow: RunDataFlow,
+): Eventually<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const checked = flow.check(call, entry.definition, input as JsonValue, attempt.references ?? [], context.turn ?? 1);
+  return andThen(checked, (check) => {
+    if (check.report !== undefined) attempt.dataFlow = check.report;
+    if (check.kind === 'pass') return gateThenRun(attempt, entry, input);
+    const reason = check.kind === 'unplanned' ? 'unplanned_call' : 'untrusted_value';
+    const refused = (): Eventually<ExecutionOutcome> =>
+      finish(attempt, { kind: 'refused', reason, message: check.message, dataFlow: check.report }, check.message);
+    const vouchable = check.kind === 'untrusted' && (check.report.vouchFor?.length ?? 0) > 0;
+    if (!vouchable || context.confirmation !== 'pause') return refused();
+    return holdForVouching(attempt, entry, check.report, refused);
+  });
+}
+
+/**
+ * A call held for the human to vouch for its values: with what a gated call's confirmation shows, unless the
+ * application's provenance policy refuses the tool outright. The resume re-checks it: a plain approval leaves
+ * the values untrusted and the call refused.
+ */
+async function holdForVouching(
+  attempt: Attempt,
+  entry: CatalogueEntry,
+  report: DataFlowReport,
+  refused: () => Eventually<ExecutionOutcome>,
+): Promise<ExecutionOutcome> {
+  const { call, context } = attempt;
+  const inputDigest = digestOf(attempt);
+  if (inputDigest === null) return refused();
+  const gate = gateOf(attempt, entry);
+  if (gate !== undefined) {
+    attempt.gate = gate;
+    gate.policy = await policyOf(context, gate.request);
+    if (gate.policy === 'refuse') return refuse(attempt, 'untrusted_context', untrustedContextText(call.name));
+  }
+  const verdict: Verdict = {
+    kind: 'awaiting_confirmation',
+    inputDigest,
+    ...(gate === undefined ? {} : { request: gate.request }),
+    dataFlow: report,
+  };
+  return finish(attempt, verdict, awaitingText(call.name));
 }
 
 /** The provenance gate of a call, when the run tracks provenance and untrusted output makes it one. */
@@ -171,12 +273,17 @@ async function gatedThenRun(
   if (context.confirmation === 'pause') {
     return finish(
       attempt,
-      { kind: 'awaiting_confirmation', inputDigest: request.inputDigest, request },
+      withFlowReport(attempt, { kind: 'awaiting_confirmation', inputDigest: request.inputDigest, request }),
       awaitingText(call.name),
     );
   }
   const message = freshConfirmationText(call.name, request.inputDigest, request.gatedBecause);
   return finish(attempt, { kind: 'refused', reason: 'confirmation_required', message, request }, message);
+}
+
+/** A held call's verdict with where its values came from, when the data-flow options found out. */
+function withFlowReport(attempt: Attempt, verdict: Verdict & { kind: 'awaiting_confirmation' }): Verdict {
+  return attempt.dataFlow === undefined ? verdict : { ...verdict, dataFlow: attempt.dataFlow };
 }
 
 /** Fail closed: a policy hook that throws refuses the call rather than letting it through. */
@@ -202,7 +309,11 @@ async function confirmThenRun(attempt: Attempt, entry: CatalogueEntry, input: un
   });
   if (!confirmed) {
     if (context.confirmation === 'pause') {
-      return finish(attempt, { kind: 'awaiting_confirmation', inputDigest }, awaitingText(call.name));
+      return finish(
+        attempt,
+        withFlowReport(attempt, { kind: 'awaiting_confirmation', inputDigest }),
+        awaitingText(call.name),
+      );
     }
     return refuse(attempt, 'confirmation_required', confirmationText(call.name, inputDigest));
   }
@@ -378,7 +489,17 @@ function finish(
   const { call, context } = attempt;
   const durationMs = performance.now() - attempt.startedAt;
   const isError = verdict.kind === 'executed' ? (extra.isError ?? false) : true;
-  const result: ToolResultPart = { type: 'tool_result', callId: call.id, name: call.name, content, isError };
+  const flow = flowOf(context);
+  const result: ToolResultPart =
+    flow === undefined
+      ? { type: 'tool_result', callId: call.id, name: call.name, content, isError }
+      : flow.resultOf(
+          call,
+          context.turn ?? 1,
+          { ran: verdict.kind === 'executed' || verdict.kind === 'failed', executed: verdict.kind === 'executed' },
+          content,
+          isError,
+        );
   const outcome = new AnsweredCall(attempt, result, verdict, durationMs);
   recordProvenance(attempt, verdict, result);
   if (context.journal === undefined) return outcome;

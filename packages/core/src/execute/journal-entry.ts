@@ -1,4 +1,5 @@
 import { journalContentOf, journaledMediaOf } from '../content/journal-content.js';
+import { journalDataFlowOf } from '../data-flow/data-flow-report.js';
 import { isoNow } from '../journal/iso-now.js';
 import type { JournalEntry } from '../journal/journal.js';
 import { jsonDigest } from '../json/canonical-json.js';
@@ -50,9 +51,12 @@ export function journalEntryOf(
   }
   if (context.provenance !== undefined) entry.provenance = journalProvenanceOf(attempt);
   if (context.step !== undefined) entry.step = context.step;
+  if (attempt.dataFlow !== undefined) entry.dataFlow = journalDataFlowOf(attempt.dataFlow);
+  else if (attempt.references !== undefined) entry.dataFlow = journalDataFlowOf({ references: attempt.references });
   if (attempt.repairNote !== undefined || attempt.repairOf !== undefined) {
     const { repair } = journalRepairOf(attempt);
     if (repair !== undefined) entry.repair = repair;
   }
+  if (context.outputSchemaDigest !== undefined) entry.outputSchemaDigest = context.outputSchemaDigest;
   return entry;
 }

@@ -1,4 +1,5 @@
 import type { JournaledMediaPart } from '../content/journal-content.js';
+import type { JournalDataFlow } from '../data-flow/data-flow-report.js';
 import type { JournalRepair } from '../execute/repair-call.js';
 import type { RefusalReason, VerdictKind } from '../execute/verdict.js';
 import type { JsonValue } from '../json/json.js';
@@ -51,6 +52,16 @@ export interface JournalEntry {
   readonly step?: StepPlan;
   /** Present when the run's repair hook was asked about this call: what it did, and the original call. */
   readonly repair?: JournalRepair;
+  /**
+   * Present when the run's data-flow options had a say (`LoopOptions.dataFlow`): which arguments were taken
+   * from quarantined documents, where each trusted-only value was found, which option refused or held the call.
+   */
+  readonly dataFlow?: JournalDataFlow;
+  /**
+   * SHA-256 of the JSON Schema the run's final answer is validated against (canonical JSON), for runs with
+   * the loop's `output` option: which answer the calls were made towards.
+   */
+  readonly outputSchemaDigest?: string;
 }
 
 /**

@@ -1,4 +1,6 @@
+import { withoutKept } from '../data-flow/model-view.js';
 import type { ModelRequest } from '../messages/model.js';
+import { outputRequest } from '../output/output-request.js';
 import { spotlightMessages, spotlightNote } from '../provenance/spotlight.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopState } from './loop-state.js';
@@ -19,11 +21,14 @@ export function buildModelRequest(
     spotlit === undefined
       ? step.system
       : `${step.system === undefined ? '' : `${step.system}\n\n`}${spotlightNote(spotlit.marker)}`;
+  const messages = spotlit === undefined ? [...state.messages] : spotlightMessages(state.messages, spotlit);
   const request: Writable<ModelRequest> = {
     // A fresh array each turn: the model may keep it, the loop keeps appending to its own. Spotlit results
-    // are wrapped here only, so the marker never reaches the run's messages or the journal.
-    messages: spotlit === undefined ? [...state.messages] : spotlightMessages(state.messages, spotlit),
-    tools: step.tools,
+    // are wrapped here only, so the marker never reaches the run's messages or the journal. What the
+    // data-flow options keep with results (a quarantined document) is left out of it.
+    messages: provenance?.dataFlow === undefined ? messages : withoutKept(messages),
+    // The run's data-flow options may add tools of their own (a plan declaration, an extraction).
+    tools: provenance?.dataFlow === undefined ? step.tools : provenance.dataFlow.offered(step.tools),
   };
   // Assigned rather than spread from `{}` or `{ key }` per option: no throw-away object per option and turn.
   if (step.deferredTools !== undefined) request.deferredTools = step.deferredTools;
@@ -36,6 +41,8 @@ export function buildModelRequest(
   if (options.temperature !== undefined) request.temperature = options.temperature;
   if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
   if (options.signal !== undefined) request.signal = options.signal;
+  // The run's structured answer (the output seam): its format, and "answer now" on a corrective turn.
+  if (options.output !== undefined) Object.assign(request, outputRequest(options.output, state.messages));
   return request;
 }
 

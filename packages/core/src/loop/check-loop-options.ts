@@ -1,4 +1,6 @@
+import { checkDataFlowOptions } from '../data-flow/check-data-flow-options.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
+import { runOutputOf } from '../output/run-output.js';
 import { checkProvenanceOptions } from '../provenance/check-provenance-options.js';
 import { sealKeysOf } from '../seal/seal-options.js';
 import { stopConditionsOf } from '../step/stop-reached.js';
@@ -46,7 +48,19 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
   }
   checkProvenanceOptions(options.provenance);
   if (options.seal !== undefined) sealKeysOf(options.seal);
+  checkDataFlowOptions(options.dataFlow, options.catalogue, options.provenance);
   checkStepOptions(options);
+  // Prepared now (and cached): a schema that cannot describe an answer fails before anything is sent.
+  if (options.output !== undefined) {
+    const { name } = runOutputOf(options.output).format;
+    // Where the answer travels as a tool (see `answerToolRequest`), its name must be free.
+    if (options.catalogue.get(name) !== undefined) {
+      throw new InvalidLoopOptionsError(
+        'output.name',
+        `"${name}" is the name of a catalogue tool; give the answer another name (output.name).`,
+      );
+    }
+  }
 }
 
 /** The per-step options: what can be checked before the first step is (names against the catalogue). */

@@ -5,6 +5,7 @@ import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messag
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { addUsage } from '../messages/usage.js';
+import { settleAnswer } from '../output/settle-answer.js';
 import { withProviderPartMarks } from '../provenance/provider-part-marks.js';
 import { stopReached } from '../step/stop-reached.js';
 import { answerStoppedTurn, type OpenTurn } from './answer-stopped-turn.js';
@@ -162,6 +163,11 @@ async function turns(
       // A turn the provider paused (Anthropic's `pause_turn`: a long server-tool turn cut in two) is no answer
       // yet: sent back as it is, it goes on. It counts as a turn, so `maxTurns` bounds a provider that keeps pausing.
       if (modelTurn.stopReason.unified === 'pause') continue;
+      // A run with `output` (the output seam): the answer is validated, or asked for again once.
+      const { output } = options;
+      if (output !== undefined && (await settleAnswer(state, output, modelTurn, turn < maxTurns)) === 'correct') {
+        continue;
+      }
       return endLoop(state, 'completed', emit);
     }
 

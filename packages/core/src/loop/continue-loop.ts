@@ -1,3 +1,4 @@
+import { startDataFlow } from '../data-flow/start-data-flow.js';
 import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { checkStateSeal } from '../seal/state-seal.js';
 import { checkLoopOptions } from './check-loop-options.js';
@@ -27,6 +28,8 @@ export async function continueLoop(interrupted: InterruptedRun, options: ResumeO
   checkStateSeal(INTERRUPTED_RUN_SEAL, interrupted, options.seal, 'interrupted run');
   const state = stateOf(interrupted);
   const provenance = restoredProvenance(options.catalogue, options.provenance, interrupted);
+  // The data flow's documents, extracted and vouched values and plan come back from the results that kept them.
+  startDataFlow(provenance, options, interrupted.messages);
   const loadedTools = loadedToolsOf(options.catalogue, interrupted.messages, interrupted.loadedTools);
   return driveLoop(
     {

@@ -1,5 +1,6 @@
 import type { ConfirmationMode, ExecutionContext } from '../execute/execution-context.js';
 import type { ToolDeclaration } from '../messages/model.js';
+import { runOutputOf } from '../output/run-output.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
 import type { StepPlan } from '../step/step-settings.js';
 import type { LoadedTools } from './loaded-tools.js';
@@ -49,5 +50,6 @@ export function executionContext(
   if (step?.active !== undefined) context.activeTools = step.active;
   if (step !== undefined) context.tools = step.tools;
   if (step?.plan !== undefined) context.step = step.plan;
+  if (options.output !== undefined) context.outputSchemaDigest = runOutputOf(options.output).schemaDigest;
   return context;
 }

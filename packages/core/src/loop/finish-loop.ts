@@ -16,6 +16,7 @@ export function finishLoop(state: LoopState, status: LoopStatus, paused?: Paused
     text,
     ...(paused === undefined ? {} : { paused }),
     ...(stoppedBy === undefined ? {} : { stoppedBy }),
+    ...state.answer,
   };
   const { provenance } = state;
   if (provenance === undefined) return result;

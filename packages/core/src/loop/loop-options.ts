@@ -1,12 +1,14 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
+import type { DataFlowOptions } from '../data-flow/data-flow-options.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
 import type { RepairToolCall } from '../execute/repair-call.js';
 import type { Journal } from '../journal/journal.js';
 import type { Message } from '../messages/messages.js';
 import type { Model, ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
+import type { OutputOptions } from '../output/output-options.js';
 import type { ProvenanceOptions } from '../provenance/provenance-options.js';
 import type { SealOptions } from '../seal/seal-options.js';
 import type { Session } from '../session/session.js';
@@ -53,6 +55,12 @@ export interface LoopOptions {
    * Without it states are not sealed, and a sealed state is refused (it cannot be checked).
    */
   readonly seal?: SealOptions;
+  /**
+   * Data-flow options, each off unless given: trusted-only arguments (also declared by tools themselves,
+   * `trustedOnly`), a plan frozen when untrusted content arrives, a quarantined reader. See {@link DataFlowOptions}.
+   * They need provenance.
+   */
+  readonly dataFlow?: DataFlowOptions;
   /** Groups the journal entries of this run. Generated when absent. */
   readonly runId?: string;
   /**
@@ -73,4 +81,10 @@ export interface LoopOptions {
   readonly hostedTools?: readonly HostedTool[];
   /** Ask for the tool list to be cached where the provider takes a hint (Anthropic `cache_control`). */
   readonly cacheTools?: boolean;
+  /**
+   * Ask for the run's final answer as a typed object (`result.output`), tools still allowed on the way: the
+   * answer is requested in the provider's structured mode, validated with the tools' validator, corrected
+   * once when it does not fit, then `OutputValidationError`. See {@link OutputOptions}.
+   */
+  readonly output?: OutputOptions;
 }

@@ -1,6 +1,7 @@
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
+import type { OutputRefusal } from '../output/output-options.js';
 import type { TaintSourceRef } from '../provenance/taint-source.js';
 import type { PausedRun } from './paused-run.js';
 
@@ -18,7 +19,8 @@ import type { PausedRun } from './paused-run.js';
  */
 export type LoopStatus = 'completed' | 'max_turns' | 'paused' | 'aborted' | 'stopped';
 
-export interface LoopResult {
+/** `Output`: the type of `output`, inferred from the loop's `output.schema` (`unknown` without one). */
+export interface LoopResult<Output = unknown> {
   readonly status: LoopStatus;
   readonly runId: string;
   /** The whole conversation: the initial messages, then every assistant turn and its tool reply. */
@@ -33,4 +35,11 @@ export interface LoopResult {
   readonly stoppedBy?: string;
   /** Untrusted results that entered the run, in order (absent when provenance is off). */
   readonly untrustedSources?: readonly TaintSourceRef[];
+  /**
+   * With the `output` option: the final answer, parsed and validated against `output.schema` (status
+   * `completed`, no refusal). Absent otherwise; an answer that never fitted throws `OutputValidationError`.
+   */
+  readonly output?: Output;
+  /** With the `output` option: the model refused to answer (status `completed`, no `output`). */
+  readonly refusal?: OutputRefusal;
 }

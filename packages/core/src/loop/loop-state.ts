@@ -1,6 +1,8 @@
+import { startDataFlow } from '../data-flow/start-data-flow.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import { emptyUsage, type Usage } from '../messages/usage.js';
+import type { RunAnswer } from '../output/settle-answer.js';
 import { nodeCrypto } from '../platform/node-crypto.js';
 import type { RunProvenance } from '../provenance/run-provenance.js';
 import { startProvenance } from '../provenance/start-provenance.js';
@@ -17,6 +19,8 @@ export interface LoopState {
   readonly provenance?: RunProvenance;
   /** The deferred tools loaded so far; absent when the catalogue defers nothing. */
   readonly loadedTools?: LoadedTools;
+  /** The structured answer, once a run with `output` has one (or the model refused it). */
+  answer?: RunAnswer;
 }
 
 /** The state of a run that has not asked the model yet. */
@@ -38,5 +42,6 @@ function loadedOf(options: LoopOptions): { loadedTools?: LoadedTools } {
 
 function provenanceOf(options: LoopOptions): { provenance?: RunProvenance } {
   const provenance = startProvenance(options.catalogue, options.provenance, options.messages);
+  startDataFlow(provenance, options, options.messages);
   return provenance === undefined ? {} : { provenance };
 }

@@ -2,6 +2,7 @@ import type { Eventually } from '../async/eventually.js';
 import type { ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
+import type { LoopOutputPartialEvent } from '../output/partial-output-events.js';
 import type { StepPlan } from '../step/step-settings.js';
 import type { InterruptedRun } from './interrupted-run.js';
 import type { CallEvent, ResultEvent } from './loop-hooks.js';
@@ -88,6 +89,7 @@ export interface LoopEndEvent {
 /**
  * What `streamLoop` yields, per turn: `turn-start`, the model's events, `turn-end`, then for each call
  * `call-verdict` and `tool-result` as it settles, then `reply`; at last `loop-end` (or `error`, then a throw).
+ * A run with `output` also gets an `output-partial` after each text delta that grew its answer.
  */
 export type LoopStreamEvent =
   | LoopTurnStartEvent
@@ -98,6 +100,7 @@ export type LoopStreamEvent =
   | LoopReplyEvent
   | LoopErrorEvent
   | LoopRetryEvent
+  | LoopOutputPartialEvent
   | LoopEndEvent;
 
 /**

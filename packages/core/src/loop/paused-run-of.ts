@@ -26,6 +26,7 @@ export function pendingCallsOf(calls: readonly ToolCallPart[], outcomes: readonl
       input: JSON.parse(canonicalJson(call.input)) as JsonValue,
       inputDigest: verdict.inputDigest,
       ...(verdict.request === undefined ? {} : { request: verdict.request }),
+      ...(verdict.dataFlow === undefined ? {} : { dataFlow: verdict.dataFlow }),
     });
   }
   return pending;

@@ -1,5 +1,6 @@
+import type { DataFlowReport } from '../data-flow/data-flow-report.js';
 import type { JsonValue } from '../json/json.js';
-import type { Message, ToolResultPart } from '../messages/messages.js';
+import type { Message, ToolResultPart, VouchedValue } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
 import type { ConfirmationRequest } from '../provenance/confirmation-request.js';
@@ -22,6 +23,13 @@ export interface PendingCall {
    * values copied from them). Approving it grants a confirmation informed of its `taintDigest`.
    */
   readonly request?: ConfirmationRequest;
+  /**
+   * Present when the run's data-flow options had a say: which values came from quarantined documents (with
+   * the values), where each trusted-only value was found, and with `refusedBy: 'trusted-only'` the paths
+   * (`vouchFor`) whose values no trusted source holds. Such a call runs only if the human vouches for those
+   * values in their decision (`ConfirmationDecision.vouched`); approving it without does not.
+   */
+  readonly dataFlow?: DataFlowReport;
 }
 
 /**
@@ -78,4 +86,10 @@ export interface ConfirmationDecision {
   readonly inputDigest?: string;
   /** Passed to the model with a refusal (e.g. the human's reason). */
   readonly note?: string;
+  /**
+   * Values the human vouches for: typed or chosen by them in the confirmation (never copied from the
+   * request), they join the run's trusted values. A call held for vouching (`dataFlow.refusedBy:
+   * 'trusted-only'`) runs only if each value at its `vouchFor` paths is among them; only with `approved`.
+   */
+  readonly vouched?: readonly VouchedValue[];
 }

@@ -1,4 +1,5 @@
 import { isAborted } from '../async/is-aborted.js';
+import { startDataFlow } from '../data-flow/start-data-flow.js';
 import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { executeCall, refuseCall } from '../execute/executor.js';
 import { jsonDigest } from '../json/canonical-json.js';
@@ -72,6 +73,8 @@ export async function resumeLoop(
     turn: paused.turn,
     results: paused.results.filter((result) => result !== null),
   });
+  // The paused turn's answered calls are read too: a trusted tool, a quarantined read, a declaration among them.
+  startDataFlow(provenance, options, paused.messages, paused);
   const loadedTools = loadedToolsOf(options.catalogue, paused.messages, paused.loadedTools);
   const context = executionContext(
     { ...options, session },
@@ -90,6 +93,8 @@ export async function resumeLoop(
         return refuseCall(call, 'confirmation_denied', deniedText(call.name, decision.note), context);
       // The human decided on what the pause showed them: a gated call's confirmation names that taint.
       const informedOf = pending.request?.taintDigest;
+      // What the human typed or chose is theirs: trusted from now on, and kept with this call's result.
+      if (decision.vouched !== undefined) provenance?.dataFlow?.vouch(decision.vouched, paused.humanId, call.id);
       // The human of the paused run (the session was checked to be theirs), for this run only.
       confirmations.grant({
         toolName: pending.toolName,
@@ -207,6 +212,7 @@ function checkDecisions(
     const call = pendingById.get(decision.callId);
     if (call === undefined) throw new InvalidResumeError(`there is no pending call "${decision.callId}" to decide.`);
     if (byId.has(decision.callId)) throw new InvalidResumeError(`call "${decision.callId}" was decided twice.`);
+    if (decision.vouched !== undefined) checkVouched(decision);
     if (decision.approved && decision.inputDigest !== undefined && decision.inputDigest !== call.inputDigest) {
       throw new InvalidResumeError(
         `the approval of call "${decision.callId}" is for other arguments than the pending ones; show the human the pending input and ask again.`,
@@ -219,6 +225,32 @@ function checkDecisions(
     throw new InvalidResumeError(`no decision for pending call(s) ${undecided.join(', ')}; decide every pending call.`);
   }
   return byId;
+}
+
+/** Vouched values come with an approval, each a path and a string, number or boolean the human gave. */
+function checkVouched(decision: ConfirmationDecision): void {
+  const { vouched } = decision;
+  const valid =
+    Array.isArray(vouched) &&
+    vouched.every(
+      (item) =>
+        typeof item === 'object' &&
+        item !== null &&
+        typeof item.path === 'string' &&
+        (typeof item.value === 'string' ||
+          typeof item.value === 'boolean' ||
+          (typeof item.value === 'number' && Number.isFinite(item.value))),
+    );
+  if (!valid) {
+    throw new InvalidResumeError(
+      `the vouched values of call "${decision.callId}" are not a list of { path, value } with a string, number or boolean value.`,
+    );
+  }
+  if (!decision.approved && (vouched as readonly unknown[]).length > 0) {
+    throw new InvalidResumeError(
+      `call "${decision.callId}" is declined but carries vouched values; vouch only with an approval.`,
+    );
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { InferOutput, OutputOptions, OutputSchema } from '../output/output-options.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import { runCircuit } from './circuit.js';
 import type { LoopOptions } from './loop-options.js';
@@ -10,6 +11,10 @@ import { generatedTurns } from './turn-source.js';
  * result per call (in call order, paired by id), and ask again, until the model answers without calls or
  * `maxTurns` is reached. The model never runs anything itself; whatever it asks, the pairing holds.
  */
+export function runLoop<const S extends OutputSchema>(
+  options: LoopOptions & { readonly output: OutputOptions<S> },
+): Promise<LoopResult<InferOutput<S>>>;
+export function runLoop(options: LoopOptions): Promise<LoopResult>;
 export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   checkLoopOptions(options);
   return driveLoop(startLoopState(options), options);

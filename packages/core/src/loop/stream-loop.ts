@@ -1,3 +1,5 @@
+import type { InferOutput, OutputOptions, OutputSchema } from '../output/output-options.js';
+import { withPartialOutputs } from '../output/partial-output-events.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import { runCircuit } from './circuit.js';
 import { finishLoop } from './finish-loop.js';
@@ -14,8 +16,8 @@ import { streamedTurns } from './turn-source.js';
  * with the `loop-end` result, with the thrown error, or (when the application stops reading) with status
  * `aborted`. Nothing runs until the stream is read, so do not wait for `result` before reading it.
  */
-export interface LoopStream extends AsyncIterable<LoopStreamEvent> {
-  readonly result: Promise<LoopResult>;
+export interface LoopStream<Output = unknown> extends AsyncIterable<LoopStreamEvent> {
+  readonly result: Promise<LoopResult<Output>>;
 }
 
 /**
@@ -35,6 +37,10 @@ export interface LoopStream extends AsyncIterable<LoopStreamEvent> {
  * Throws {@link InvalidLoopOptionsError} at once for invalid options. The model and the tools receive the
  * loop's own signal, which follows `options.signal`.
  */
+export function streamLoop<const S extends OutputSchema>(
+  options: LoopOptions & { readonly output: OutputOptions<S> },
+): LoopStream<InferOutput<S>>;
+export function streamLoop(options: LoopOptions): LoopStream;
 export function streamLoop(options: LoopOptions): LoopStream {
   checkLoopOptions(options);
   const state = startLoopState(options);
@@ -62,6 +68,8 @@ export function streamLoop(options: LoopOptions): LoopStream {
     try {
       // `Object.assign` rather than a spread followed by a new key (slow on Node 20, see `readModelTurn`).
       const run: LoopOptions = Object.assign({}, options, { signal: controller.signal });
+      // A run with `output` shows its answer as it streams (the output seam).
+      const deliver = options.output === undefined ? emit : withPartialOutputs(emit);
       await runCircuit(
         state,
         run,
@@ -72,7 +80,7 @@ export function streamLoop(options: LoopOptions): LoopStream {
             settled = true;
             resolveResult(event.result);
           }
-          return emit(event);
+          return deliver(event);
         },
         stop,
       );

@@ -41,6 +41,24 @@ export interface DeferredTools {
   readonly tools: readonly ToolDeclaration[];
 }
 
+/**
+ * The structured answer a run asks for (the loop's `output` option), sent on every request of the run: the
+ * model may still call tools, and its answer without calls must be one JSON object valid under `schema`.
+ * Adapters ask for it in the provider's native structured mode where that combines with the request's tools,
+ * else through an answer tool named `name` whose input is `schema` (never run: its input is the answer);
+ * either way the answer comes back as the turn's text, holding the JSON. `toolChoice: 'none'` with an output
+ * means "answer now": no tool call, only the structured answer.
+ */
+export interface OutputFormat {
+  /** Names the answer on the wire (OpenAI `json_schema.name`, the answer tool's name). */
+  readonly name: string;
+  readonly description?: string;
+  /** The answer's JSON Schema (a Standard Schema already converted), root `type: "object"`. */
+  readonly schema: JsonObject;
+  /** Ask for strict adherence where the provider has the switch (OpenAI `strict`). */
+  readonly strict: boolean;
+}
+
 /** Which tools the model may or must call this turn. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'tool'; readonly name: string };
 
@@ -55,6 +73,8 @@ export interface ModelRequest {
    */
   readonly tools: readonly ToolDeclaration[];
   readonly toolChoice?: ToolChoice;
+  /** The run's structured answer, when it asks for one (see {@link OutputFormat}). */
+  readonly output?: OutputFormat;
   /**
    * Present when the catalogue defers tools and the step offers the search tool. `tools` already holds the
    * neutral search tool and the loaded tools the step's plan allows, which is all an adapter needs; one that

@@ -1,3 +1,4 @@
+import { escapePointer } from '../json/escape-pointer.js';
 import type { FlaggedArgument } from './confirmation-request.js';
 import { decodedForms, normaliseDigits, normaliseForMatch } from './normalise-for-match.js';
 import { refOf, type TaintSource, type TaintSourceRef } from './taint-source.js';
@@ -233,8 +234,4 @@ function boundedAfter(text: string, end: number): boolean {
   if (!/[0-9]/.test(text[index] ?? '')) return true;
   while (text[index] === '0') index += 1;
   return !/[0-9A-Za-z]/.test(text[index] ?? '');
-}
-
-function escapePointer(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }

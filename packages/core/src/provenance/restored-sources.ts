@@ -1,7 +1,7 @@
 import { jsonDigest } from '../json/canonical-json.js';
 import type { Message, ToolResultPart } from '../messages/messages.js';
 import type { UntrustedContent } from '../messages/untrusted-content.js';
-import { searchableText } from './searchable-text.js';
+import { keptContentOf, searchableText } from './searchable-text.js';
 import type { TaintSource } from './taint-source.js';
 
 /** Results answered in a turn that is not in the conversation yet: a paused turn's computed results. */
@@ -50,14 +50,16 @@ export function restoredSources(
     }
     const found = answered.get(source.callId);
     if (found === undefined || found.part.name !== source.toolName) return source;
+    // A result the data flow kept (a quarantined document, extracted values) was recorded by what it keeps.
+    const content = keptContentOf(found.part);
     let digest: string;
     try {
-      digest = jsonDigest(found.part.content);
+      digest = jsonDigest(content);
     } catch {
       return source;
     }
     if (digest !== source.outputDigest) return source;
-    return { ...source, turn: Math.min(source.turn, found.turn), text: searchableText(found.part.content) };
+    return { ...source, turn: Math.min(source.turn, found.turn), text: searchableText(content) };
   });
 }
 

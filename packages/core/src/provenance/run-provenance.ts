@@ -1,5 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ToolDefinition } from '../catalogue/tool.js';
+import type { RunDataFlow } from '../data-flow/run-data-flow.js';
 import { jsonDigest } from '../json/canonical-json.js';
 import type { JsonValue } from '../json/json.js';
 import type { AssistantMessage, Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
@@ -9,7 +10,7 @@ import { nodeCrypto } from '../platform/node-crypto.js';
 import { DEFAULT_MIN_VERBATIM_LENGTH, flaggedArguments } from './argument-provenance.js';
 import type { ConfirmationRequest } from './confirmation-request.js';
 import type { OutputTrust, ProvenanceOptions, TaintPolicy } from './provenance-options.js';
-import { searchableText } from './searchable-text.js';
+import { keptContentOf, searchableText } from './searchable-text.js';
 import { refOf, type TaintSource, type TaintSourceRef } from './taint-source.js';
 
 /** A gated call: the request the human is shown, made once per attempt. */
@@ -34,6 +35,8 @@ export interface GateScope {
  * too.
  */
 export class RunProvenance {
+  /** The run's data-flow options at work, when it has any (see `LoopOptions.dataFlow`). */
+  dataFlow: RunDataFlow | undefined;
   #marker: string | undefined;
   readonly #catalogue: Catalogue;
   readonly #options: ProvenanceOptions;
@@ -100,6 +103,7 @@ export class RunProvenance {
     return (
       this.#options.outputTrust?.[toolName] ??
       this.#definitionOf(toolName)?.outputTrust ??
+      this.dataFlow?.trustOf(toolName) ??
       this.#options.defaultOutputTrust ??
       'untrusted'
     );
@@ -335,12 +339,13 @@ function made(source: LazySource): TaintSource {
   }
   if (source.made === undefined) {
     const part = source.part as ToolResultPart;
+    const content = keptContentOf(part);
     source.made = {
       turn: source.turn,
       callId: part.callId,
       toolName: part.name,
-      outputDigest: jsonDigest(part.content),
-      text: searchableText(part.content),
+      outputDigest: jsonDigest(content),
+      text: searchableText(content),
     };
   }
   return source.made;
@@ -351,7 +356,7 @@ function matches(source: TaintSource, part: ToolResultPart): boolean {
     source.hosted !== true &&
     source.callId === part.callId &&
     source.toolName === part.name &&
-    source.outputDigest === jsonDigest(part.content)
+    source.outputDigest === jsonDigest(keptContentOf(part))
   );
 }
 

@@ -79,7 +79,7 @@ function call(id: string, name: string, input: JsonValue): ToolCallPart {
   return { type: 'tool_call', id, name, input };
 }
 
-function madeCalls(request: ModelRequest): ToolCallPart[] {
+export function madeCalls(request: ModelRequest): ToolCallPart[] {
   return request.messages.flatMap((message) =>
     message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool_call') : [],
   );
@@ -89,7 +89,7 @@ function resultsOf(request: ModelRequest): { name: string; content: ToolResultCo
   return request.messages.flatMap((message) => (message.role === 'tool' ? [...message.content] : []));
 }
 
-interface Directive {
+export interface Directive {
   readonly key: string;
   readonly tool: string;
   readonly input: JsonValue;
@@ -97,7 +97,7 @@ interface Directive {
 }
 
 /** Every "call X with {json}" in the result's text and in every string of its JSON, anywhere. */
-function directivesIn(content: ToolResultContent): Directive[] {
+export function directivesIn(content: ToolResultContent): Directive[] {
   const found: Directive[] = [];
   for (const text of stringsOf(content)) {
     for (const match of text.matchAll(DIRECTIVE)) {
@@ -137,7 +137,7 @@ function stringsOf(content: ToolResultContent): string[] {
 }
 
 /** A line of JSON (a spotlit result renders its JSON parts as text lines) is read as JSON, like a model would. */
-function parsedOrText(line: string): unknown {
+export function parsedOrText(line: string): unknown {
   try {
     return JSON.parse(line);
   } catch {

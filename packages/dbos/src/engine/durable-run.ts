@@ -1,6 +1,7 @@
 import {
   type ConfirmationDecision,
   checkResume,
+  type DataFlowOptions,
   InvalidResumeError,
   type Journal,
   type LoopOptions,
@@ -107,6 +108,7 @@ export async function driveDurableRun(
     confirmation: 'pause' as const,
     concurrency: 1,
     ...(journal === undefined ? {} : { journal: stepJournal(journal, steps) }),
+    ...(loop.dataFlow === undefined ? {} : { dataFlow: stepReader(loop.dataFlow, steps) }),
   };
   const toSession = makeSession ?? sessionOf;
 
@@ -152,6 +154,16 @@ function pausedOf(previous: DurableRunOutcome, input: Extract<DurableRunInput, {
     );
   }
   return paused;
+}
+
+/**
+ * The quarantined reader's requests as durable steps too (an extraction is a model call the circuit makes
+ * itself): a replayed run gets the values its first execution extracted, and does not ask the reader again.
+ */
+function stepReader(dataFlow: DataFlowOptions, steps: DurableSteps): DataFlowOptions {
+  const { quarantine } = dataFlow;
+  if (quarantine === undefined) return dataFlow;
+  return { ...dataFlow, quarantine: { ...quarantine, reader: stepModel(quarantine.reader, steps) } };
 }
 
 function stepJournal(journal: Journal, steps: DurableSteps): Journal {

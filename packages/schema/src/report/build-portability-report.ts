@@ -5,6 +5,7 @@ import { createToolNameMap } from '../names/create-tool-name-map.js';
 import { SCHEMA_TARGETS, type SchemaTarget } from '../schema-target.js';
 import { translateSchema } from '../translate/translate-schema.js';
 import type { TranslatedSchema } from '../translated-schema.js';
+import { outputCellText, outputPortability, outputSectionLines } from './output-portability.js';
 
 export interface CatalogueFile {
   /** File name, e.g. `bfcl.json`. */
@@ -136,10 +137,12 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
     "checked by `checkProviderSchema` (each provider's documented subset, written apart from the translator).",
     `Checker violations in translated schemas: **${violations}**.`,
     '',
-    'Cell: translated unchanged / translated with changes / refused.',
+    'Cell: translated unchanged / translated with changes / refused. _output_: the schema as a run’s output',
+    'schema, carried natively by every structured mode / by the answer tool on Anthropic / refused (see below).',
     '',
   ];
-  const main: string[][] = [['source', 'tools', ...SCHEMA_TARGETS]];
+  const outputs = outputPortability(sorted);
+  const main: string[][] = [['source', 'tools', ...SCHEMA_TARGETS, 'output']];
   const totals = new Map<SchemaTarget, Cell>(
     SCHEMA_TARGETS.map((target) => [target, { unchanged: 0, changed: 0, refused: 0, renamed: 0 }]),
   );
@@ -155,14 +158,15 @@ export function buildPortabilityReport(files: readonly CatalogueFile[]): string 
       }
       return `${cell.unchanged} / ${cell.changed} / ${cell.refused}`;
     });
-    main.push([file.source, String(file.tools.length), ...row]);
+    main.push([file.source, String(file.tools.length), ...row, outputCellText(outputs.cells.get(file.source))]);
   }
   const totalRow = SCHEMA_TARGETS.map((target) => {
     const cell = totals.get(target);
     return cell === undefined ? '' : `**${cell.unchanged} / ${cell.changed} / ${cell.refused}**`;
   });
-  main.push(['**total**', `**${tools}**`, ...totalRow]);
-  lines.push(...table(main, ['left', 'right', ...SCHEMA_TARGETS.map(() => 'left' as const)]), '');
+  main.push(['**total**', `**${tools}**`, ...totalRow, `**${outputCellText(outputs.total)}**`]);
+  lines.push(...table(main, ['left', 'right', ...SCHEMA_TARGETS.map(() => 'left' as const), 'left']), '');
+  lines.push(...outputSectionLines(outputs, tools, table));
 
   lines.push(
     '## Strict mode and Gemini `parameters` kept, per file',

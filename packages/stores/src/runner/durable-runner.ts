@@ -30,6 +30,7 @@ import {
   type ToolResultPart,
   toolCallsOf,
   untrustedSourcesOf,
+  type VouchedValue,
 } from '@toolcircuit/core';
 import { CatalogueChangedError } from '../errors/catalogue-changed-error.js';
 import { RunAlreadyExistsError } from '../errors/run-already-exists-error.js';
@@ -256,7 +257,7 @@ class Runner implements DurableRunner {
         };
       }),
     });
-    return this.#continue(claimed, paused, claim, context);
+    return this.#continue(claimed, paused, claim, context, vouchedOf(decisions));
   }
 
   async recover(runId: string, context: RecoverContext): Promise<DurableRunResult> {
@@ -678,12 +679,13 @@ class Runner implements DurableRunner {
     paused: PausedRun,
     claim: RunClaim,
     context: ResumeContext,
+    vouched?: ReadonlyMap<string, readonly VouchedValue[]>,
   ): Promise<DurableRunResult> {
     const { runId } = claimed;
     const token = claim.token;
     const held = this.#holdingJournal();
     return this.#settle(runId, claim, held, async () => {
-      const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token);
+      const { state, decisions, unknownOutcomes } = await this.#remainingWork(claimed, paused, token, vouched);
       const toStart = new Set(decisions.filter((decision) => decision.approved).map((decision) => decision.callId));
       // resumeLoop grants the approvals in a store of their own, valid for the resumed turn only: one that is
       // not used (refused on its re-check) never confirms a later call, and none is left in a durable store.
@@ -711,6 +713,7 @@ class Runner implements DurableRunner {
     claimed: RunRecord,
     paused: PausedRun,
     token: string,
+    vouched?: ReadonlyMap<string, readonly VouchedValue[]>,
   ): Promise<{ state: PausedRun; decisions: ConfirmationDecision[]; unknownOutcomes: string[] }> {
     const calls = new Map(claimed.calls.filter((call) => call.turn === paused.turn).map((call) => [call.callId, call]));
     const results = [...paused.results];
@@ -727,11 +730,13 @@ class Runner implements DurableRunner {
       }
       if (decided.state === 'intended') {
         pending.push(call);
+        const typed = decided.approved ? vouched?.get(call.callId) : undefined;
         decisions.push({
           callId: call.callId,
           approved: decided.approved,
           inputDigest: decided.inputDigest,
           ...(decided.note === undefined ? {} : { note: decided.note }),
+          ...(typed === undefined ? {} : { vouched: typed }),
         });
         continue;
       }
@@ -962,4 +967,17 @@ function notRunResult(runId: string, call: ToolCallPart): ToolResultPart {
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 2000);
   return String(error).slice(0, 2000);
+}
+
+/**
+ * The values the human vouched for, by call: handed to the resumed loop in this process. They are not kept
+ * in the store's call rows: a run recovered before its vouched call started asks for them again (the call is
+ * refused as untrusted, never run without them), and a vouched call that ran keeps them with its result.
+ */
+function vouchedOf(
+  decisions: readonly ConfirmationDecision[],
+): ReadonlyMap<string, readonly VouchedValue[]> | undefined {
+  const typed = decisions.filter((decision) => decision.approved && decision.vouched !== undefined);
+  if (typed.length === 0) return undefined;
+  return new Map(typed.map((decision) => [decision.callId, decision.vouched as readonly VouchedValue[]]));
 }

@@ -4,6 +4,12 @@ import { loadCassette } from '../cassettes/load-cassette.js';
 import type { ConformanceScenario, ConformanceScenarioId } from './conformance-scenario.js';
 import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 import { CONFORMANCE_PROTOCOLS, conformanceWireOf } from './conformance-wires.js';
+import {
+  buildStructuredOutputCassette,
+  STRUCTURED_OUTPUT_SCENARIOS,
+  STRUCTURED_OUTPUT_VARIANTS,
+  structuredOutputCassetteName,
+} from './structured-output-scenario.js';
 
 /**
  * The committed conformance cassettes, `<protocol>/<scenario>.generated.json`. Outside `cassettes/` on
@@ -67,6 +73,12 @@ export function renderConformanceCassettes(): Map<string, string> {
     for (const scenario of CONFORMANCE_SCENARIOS) {
       const cassette = buildConformanceCassette(protocol, scenario);
       files.set(`${conformanceCassetteName(protocol, scenario.id)}.json`, `${JSON.stringify(cassette, null, 2)}\n`);
+    }
+  }
+  for (const variant of STRUCTURED_OUTPUT_VARIANTS) {
+    for (const scenario of STRUCTURED_OUTPUT_SCENARIOS) {
+      const cassette = buildStructuredOutputCassette(variant, scenario);
+      files.set(`${structuredOutputCassetteName(variant, scenario.id)}.json`, `${JSON.stringify(cassette, null, 2)}\n`);
     }
   }
   return files;

@@ -60,3 +60,23 @@ export {
   type ConformanceTestApi,
   runConformanceSuite,
 } from './run-conformance-suite.js';
+export {
+  loadStructuredOutputCassette,
+  runStructuredOutputScenario,
+  type StructuredOutputRun,
+  type StructuredOutputRunOptions,
+  structuredOutputLoopOptions,
+  structuredOutputProblems,
+} from './run-structured-output-scenario.js';
+export {
+  buildStructuredOutputCassette,
+  CASE_FILE_ANSWER,
+  CASE_FILE_OUTPUT_SCHEMA,
+  STRUCTURED_OUTPUT_SCENARIOS,
+  STRUCTURED_OUTPUT_VARIANTS,
+  type StructuredOutputScenario,
+  type StructuredOutputScenarioId,
+  type StructuredOutputVariant,
+  type StructuredTurn,
+  structuredOutputCassetteName,
+} from './structured-output-scenario.js';

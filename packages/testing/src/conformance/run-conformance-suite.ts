@@ -4,6 +4,8 @@ import type { ConformanceScenario } from './conformance-scenario.js';
 import { CONFORMANCE_SCENARIOS } from './conformance-scenarios.js';
 import { mediaResultProblems, runMediaResultScenario } from './media-result-scenario.js';
 import { type ConformanceBackend, runConformanceScenario } from './run-conformance-scenario.js';
+import { runStructuredOutputScenario, structuredOutputProblems } from './run-structured-output-scenario.js';
+import { STRUCTURED_OUTPUT_SCENARIOS, STRUCTURED_OUTPUT_VARIANTS } from './structured-output-scenario.js';
 
 /** The assertions the suite uses; vitest's `expect` fits. */
 export interface ConformanceAssertion {
@@ -66,6 +68,15 @@ export function runConformanceSuite(options: ConformanceSuiteOptions): void {
         ).toEqual([]);
         expect(run.remaining, 'interactions left unserved').toBe(0);
       });
+    }
+    // A run with `output`, in each way this protocol's adapter carries the answer (by model).
+    for (const variant of STRUCTURED_OUTPUT_VARIANTS.filter((item) => item.protocol === options.protocol)) {
+      for (const scenario of STRUCTURED_OUTPUT_SCENARIOS) {
+        it(`${scenario.id} (${variant.mode}, ${variant.model}): ${scenario.title}`, async () => {
+          const run = await runStructuredOutputScenario({ variant, scenario, createModel: options.createModel });
+          expect(structuredOutputProblems(run, variant, scenario), 'structured output').toEqual([]);
+        });
+      }
     }
     const coverage = options.mediaCoverage;
     if (coverage !== undefined) {
