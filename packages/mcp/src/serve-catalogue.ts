@@ -85,6 +85,8 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
   });
 
   function createServer(connection: Omit<McpClientIdentity, 'authInfo'>): Server {
+    // The SDK's low-level `Server`, not `McpServer`: the catalogue's declarations are JSON Schema already and
+    // its executor does the validating, so every call must reach `tools/call` as the client sent it.
     const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
       capabilities: { tools: {} },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
