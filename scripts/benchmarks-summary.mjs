@@ -65,7 +65,15 @@ export function renderSummary(goalTable) {
   ]);
   const passed = rows.filter((row) => row[2] === 'pass').length;
   const run = /One run of `pnpm bench`[^,]*, (\d{4}-\d{2}-\d{2})[^,]*, at commit (\w+)/.exec(goalTable);
-  const when = run === null ? '' : ` (the run of ${run[1]}, at commit ${run[2]})`;
+  // Rows a later phase added from its own run (`pnpm bench --only=PHASE`) say so, and the summary repeats it.
+  const added = [
+    ...goalTable.matchAll(
+      /The ([\w -]+?) rows? comes? from `pnpm bench --only=\w+`, (\d{4}-\d{2}-\d{2})[^,]*,\s+at\s+commit\s+(\w+)/g,
+    ),
+  ]
+    .map((match) => `; the ${match[1]} rows from the run of ${match[2]}, at commit ${match[3]}`)
+    .join('');
+  const when = run === null ? '' : ` (the run of ${run[1]}, at commit ${run[2]}${added})`;
   return [
     START,
     `${passed} of ${rows.length} goals pass${when}. Each is judged on CPU time against a peer measured in the same run.`,

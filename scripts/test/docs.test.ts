@@ -15,6 +15,7 @@ const GUIDES = [
   'confirmations-and-provenance',
   'providers-and-config',
   'streaming',
+  'long-runs-and-context',
   'structured-output',
   'stores-and-durable-runs',
   'mcp',
@@ -24,7 +25,7 @@ const GUIDES = [
 const typedBlocks = codeBlocks as (text: string) => { kind: string; line: number; code: string }[];
 
 describe('the documentation', () => {
-  it('has the nine guides, each linked from the site index and from the core README', () => {
+  it('has the ten guides, each linked from the site index and from the core README', () => {
     expect(
       readdirSync(join(root, 'docs/guides'))
         .map((name) => name.replace(/\.md$/, ''))

@@ -1,7 +1,17 @@
 import type { Scenario } from './scenario/scenario.js';
 import type { StepTiming } from './wire/time-steps.js';
 
-export type Phase = 'timing' | 'paths' | 'rss' | 'imports' | 'translation' | 'wire' | 'startup' | 'durable' | 'search';
+export type Phase =
+  | 'timing'
+  | 'paths'
+  | 'rss'
+  | 'imports'
+  | 'translation'
+  | 'wire'
+  | 'startup'
+  | 'durable'
+  | 'search'
+  | 'context';
 export const PHASES: readonly Phase[] = [
   'timing',
   'paths',
@@ -12,6 +22,7 @@ export const PHASES: readonly Phase[] = [
   'startup',
   'durable',
   'search',
+  'context',
 ];
 
 export interface BenchOptions {

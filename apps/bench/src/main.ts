@@ -10,6 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseBenchOptions } from './bench-options.js';
+import { formatContextReport } from './context/format-context-report.js';
+import { type ContextFigures, measureContext } from './context/measure-context.js';
 import { formatDurable } from './durable/format-durable.js';
 import { type DurableReport, measureDurableRunner } from './durable/measure-durable-runner.js';
 import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
@@ -162,6 +164,14 @@ if (options.phases.has('search')) {
   print(formatHeldOutReport(rows, speed, `${loadBefore.toFixed(1)} → ${currentLoadAverage().toFixed(1)}`));
 }
 
+// The context policy: a 200-turn run of 20 KB results on every backend, and the policy's own cost per turn.
+let context: ContextFigures | undefined;
+if (options.phases.has('context')) {
+  log(`context policy: 200 turns of 20 KB results on every backend, its cost per turn (${elapsed()})`);
+  context = await measureContext({ quick: options.quick, log });
+  print(formatContextReport(context));
+}
+
 const results: BenchResults = {
   options,
   cells,
@@ -175,6 +185,7 @@ const results: BenchResults = {
   corpusCatalogue,
   coldImports,
   search,
+  context,
 };
 const judged = await judgeGoals(results);
 

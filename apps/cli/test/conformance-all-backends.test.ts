@@ -1,59 +1,17 @@
 // One catalogue, one loop, five backends (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses,
 // Gemini over @google/genai and over @google/generative-ai), each through its official SDK over real HTTP
 // to the replay server: every conformance scenario must give the same neutral trace on all of them.
-import { createAnthropicModel } from '@toolcircuit/anthropic';
 import type { Message, Model, ModelRequest } from '@toolcircuit/core';
-import { createGoogleModel } from '@toolcircuit/google';
-import { createOpenAIChatModel, createOpenAIResponsesModel } from '@toolcircuit/openai';
 import {
   argumentStyleOf,
   CONFORMANCE_SCENARIOS,
-  type ConformanceBackend,
   type ConformanceRun,
   type ConformanceScenario,
   type NeutralTrace,
   runConformanceScenario,
 } from '@toolcircuit/testing';
 import { describe, expect, it } from 'vitest';
-
-interface NamedBackend extends ConformanceBackend {
-  readonly label: string;
-}
-
-const KEY = 'test-key-not-secret';
-
-const BACKENDS: readonly NamedBackend[] = [
-  {
-    label: 'anthropic messages',
-    protocol: 'anthropic-messages',
-    createModel: ({ baseURL, modelId }) =>
-      createAnthropicModel({ model: modelId, baseURL, apiKey: KEY, maxRetries: 0 }),
-  },
-  {
-    label: 'openai chat completions',
-    protocol: 'openai-chat',
-    createModel: ({ baseURL, modelId }) =>
-      createOpenAIChatModel({ model: modelId, baseURL: `${baseURL}/v1`, apiKey: KEY, maxRetries: 0, env: {} }),
-  },
-  {
-    label: 'openai responses',
-    protocol: 'openai-responses',
-    createModel: ({ baseURL, modelId }) =>
-      createOpenAIResponsesModel({ model: modelId, baseURL: `${baseURL}/v1`, apiKey: KEY, maxRetries: 0, env: {} }),
-  },
-  {
-    label: 'gemini over @google/genai',
-    protocol: 'gemini',
-    createModel: ({ baseURL, modelId }) =>
-      createGoogleModel({ sdk: 'genai', model: modelId, baseURL, apiKey: KEY, env: {} }),
-  },
-  {
-    label: 'gemini over @google/generative-ai',
-    protocol: 'gemini',
-    createModel: ({ baseURL, modelId }) =>
-      createGoogleModel({ sdk: 'generative-ai', model: modelId, baseURL, apiKey: KEY, env: {} }),
-  },
-];
+import { BACKENDS } from './support/all-backends.js';
 
 const STYLE_DEPENDENT = '(depends on how the protocol carries arguments)';
 

@@ -1,6 +1,7 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Model, ModelRequest, ModelTurn, StreamEvent } from '@toolcircuit/core';
 import { finalAnswerEvents, finalAnswerTurn, invalidResponseError } from '@toolcircuit/core/provider';
+import { supportsContextEditing } from './anthropic-context-editing.js';
 import { anthropicFinalAnswer } from './anthropic-final-answer.js';
 import {
   type AnthropicModelOptions,
@@ -60,7 +61,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     );
   }
 
-  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, generate, stream };
+  // Context editing where the model has it: a context policy with `native` then leaves the clearing to the API.
+  const clearsToolResults = options.contextEditing ?? supportsContextEditing(options.model);
+  return { provider: ANTHROPIC_PROVIDER, modelId: options.model, clearsToolResults, generate, stream };
 }
 
 function isMessage(value: unknown): value is Message {

@@ -30,6 +30,12 @@ export interface AnthropicModelOptions {
    */
   readonly toolSearch?: AnthropicToolSearch;
   /**
+   * Whether this model has context editing (`context_management` with `clear_tool_uses`, beta), which a
+   * context policy with `native: true` then uses instead of clearing results itself. Default: by the model
+   * id (Claude 4 and later); set it for an id the adapter cannot tell (a proxy's alias, a platform's id).
+   */
+  readonly contextEditing?: boolean;
+  /**
    * How a run's structured answer (`runLoop`'s `output`) is asked for: `native` (structured outputs,
    * `output_config.format`) or `tool` (an answer tool the model must call). Default: `native` on Claude
    * Opus, Sonnet and Haiku 4.5 and later, `tool` on other models.
@@ -73,6 +79,14 @@ export function validateAnthropicOptions(options: AnthropicModelOptions): void {
       'invalid_option',
       'toolSearch',
       `toolSearch must be 'neutral', 'bm25' or 'regex', got ${JSON.stringify(toolSearch)}.`,
+    );
+  }
+  const contextEditing: unknown = options.contextEditing;
+  if (contextEditing !== undefined && typeof contextEditing !== 'boolean') {
+    throw new AnthropicConfigurationError(
+      'invalid_option',
+      'contextEditing',
+      `contextEditing must be true or false, got ${JSON.stringify(contextEditing)}.`,
     );
   }
   const structured: unknown = options.structuredOutput;

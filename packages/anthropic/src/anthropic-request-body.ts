@@ -2,9 +2,14 @@ import { Anthropic } from '@anthropic-ai/sdk';
 import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
 import type { JsonTextCache } from '@toolcircuit/core';
 import { stringifyRequestBody } from '@toolcircuit/core/provider';
+import type { AnthropicRequestBody } from './build-anthropic-request.js';
 
-/** What `messages.create` is given: the built body plus `stream` (and `temperature`, see AnthropicRequestBody). */
-export type AnthropicCreateParams = MessageCreateParams & { temperature?: number };
+/**
+ * What `messages.create` is given: the built body plus `stream` (and `temperature`, `context_management`, see
+ * AnthropicRequestBody).
+ */
+export type AnthropicCreateParams = MessageCreateParams &
+  Pick<AnthropicRequestBody, 'temperature' | 'context_management'>;
 
 // One cache for every model: the text of a sealed converted message or tool list depends on nothing else, and
 // the conversions it is keyed by are themselves shared by all models (module-level caches). A cache per model

@@ -14,6 +14,7 @@ import {
   assembleAnthropicTurn,
   CUT_OFF_INPUT_ERROR,
   callOf,
+  contextManagementOf,
   cutOffCall,
   isServerBlock,
   parseAnthropicBlock,
@@ -71,6 +72,7 @@ export class AnthropicStreamAssembler {
   #stopSequence: string | null = null;
   #usage: MessageDeltaUsage | undefined;
   #container: string | undefined;
+  #contextManagement: JsonObject | undefined;
   #stopDetails: JsonObject | undefined;
   #stopped = false;
 
@@ -109,6 +111,7 @@ export class AnthropicStreamAssembler {
         this.#stopReason = event.delta.stop_reason ?? this.#stopReason;
         this.#stopSequence = event.delta.stop_sequence ?? this.#stopSequence;
         this.#container = event.delta.container?.id ?? this.#container;
+        this.#contextManagement = contextManagementOf(event) ?? this.#contextManagement;
         const details = (event.delta as unknown as { stop_details?: unknown }).stop_details;
         if (typeof details === 'object' && details !== null) this.#stopDetails = details as JsonObject;
         this.#usage = mergeUsage(this.#usage, event.usage);
@@ -277,6 +280,7 @@ export class AnthropicStreamAssembler {
         usage: this.#usage,
         container: this.#container,
         serverBlocks,
+        contextManagement: this.#contextManagement,
         ...(this.#stopDetails === undefined ? {} : { stopDetails: this.#stopDetails }),
       },
       this.#names,

@@ -1,5 +1,7 @@
+import type { BetaContextManagementConfig } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelRequest } from '@toolcircuit/core';
+import { anthropicContextManagement } from './anthropic-context-editing.js';
 import {
   type AnthropicStructuredOutput,
   anthropicOutput,
@@ -13,9 +15,13 @@ import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 /**
  * The request body without `stream`. `temperature` is not in SDK 1.14's types (API version 2026-10-21
  * deprecates it) but is still sent when the neutral request sets it: dropping it silently would hide the
- * caller's intent, and the API is the one to refuse it.
+ * caller's intent, and the API is the one to refuse it. `context_management` is typed by the SDK's beta
+ * Messages API, whose beta header goes with it (see `anthropic-context-editing.ts`).
  */
-export type AnthropicRequestBody = Omit<MessageCreateParamsBase, 'stream'> & { temperature?: number };
+export type AnthropicRequestBody = Omit<MessageCreateParamsBase, 'stream'> & {
+  temperature?: number;
+  context_management?: BetaContextManagementConfig | null;
+};
 
 export interface AnthropicRequest {
   readonly body: AnthropicRequestBody;
@@ -37,7 +43,7 @@ export interface AnthropicRequestSettings {
  * Neutral request → Messages API body. `providerOptions.anthropic` (e.g. `thinking`, `metadata`,
  * `stop_sequences`) is merged last, so it can also override what the adapter chose; `stream` is the
  * adapter's to decide and is ignored there. The latest assistant message's container id (code execution)
- * is sent back as `container`.
+ * is sent back as `container`; a context policy's `contextEditing` becomes `context_management`.
  */
 export function buildAnthropicRequest(neutral: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequest {
   // A run's structured answer: `output_config.format`, or an answer tool added to the request.
@@ -63,6 +69,8 @@ export function buildAnthropicRequest(neutral: ModelRequest, settings: Anthropic
     }),
   );
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.contextEditing !== undefined)
+    body.context_management = anthropicContextManagement(request.contextEditing, prepared.names);
   const container = lastContainer(request.messages);
   if (container !== undefined) body.container = container;
   const { stream: _stream, ...bag } = request.providerOptions?.['anthropic'] ?? {};

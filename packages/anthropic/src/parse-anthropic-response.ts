@@ -101,6 +101,7 @@ export function parseAnthropicResponse(message: Message, names: AnthropicToolNam
       ...message,
       container: message.container?.id ?? undefined,
       serverBlocks,
+      contextManagement: contextManagementOf(message),
       ...(isObject(stopDetails) ? { stopDetails } : {}),
     },
     names,
@@ -126,8 +127,19 @@ export interface AnthropicEnvelope {
   /** Id of the code-execution container the next request must name again. */
   readonly container: string | undefined;
   readonly serverBlocks: readonly ServerBlock[];
+  /** What context editing did (`context_management.applied_edits`), when the request asked for it. */
+  readonly contextManagement?: JsonObject | undefined;
   /** Why the model stopped, in detail (a refusal's category and explanation), when the API says. */
   readonly stopDetails?: JsonObject;
+}
+
+/**
+ * The `context_management` a response or a `message_delta` event carries (SDK 1.14 types it on the beta
+ * Messages API only, so it is read as what it is: JSON the API sent).
+ */
+export function contextManagementOf(value: object): JsonObject | undefined {
+  const found: unknown = (value as { context_management?: unknown }).context_management;
+  return typeof found === 'object' && found !== null && !Array.isArray(found) ? (found as JsonObject) : undefined;
 }
 
 /** The neutral turn from parsed content and the response envelope (shared by generate and stream). */
@@ -247,6 +259,8 @@ export function convertAnthropicUsage(usage: AnthropicUsage | MessageDeltaUsage 
   return {
     ...result,
     ...(cacheRead === undefined ? {} : { cachedInputTokens: cacheRead }),
+    // Written to the cache: billed above the base input rate, so a price needs them apart (only when some were).
+    ...(cacheWrite === undefined || cacheWrite === 0 ? {} : { cacheWriteInputTokens: cacheWrite }),
     ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
   };
 }
@@ -258,6 +272,7 @@ function responseMetadata(message: AnthropicEnvelope): JsonObject {
   const cacheWrite = message.usage?.cache_creation_input_tokens;
   if (typeof cacheWrite === 'number') meta['cacheCreationInputTokens'] = cacheWrite;
   if (message.container !== undefined) meta['container'] = message.container;
+  if (message.contextManagement !== undefined) meta['contextManagement'] = message.contextManagement;
   if (message.serverBlocks.length > 0) {
     meta['serverBlocks'] = message.serverBlocks.map(({ before, block }) => ({ before, block }));
   }

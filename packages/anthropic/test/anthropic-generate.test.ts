@@ -168,6 +168,7 @@ describe('generate(): response → neutral turn', () => {
       outputTokens: 20,
       totalTokens: 135,
       cachedInputTokens: 100,
+      cacheWriteInputTokens: 5,
       reasoningTokens: 7,
     });
   });

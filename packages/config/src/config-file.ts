@@ -5,7 +5,7 @@ import { CONFIG_FILE_SCHEMA, MODEL_OBJECT_SCHEMA } from './config-file-schema.js
 import { didYouMean } from './did-you-mean.js';
 import { ModelConfigurationError } from './errors/configuration-error.js';
 import type { ModelConfig } from './model-config.js';
-import { parseModelSpec } from './parse-model-spec.js';
+import { parseModelList } from './parse-model-list.js';
 
 export const CONFIG_FILE_NAME = 'toolcircuit.config.json';
 
@@ -77,7 +77,7 @@ export function parseConfig(value: unknown, file = CONFIG_FILE_NAME): Toolcircui
   const model = (value as { model?: unknown } | null)?.model;
   if (typeof model === 'string') {
     try {
-      parseModelSpec(model, '/model');
+      parseModelList(model, '/model');
     } catch (error) {
       problems.push({ field: '/model', message: (error as Error).message.replace(/^\/model: /, '') });
     }

@@ -1,11 +1,11 @@
-import type { Model } from '@toolcircuit/core';
+import { fallbackModel, type Model } from '@toolcircuit/core';
 import { ADAPTER_PACKAGES } from './adapter-packages.js';
 import { findApiKey } from './api-key.js';
 import { CONFIG_FILE_NAME, loadConfigFile, parseModelConfig } from './config-file.js';
 import { ModelConfigurationError } from './errors/configuration-error.js';
 import { importAdapter } from './import-adapter.js';
 import type { ModelConfig } from './model-config.js';
-import { parseModelSpec } from './parse-model-spec.js';
+import { parseModelList } from './parse-model-list.js';
 import { DEFAULT_API_KEY_ENV } from './providers.js';
 import { BASE_URL_ENV, MODEL_ENV } from './resolve-model-config.js';
 import { withProviderOptions } from './with-provider-options.js';
@@ -33,7 +33,9 @@ export interface CreateModelOptions {
 
 /**
  * Builds the adapter model a `"provider:model"` string or a {@link ModelConfig} names, importing the adapter
- * package on demand. Which model, in order: `TOOLCIRCUIT_MODEL` (unless `envOverrides: false`), the
+ * package on demand; a comma-separated list (`"anthropic:claude-sonnet-5-5, openai:gpt-5"`, in any of the
+ * places below) builds each and returns one `fallbackModel` of them: the first answers, the next when it
+ * fails with a retryable provider error. Which model, in order: `TOOLCIRCUIT_MODEL` (unless `envOverrides: false`), the
  * argument, the `model` of `toolcircuit.config.json`. `TOOLCIRCUIT_BASE_URL` then replaces the endpoint.
  * The key comes from the environment ({@link findApiKey}); options that belong to another provider (`sdk`,
  * `strict`) are ignored, so switching the provider string is the only edit needed.
@@ -52,35 +54,39 @@ export async function createModel(
   options: CreateModelOptions = {},
 ): Promise<Model> {
   const env = options.env ?? process.env;
-  const config = await chooseModel(specOrConfig, env, options);
-  const model = await buildModel(config, env, options.fetch);
-  return withProviderOptions(model, config.providerOptions);
+  const configs = await chooseModels(specOrConfig, env, options);
+  const models: Model[] = [];
+  for (const config of configs) {
+    models.push(withProviderOptions(await buildModel(config, env, options.fetch), config.providerOptions));
+  }
+  // A list (`"anthropic:…, openai:…"`): one model that falls over to the next when one fails.
+  return models.length === 1 ? (models[0] as Model) : fallbackModel(models);
 }
 
-async function chooseModel(
+async function chooseModels(
   specOrConfig: string | ModelConfig | undefined,
   env: Readonly<Record<string, string | undefined>>,
   options: CreateModelOptions,
-): Promise<ModelConfig> {
+): Promise<ModelConfig[]> {
   const overrides = options.envOverrides !== false;
   const fromEnv = overrides ? nonEmpty(env[MODEL_ENV]) : undefined;
   const chosen =
     fromEnv !== undefined
-      ? parseModelSpec(fromEnv, MODEL_ENV)
+      ? parseModelList(fromEnv, MODEL_ENV)
       : specOrConfig !== undefined
         ? typeof specOrConfig === 'string'
-          ? parseModelSpec(specOrConfig)
-          : parseModelConfig(specOrConfig)
-        : await modelOfConfigFile(options.configFile);
+          ? parseModelList(specOrConfig)
+          : [parseModelConfig(specOrConfig)]
+        : await modelsOfConfigFile(options.configFile);
   const baseURL = overrides ? nonEmpty(env[BASE_URL_ENV]) : undefined;
-  return baseURL === undefined ? chosen : { ...chosen, baseURL };
+  return baseURL === undefined ? chosen : chosen.map((config) => ({ ...config, baseURL }));
 }
 
-async function modelOfConfigFile(configFile: string | false | undefined): Promise<ModelConfig> {
+async function modelsOfConfigFile(configFile: string | false | undefined): Promise<ModelConfig[]> {
   const file = configFile === false ? undefined : (configFile ?? CONFIG_FILE_NAME);
   const config = file === undefined ? undefined : await loadConfigFile(file);
   const model = config?.model;
-  if (model !== undefined) return typeof model === 'string' ? parseModelSpec(model, '/model') : model;
+  if (model !== undefined) return typeof model === 'string' ? parseModelList(model, '/model') : [model];
   throw new ModelConfigurationError(
     'invalid_model_spec',
     'model',

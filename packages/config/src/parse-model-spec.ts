@@ -8,6 +8,13 @@ import { isProviderName, PROVIDERS } from './providers.js';
  * separates: model ids may contain colons themselves (fine-tuned OpenAI ids do).
  */
 export function parseModelSpec(spec: string, field = 'model'): ModelConfig {
+  if (spec.includes(',')) {
+    throw new ModelConfigurationError(
+      'invalid_model_spec',
+      field,
+      `${field}: "${spec}" is a list of models (a fallback list); give one "provider:model" here. createModel takes the list and builds the fallback.`,
+    );
+  }
   const colon = spec.indexOf(':');
   if (colon <= 0 || colon === spec.length - 1) {
     throw new ModelConfigurationError(

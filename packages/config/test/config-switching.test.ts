@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FallbackModel } from '@toolcircuit/core';
 import { type ReplayServer, startReplayServer } from '@toolcircuit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModel, ModelConfigurationError, parseConfig, parseModelConfig, parseModelSpec } from '../src/index.js';
@@ -112,6 +113,41 @@ describe('createModel: which model', () => {
     expect(error.message).toContain('TOOLCIRCUIT_MODEL=provider:model');
     expect(error.message).toContain('toolcircuit.config.json');
     expect(error.message).not.toMatch(/must be object/);
+  });
+});
+
+describe('createModel: a fallback list', () => {
+  it('TOOLCIRCUIT_MODEL=a,b builds both, as one model that falls over from the first to the second', async () => {
+    const model = (await createModel(undefined, {
+      env: {
+        TOOLCIRCUIT_MODEL: 'anthropic:claude-haiku-5-5, openai-responses:gpt-5',
+        ANTHROPIC_API_KEY: KEY,
+        OPENAI_API_KEY: 'sk-test',
+      },
+    })) as FallbackModel;
+    expect(model.provider).toBe('fallback');
+    expect(model.models.map((one) => `${one.provider}:${one.modelId}`)).toEqual([
+      'anthropic:claude-haiku-5-5',
+      'openai:gpt-5',
+    ]);
+  });
+
+  it('a list in toolcircuit.config.json, each entry checked; a bad one is named', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'toolcircuit-config-'));
+    const file = join(dir, 'toolcircuit.config.json');
+    await writeFile(file, JSON.stringify({ model: 'google:gemini-2.5-flash,anthropic:claude-haiku-5-5' }));
+    const model = (await createModel(undefined, {
+      env: { GEMINI_API_KEY: 'g-test', ANTHROPIC_API_KEY: KEY },
+      configFile: file,
+    })) as FallbackModel;
+    expect(model.models.map((one) => one.provider)).toEqual(['google', 'anthropic']);
+    expect(() => parseConfig({ model: 'google:gemini-2.5-flash, antropic:claude' })).toThrow(/antropic/);
+  });
+
+  it('where one model is expected (resolveModelConfig, the CLI), a list is refused by name, not misread', () => {
+    expect(() => parseModelSpec('anthropic:claude-haiku-5-5,openai:gpt-5', 'TOOLCIRCUIT_MODEL')).toThrow(
+      /is a list of models/,
+    );
   });
 });
 

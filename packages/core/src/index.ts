@@ -76,6 +76,18 @@ export {
   renderResultCoverageTable,
   resultPartKindOf,
 } from './content/result-coverage.js';
+export {
+  type ContextPolicy,
+  type ContextReport,
+  DEFAULT_KEEP_TURNS,
+  type SummariseInput,
+} from './context/context-policy.js';
+export { type CostBudget, costBudget } from './cost/cost-budget.js';
+export type { ModelPrice } from './cost/model-price.js';
+export { priceOf } from './cost/price-of.js';
+export { PRICE_TABLE } from './cost/price-table.js';
+export { type RunCost, runCost } from './cost/run-cost.js';
+export { addCost, type Cost, turnCost } from './cost/turn-cost.js';
 export type {
   DataFlowOptions,
   PlanOptions,
@@ -135,16 +147,29 @@ export type {
   RepairToolCall,
 } from './execute/repair-call.js';
 export type { RefusalReason, Verdict, VerdictKind } from './execute/verdict.js';
+export { type AnsweringModel, answeringModelOf, type FailedModel } from './fallback/answering-model.js';
+export { type FallbackModel, type FallbackOptions, fallbackModel } from './fallback/fallback-model.js';
+export {
+  backToPrimaryAfter,
+  type FallbackFailure,
+  type FallbackPolicy,
+  type FallbackPosition,
+} from './fallback/fallback-policy.js';
+export { type ModelChoice, oneModel } from './fallback/one-model.js';
+export { GEMINI_FOREIGN_CALL_SIGNATURE } from './fallback/request-for-provider.js';
 export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
 export type {
+  AnsweringModelNote,
   Journal,
   JournalAppendDetail,
   JournalEntry,
   JournalNote,
   JournalProvenance,
+  ProviderPartNote,
+  TurnNote,
 } from './journal/journal.js';
 export { type ConversionCache, cachedConversion } from './json/cached-conversion.js';
 export {
@@ -201,6 +226,7 @@ export type {
 } from './messages/messages.js';
 export { toolCallsOf, toolResultText } from './messages/messages.js';
 export type {
+  ContextEditing,
   DeferredTools,
   Model,
   ModelRequest,

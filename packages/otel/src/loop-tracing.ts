@@ -7,6 +7,7 @@ import {
   type LoopResult,
   type LoopStream,
   type Message,
+  oneModel,
   type PausedRun,
   type ResumeOptions,
   resumeLoop,
@@ -153,12 +154,14 @@ function invocationStart(
   paused?: PausedRun,
   decisions?: readonly ConfirmationDecision[],
 ): InvocationStart {
+  // A fallback list is `fallback`, its id the list's models (each turn says which of them answered it).
+  const model = oneModel(options.model);
   return {
     kind,
     runId,
     at: now(),
-    provider: options.model.provider,
-    modelId: options.model.modelId,
+    provider: model.provider,
+    modelId: model.modelId,
     sessionId: options.session.id,
     streaming,
     system: options.system,

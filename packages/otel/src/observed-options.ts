@@ -9,6 +9,7 @@ import {
   type Message,
   type Model,
   type ModelTurn,
+  oneModel,
   type StepContext,
   type StepSettings,
 } from '@toolcircuit/core';
@@ -72,10 +73,12 @@ export function observedOptions<O extends ObservableOptions>(options: O, run: Ob
     },
   };
   const turns: TurnCounter = { next: run.firstTurn };
-  const model = observedModel(options.model, invocation, turns);
+  // A fallback list is observed as the one model the loop asks (each turn says which of the list answered).
+  const asked = oneModel(options.model, options.retry);
+  const model = observedModel(asked, invocation, turns);
   const prepareStep = options.prepareStep;
   // A step's own model is observed too, on the same turn count; one wrapper per model.
-  const stepModels = new Map<Model, Model>([[options.model, model]]);
+  const stepModels = new Map<Model, Model>([[asked, model]]);
   const observeStep = (settings: StepSettings | undefined): StepSettings | undefined => {
     const chosen = settings?.model;
     if (chosen === undefined) return settings;

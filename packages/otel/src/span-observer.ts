@@ -1,5 +1,11 @@
 import type { Attributes, AttributeValue, Context, Span, Tracer } from '@opentelemetry/api';
-import { type JsonValue, ProviderError, type ToolResultContent, toolResultText } from '@toolcircuit/core';
+import {
+  answeringModelOf,
+  type JsonValue,
+  ProviderError,
+  type ToolResultContent,
+  toolResultText,
+} from '@toolcircuit/core';
 import { dataFlowOf, originLines, referenceLines } from './data-flow-of.js';
 import { GEN_AI, GEN_AI_OPERATION, genAiProviderName } from './gen-ai-attributes.js';
 import type { OpenTelemetryApi } from './load-open-telemetry-api.js';
@@ -179,8 +185,20 @@ function endChatSpan(span: Span, start: ModelCallStart, end: ModelCallEnd, optio
   const { modelTurn, error } = end;
   if (modelTurn !== undefined) {
     const { usage, stopReason } = modelTurn;
+    const answering = answeringModelOf(modelTurn);
     span.setAttributes(
       compact({
+        ...(answering === undefined
+          ? {}
+          : {
+              [GEN_AI.providerName]: genAiProviderName(answering.provider),
+              [GEN_AI.requestModel]: answering.modelId,
+              [TOOLCIRCUIT.fallbackMember]: answering.member,
+              [TOOLCIRCUIT.fallbackFrom]: answering.fellBackFrom?.map(
+                (failed) =>
+                  `${failed.provider}:${failed.modelId} ${failed.code}${failed.status === undefined ? '' : ` ${failed.status}`}`,
+              ),
+            }),
         [GEN_AI.responseModel]: responseModelOf(modelTurn),
         [GEN_AI.responseId]: responseIdOf(modelTurn),
         [GEN_AI.responseFinishReasons]: [stopReason.raw ?? stopReason.unified],

@@ -71,6 +71,13 @@ export const TOOLCIRCUIT = {
   /** The paths of the values the human vouched for in the decision (typed or chosen; never the values). */
   decisionVouched: 'toolcircuit.decision.vouched',
   providerErrorRetryable: 'toolcircuit.provider_error.retryable',
+  /**
+   * On a `chat` span of a run given a fallback list: the place in the list of the model that answered (0: the
+   * primary; `gen_ai.provider.name` and `gen_ai.request.model` then name that model), and the models that
+   * failed the turn first (`anthropic:claude-sonnet-5-5 overloaded 529`).
+   */
+  fallbackMember: 'toolcircuit.fallback.member',
+  fallbackFrom: 'toolcircuit.fallback.from',
 } as const;
 
 /** Span events on the agent span. */

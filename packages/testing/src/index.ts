@@ -93,6 +93,13 @@ export {
 } from './conformance/media-result-scenario.js';
 export { createToolSearchCatalogue, TOOL_SEARCH_DEFERRED_TOOLS } from './conformance/tool-search-catalogue.js';
 export {
+  type ExpectedCall,
+  type FallbackPairOptions,
+  type FallbackPairOutcome,
+  foreignHistoryProblems,
+  playFallbackPair,
+} from './fallback/index.js';
+export {
   FAULT_CASES,
   FAULT_WIRES,
   type FaultAnswer,
@@ -133,6 +140,7 @@ export {
   startRecordingServer,
 } from './record/recording-server.js';
 export { SCRUBBED, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './record/scrub-secrets.js';
+export { countedUsage } from './replay/counted-usage.js';
 export { type MatchFailure, type MatchOptions, matchRequest } from './replay/match-request.js';
 export { ReplayIncompleteError } from './replay/replay-incomplete-error.js';
 export {

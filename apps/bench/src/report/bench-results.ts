@@ -1,4 +1,5 @@
 import type { BenchOptions } from '../bench-options.js';
+import type { ContextFigures } from '../context/measure-context.js';
 import type { DurableReport } from '../durable/measure-durable-runner.js';
 import type { ColdImports } from '../measure/measure-adapter-imports.js';
 import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
@@ -42,4 +43,6 @@ export interface BenchResults {
   readonly coldImports: ColdImports | undefined;
   /** The `search` phase: tool-search recall on the held-out and tuning sets, and its speed. */
   readonly search?: { readonly rows: readonly HeldOutRow[]; readonly speed: SearchSpeed } | undefined;
+  /** The `context` phase: the long run under a context policy on every backend, and the policy's own cost. */
+  readonly context?: ContextFigures | undefined;
 }

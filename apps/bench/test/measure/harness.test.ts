@@ -12,7 +12,6 @@ import {
 import { runMatrix } from '../../src/measure/run-matrix.js';
 import { intervals, median } from '../../src/measure/stats.js';
 import { warmUpSystems } from '../../src/measure/warm-up-systems.js';
-import type { BenchResults } from '../../src/report/bench-results.js';
 import { loadGoalRows } from '../../src/report/goals/load-goal-rows.js';
 import { judgeGoals } from '../../src/report/judge-goals.js';
 import { formatMatrix } from '../../src/report/print-report.js';
@@ -22,6 +21,7 @@ import type { SystemSpec } from '../../src/systems/bench-system.js';
 import { handWrittenSystem } from '../../src/systems/hand-written-system.js';
 import { toolcircuitSystem } from '../../src/systems/toolcircuit-system.js';
 import { instantResponse, protocolOf } from '../../src/wire/instant-responses.js';
+import { resultsOf } from '../support/results-of.js';
 
 const tiny = {
   cells: [
@@ -237,20 +237,3 @@ describe('the bench harness (structure only, no timing asserted)', () => {
     SLOW,
   );
 });
-
-/** A run's results with only the given phases' figures: every other phase measured nothing. */
-function resultsOf(figures: Pick<BenchResults, 'options'> & Partial<BenchResults>): BenchResults {
-  return {
-    cells: [],
-    paths: [],
-    rss: [],
-    rssGoal: [],
-    imports: [],
-    translation: [],
-    wire: undefined,
-    durable: undefined,
-    corpusCatalogue: undefined,
-    coldImports: undefined,
-    ...figures,
-  };
-}

@@ -4,14 +4,10 @@
 // on the wire. The same task with all 600 tools shown is the size reference.
 import { toolResultText } from '@toolcircuit/core';
 import { describe, expect, it } from 'vitest';
-import {
-  FOUND_TOOL,
-  NOT_LOADED_TOOL,
-  playDeferredTask,
-  SEARCH_BACKENDS,
-} from '../../src/search/measure-deferred-requests.js';
+import { FOUND_TOOL, NOT_LOADED_TOOL, playDeferredTask } from '../../src/search/measure-deferred-requests.js';
+import { SDK_BACKENDS } from '../../src/wire/sdk-backends.js';
 
-describe.each(SEARCH_BACKENDS)('$label: 600 deferred tools', (backend) => {
+describe.each(SDK_BACKENDS)('$label: 600 deferred tools', (backend) => {
   it('loads only what it searched for, runs a found tool, refuses one it did not load', async () => {
     const run = await playDeferredTask(backend, 'deferred');
     expect(run.result.status).toBe('completed');

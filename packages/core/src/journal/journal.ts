@@ -97,20 +97,24 @@ export interface JournalAppendDetail {
   readonly result: ToolResultPart;
 }
 
-/**
- * Something the loop saw in a model turn that is not a call but belongs in the audit trail: a part the
- * adapter could not give a neutral meaning (a `provider` part: an item, block or part of a type it does not
- * know). The part itself stays in the conversation; the note says it was there, and what it was.
- */
-export interface JournalNote {
-  readonly kind: 'provider_part';
+/** What every journal note says: when, in which run and session, for whom, about which turn. */
+export interface TurnNote {
   /** When the turn was read (ISO 8601). */
   readonly at: string;
   readonly runId: string;
   readonly sessionId: string;
   readonly humanId: string;
-  /** 1-based model turn the part came from. */
+  /** 1-based model turn the note is about. */
   readonly turn: number;
+}
+
+/**
+ * Something the loop saw in a model turn that is not a call but belongs in the audit trail: a part the
+ * adapter could not give a neutral meaning (a `provider` part: an item, block or part of a type it does not
+ * know). The part itself stays in the conversation; the note says it was there, and what it was.
+ */
+export interface ProviderPartNote extends TurnNote {
+  readonly kind: 'provider_part';
   /** The adapter that kept it (`anthropic`, `openai`, `google`…). */
   readonly provider: string;
   /** The provider's own name for it (an item or block `type`, a Gemini part's field). */
@@ -120,6 +124,30 @@ export interface JournalNote {
   /** SHA-256 of the part's canonical JSON: what was received, without keeping it here. */
   readonly dataDigest: string;
 }
+
+/**
+ * Which model of a fallback list answered a turn (`LoopOptions.model` as a list, or a `fallbackModel`), and
+ * the models that failed it first: one note per turn of such a run, so the audit trail says which provider
+ * saw what and wrote which calls.
+ */
+export interface AnsweringModelNote extends TurnNote {
+  readonly kind: 'answering_model';
+  readonly provider: string;
+  readonly modelId: string;
+  /** Its place in the list (0: the primary). */
+  readonly member: number;
+  /** The models that failed this turn before, in order, with the error code (and HTTP status) of each. */
+  readonly fellBackFrom?: readonly {
+    readonly provider: string;
+    readonly modelId: string;
+    readonly member: number;
+    readonly code: string;
+    readonly status?: number;
+  }[];
+}
+
+/** What the loop notes about a turn besides its calls. */
+export type JournalNote = ProviderPartNote | AnsweringModelNote;
 
 /**
  * Append-only record of every attempt. `append` may be async (database stores); the executor awaits it

@@ -1,3 +1,4 @@
+import { checkContextPolicy } from '../context/check-context-policy.js';
 import { checkDataFlowOptions } from '../data-flow/check-data-flow-options.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { runOutputOf } from '../output/run-output.js';
@@ -47,6 +48,7 @@ export function checkLoopOptions(options: Omit<LoopOptions, 'messages'>): void {
     throw new InvalidLoopOptionsError('confirmation', `got ${String(options.confirmation)}; use "refuse" or "pause".`);
   }
   checkProvenanceOptions(options.provenance);
+  checkContextPolicy(options.contextPolicy);
   if (options.seal !== undefined) sealKeysOf(options.seal);
   checkDataFlowOptions(options.dataFlow, options.catalogue, options.provenance);
   checkStepOptions(options);

@@ -1,6 +1,8 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
+import { withContextPolicy } from '../context/context-turns.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
+import type { WithOneModel } from '../fallback/one-model.js';
 import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messages/messages.js';
 import type { Model } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
@@ -32,7 +34,8 @@ import { type SettledCall, settleCalls } from './settle-calls.js';
 import type { TurnSource } from './turn-source.js';
 import { growingCallIdsOf, renamedIds, withUniqueCallIds } from './unique-call-ids.js';
 
-type Options = Omit<LoopOptions, 'messages'>;
+/** A fallback list is one `fallbackModel` by now (see `withOneModel`): the circuit asks one model. */
+type Options = WithOneModel<Omit<LoopOptions, 'messages'>>;
 
 /**
  * The circuit: turns until the model answers without calls (a turn the provider paused is asked to go on),
@@ -53,7 +56,7 @@ export async function runCircuit(
 ): Promise<LoopResult> {
   const progress: { open: OpenTurn | undefined } = { open: undefined };
   try {
-    return await turns(state, options, source, emit, abandon, progress);
+    return await turns(state, options, withContextPolicy(source, state, options), emit, abandon, progress);
   } catch (error) {
     // Only a stopped reader leaves a turn to answer: a failed run is not answered.
     if (error instanceof LoopStreamStopped && progress.open !== undefined) {

@@ -1,12 +1,14 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
+import type { ContextPolicy } from '../context/context-policy.js';
 import type { DataFlowOptions } from '../data-flow/data-flow-options.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
 import type { RepairToolCall } from '../execute/repair-call.js';
+import type { ModelChoice } from '../fallback/one-model.js';
 import type { Journal } from '../journal/journal.js';
 import type { Message } from '../messages/messages.js';
-import type { Model, ToolChoice } from '../messages/model.js';
+import type { ToolChoice } from '../messages/model.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
 import type { OutputOptions } from '../output/output-options.js';
 import type { ProvenanceOptions } from '../provenance/provenance-options.js';
@@ -18,7 +20,12 @@ import type { LoopHooks } from './loop-hooks.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 export interface LoopOptions {
-  readonly model: Model;
+  /**
+   * The model, or a fallback list `[primary, secondary, …]`: when one fails a turn with a retryable
+   * `ProviderError` (after its SDK's retries and `retry`), the next answers the same turn, and the run goes on
+   * (see `fallbackModel`, which also takes a policy).
+   */
+  readonly model: ModelChoice;
   readonly catalogue: Catalogue;
   /** Built by the application from its own authentication, never from model output. */
   readonly session: Session;
@@ -81,6 +88,12 @@ export interface LoopOptions {
   readonly hostedTools?: readonly HostedTool[];
   /** Ask for the tool list to be cached where the provider takes a hint (Anthropic `cache_control`). */
   readonly cacheTools?: boolean;
+  /**
+   * Keeps each model request within a token budget on long runs: old tool results cleared, old turns folded
+   * into a summary (see {@link ContextPolicy}). Only what is sent changes: the run's messages, its result, a
+   * paused or interrupted run and the journal keep every result whole.
+   */
+  readonly contextPolicy?: ContextPolicy;
   /**
    * Ask for the run's final answer as a typed object (`result.output`), tools still allowed on the way: the
    * answer is requested in the provider's structured mode, validated with the tools' validator, corrected

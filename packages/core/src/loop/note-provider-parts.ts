@@ -1,5 +1,6 @@
 import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
+import { answeringModelNote } from '../fallback/answering-model-note.js';
 import { isoNow } from '../journal/iso-now.js';
 import type { Journal, JournalNote } from '../journal/journal.js';
 import { jsonDigest } from '../json/canonical-json.js';
@@ -7,7 +8,8 @@ import type { ModelTurn } from '../messages/model-turn.js';
 import type { Session } from '../session/session.js';
 
 /**
- * Writes a journal note for each `provider` part of a turn (something the adapter kept whole because it had
+ * Writes the journal notes of a turn: which model of a fallback list answered it (see `answeringModelNote`),
+ * then a note for each `provider` part of the turn (something the adapter kept whole because it had
  * no neutral meaning for it), in order, awaiting each like a call's entry: the audit trail says what the model
  * sent besides calls. Nothing is written (and no promise made) for a turn without such parts, or without a
  * journal that takes notes. A journal that fails stops the run, as it does for a call.
@@ -21,6 +23,8 @@ export function noteProviderParts(
 ): Eventually<void> {
   if (journal?.note === undefined) return;
   const notes: JournalNote[] = [];
+  const answering = answeringModelNote(session, runId, turn, modelTurn);
+  if (answering !== undefined) notes.push(answering);
   for (const [index, part] of modelTurn.content.entries()) {
     if (part.type !== 'provider') continue;
     notes.push({
@@ -61,5 +65,6 @@ function writeNotes(journal: Journal, notes: readonly JournalNote[], from: numbe
 }
 
 function noteError(note: JournalNote, cause: unknown): JournalWriteError {
-  return new JournalWriteError(`turn ${note.turn}, ${note.partKind} part ${note.index}`, cause);
+  const what = note.kind === 'provider_part' ? `${note.partKind} part ${note.index}` : 'answering model';
+  return new JournalWriteError(`turn ${note.turn}, ${what}`, cause);
 }

@@ -2,6 +2,8 @@ import { isPromiseLike } from '../async/eventually.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
+import type { WithOneModel } from '../fallback/one-model.js';
+import { isModel } from '../messages/is-model.js';
 import type { DeferredTools, Model, ToolChoice, ToolDeclaration } from '../messages/model.js';
 import { activeDeclarations, activeDeferredTools } from '../step/active-declarations.js';
 import type { StepPlan, StepSettings } from '../step/step-settings.js';
@@ -9,7 +11,7 @@ import type { LoadedTools } from './loaded-tools.js';
 import type { LoopOptions } from './loop-options.js';
 import type { LoopState } from './loop-state.js';
 
-type Options = Omit<LoopOptions, 'messages'>;
+type Options = WithOneModel<Omit<LoopOptions, 'messages'>>;
 
 /** What the next model call is made with, after the run's options and `prepareStep` had their say. */
 export interface PlannedStep {
@@ -175,13 +177,7 @@ function checkToolChoice(
 }
 
 function checkModel(model: Model): void {
-  if (
-    typeof model !== 'object' ||
-    model === null ||
-    typeof model.generate !== 'function' ||
-    typeof model.provider !== 'string' ||
-    typeof model.modelId !== 'string'
-  ) {
+  if (!isModel(model)) {
     throw new InvalidLoopOptionsError(
       'prepareStep.model',
       'give a model built by an adapter (createModel, createAnthropicModel…).',

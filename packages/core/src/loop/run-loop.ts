@@ -1,3 +1,4 @@
+import { withOneModel } from '../fallback/one-model.js';
 import type { InferOutput, OutputOptions, OutputSchema } from '../output/output-options.js';
 import { checkLoopOptions } from './check-loop-options.js';
 import { runCircuit } from './circuit.js';
@@ -22,5 +23,5 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 
 /** Turns until done, with `generate`. Shared by `runLoop` and `resumeLoop`; `streamLoop` runs the same loop. */
 export function driveLoop(state: LoopState, options: Omit<LoopOptions, 'messages'>): Promise<LoopResult> {
-  return runCircuit(state, options, generatedTurns);
+  return runCircuit(state, withOneModel(options), generatedTurns);
 }

@@ -1,3 +1,4 @@
+import { withOneModel } from '../fallback/one-model.js';
 import type { InferOutput, OutputOptions, OutputSchema } from '../output/output-options.js';
 import { withPartialOutputs } from '../output/partial-output-events.js';
 import { checkLoopOptions } from './check-loop-options.js';
@@ -43,6 +44,8 @@ export function streamLoop<const S extends OutputSchema>(
 export function streamLoop(options: LoopOptions): LoopStream;
 export function streamLoop(options: LoopOptions): LoopStream {
   checkLoopOptions(options);
+  // A fallback list becomes one model here, at once: an invalid list throws before anything starts.
+  const one = withOneModel(options);
   const state = startLoopState(options);
   const controller = new AbortController();
   const stop = (): void => {
@@ -67,7 +70,7 @@ export function streamLoop(options: LoopOptions): LoopStream {
     else outer?.addEventListener('abort', follow, { once: true });
     try {
       // `Object.assign` rather than a spread followed by a new key (slow on Node 20, see `readModelTurn`).
-      const run: LoopOptions = Object.assign({}, options, { signal: controller.signal });
+      const run = Object.assign({}, one, { signal: controller.signal });
       // A run with `output` shows its answer as it streams (the output seam).
       const deliver = options.output === undefined ? emit : withPartialOutputs(emit);
       await runCircuit(

@@ -42,6 +42,24 @@ export interface DeferredTools {
 }
 
 /**
+ * Clearing of old tool results done by the provider itself (Anthropic context editing), asked for by a context
+ * policy with `native: true` when the model says it can (`Model.clearsToolResults`). The request carries every
+ * result whole; the provider clears before the model reads it.
+ */
+export interface ContextEditing {
+  readonly clearToolResults: {
+    /** Clear once the request's input exceeds this many tokens. */
+    readonly triggerTokens: number;
+    /** The most recent tool uses (call and result) kept whole. */
+    readonly keepToolUses: number;
+    /** Clear at least this many tokens when clearing at all (a prompt cache is written again after each). */
+    readonly clearAtLeastTokens: number;
+    /** Tools whose uses are never cleared. */
+    readonly excludeTools?: readonly string[];
+  };
+}
+
+/**
  * The structured answer a run asks for (the loop's `output` option), sent on every request of the run: the
  * model may still call tools, and its answer without calls must be one JSON object valid under `schema`.
  * Adapters ask for it in the provider's native structured mode where that combines with the request's tools,
@@ -95,6 +113,8 @@ export interface ModelRequest {
   readonly maxOutputTokens?: number;
   readonly temperature?: number;
   readonly providerOptions?: ProviderOptions;
+  /** Present only for a model whose `clearsToolResults` is true; see {@link ContextEditing}. */
+  readonly contextEditing?: ContextEditing;
   readonly signal?: AbortSignal;
 }
 
@@ -106,6 +126,11 @@ export interface Model {
   /** Adapter family, also the key of its entries in provider bags: `anthropic`, `openai`, `google`… */
   readonly provider: string;
   readonly modelId: string;
+  /**
+   * True when this model can clear old tool results on the provider's side when a request carries
+   * `contextEditing` (Anthropic context editing on the models that support it). Absent: it cannot.
+   */
+  readonly clearsToolResults?: boolean;
   generate(request: ModelRequest): Promise<ModelTurn>;
   /** Present on adapters that stream; yields neutral events ending with exactly one `turn-end` or `error`. */
   stream?(request: ModelRequest): AsyncIterable<StreamEvent>;

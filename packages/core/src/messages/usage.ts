@@ -2,7 +2,10 @@ export interface Usage {
   readonly inputTokens: number | undefined;
   readonly outputTokens: number | undefined;
   readonly totalTokens: number | undefined;
+  /** Of `inputTokens`, those read from the provider's cache. */
   readonly cachedInputTokens?: number | undefined;
+  /** Of `inputTokens`, those written to the provider's cache (Anthropic reports them; present when some were). */
+  readonly cacheWriteInputTokens?: number | undefined;
   readonly reasoningTokens?: number | undefined;
 }
 
@@ -23,6 +26,8 @@ export function addUsage(total: Usage, turn: Usage): Usage {
   };
   const cached = sumOf(total.cachedInputTokens, turn.cachedInputTokens);
   if (cached !== undefined) sum.cachedInputTokens = cached;
+  const cacheWrite = sumOf(total.cacheWriteInputTokens, turn.cacheWriteInputTokens);
+  if (cacheWrite !== undefined) sum.cacheWriteInputTokens = cacheWrite;
   const reasoning = sumOf(total.reasoningTokens, turn.reasoningTokens);
   if (reasoning !== undefined) sum.reasoningTokens = reasoning;
   return sum;

@@ -8,6 +8,7 @@ import {
   type LoopResult,
   type LoopStatus,
   type Message,
+  oneModel,
   type PausedRun,
   type ResumeTokenStore,
   resumeLoop,
@@ -100,7 +101,8 @@ export async function driveDurableRun(
   const steps = engine.steps;
   const options = {
     ...loop,
-    model: stepModel(circuit.model, steps),
+    // A fallback list is one model here: a turn, fallen over or not, is one durable step.
+    model: stepModel(oneModel(circuit.model, circuit.retry), steps),
     catalogue: stepTools(circuit.catalogue, steps, {
       rerunStartedReversibleCalls: rerunStartedReversibleCalls === true,
       onUnknownOutcome: (context) => unknownOutcomes.push(context.callId),

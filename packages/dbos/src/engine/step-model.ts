@@ -22,6 +22,8 @@ export function stepModel(model: Model, steps: DurableSteps): Model {
   return {
     provider: model.provider,
     modelId: model.modelId,
+    // What the model can do stays known through the step: a context policy asks it to clear results itself.
+    ...(model.clearsToolResults === undefined ? {} : { clearsToolResults: model.clearsToolResults }),
     async generate(request: ModelRequest): Promise<ModelTurn> {
       const record = await steps.run<ModelStepRecord>(`model:${model.provider}`, async () => {
         try {

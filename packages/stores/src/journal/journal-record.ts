@@ -77,14 +77,17 @@ export interface RetryRecord {
 }
 
 /**
- * Something a model turn held besides calls, as the loop noted it (core's `JournalNote`): a part the adapter had
- * no neutral meaning for, named by the provider's own word for it and the digest of what it was.
+ * Something the loop noted about a model turn besides its calls (core's `JournalNote`): a part the adapter had
+ * no neutral meaning for (named by the provider's own word for it and the digest of what it was), or which
+ * model of a fallback list answered the turn.
  */
-export interface NoteRecord extends Omit<JournalNote, 'kind'> {
-  readonly kind: 'note';
-  /** What the note is about (core's `JournalNote.kind`). */
-  readonly note: JournalNote['kind'];
-}
+export type NoteRecord = {
+  readonly [K in JournalNote['kind']]: Omit<Extract<JournalNote, { kind: K }>, 'kind'> & {
+    readonly kind: 'note';
+    /** What the note is about (core's `JournalNote.kind`). */
+    readonly note: K;
+  };
+}[JournalNote['kind']];
 
 /** One journal record. Plain JSON; what is hashed and chained. */
 export type JournalRecord =

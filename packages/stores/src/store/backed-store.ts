@@ -19,7 +19,7 @@ import { createJournalAnchor, type JournalAnchor } from '../journal/journal-anch
 import { storedRowHash } from '../journal/journal-chain.js';
 import { checkedJournalKey } from '../journal/journal-key.js';
 import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
-import type { JournalHead, JournalRecord, JournalRow } from '../journal/journal-record.js';
+import type { JournalHead, JournalRecord, JournalRow, NoteRecord } from '../journal/journal-record.js';
 import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from '../journal/verify-journal.js';
 import { canonicalTextOf } from './canonical-text.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
@@ -109,8 +109,10 @@ export class BackedStore implements DurableStore {
 
   async #appendNote(note: JournalNote): Promise<void> {
     const { kind, ...rest } = note;
+    // `note` keeps the note's own kind beside its fields: the pair is one member of `NoteRecord`.
+    const record = { kind: 'note', note: kind, ...rest } as NoteRecord;
     await this.#backend.write(async (tx) => {
-      await this.#append(tx, { kind: 'note', note: kind, ...rest });
+      await this.#append(tx, record);
     });
   }
 

@@ -118,7 +118,7 @@ function describeRecord(record: JournalRecord): string {
     case 'retry':
       return `retry turn ${record.turn} attempt ${record.attempt}`;
     case 'note':
-      return `note ${record.note} ${record.partKind}`;
+      return `note ${record.note} ${record.note === 'provider_part' ? record.partKind : record.provider}`;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { JsonValue } from '@toolcircuit/core';
 import { arrayAt, isRecord, stringAt } from '../cassettes/json-access.js';
 import type { ConformanceWire, TurnPosition } from './conformance-wire.js';
-import { fieldsOf, listOf, textHolds } from './reply-problems.js';
+import { fieldsOf, listOf, textHolds, turnAndReply } from './reply-problems.js';
 import { syntheticToken } from './synthetic-token.js';
 
 const MODEL = 'claude-sonnet-4-6';
@@ -55,12 +55,7 @@ export const anthropicConformanceWire: ConformanceWire = {
   replyProblems(body, previous, results) {
     const problems: string[] = [];
     const ids = anthropicConformanceWire.callIds(previous);
-    const messages = arrayAt(body, 'messages');
-    const assistant = messages.at(-2);
-    const reply = messages.at(-1);
-
-    if (stringAt(assistant, 'role') !== 'assistant')
-      problems.push('the message before the results is not the assistant turn');
+    const { turn: assistant, reply } = turnAndReply(body, 'messages', 'assistant', problems);
     const uses = arrayAt(assistant, 'content').filter((block) => stringAt(block, 'type') === 'tool_use');
     if (listOf(fieldsOf(uses, 'id')) !== listOf(ids)) {
       problems.push(

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@toolcircuit/core';
-import { stringAt } from '../cassettes/json-access.js';
+import { arrayAt, stringAt } from '../cassettes/json-access.js';
 import type { ExpectedResult } from './conformance-wire.js';
 
 // Shared wording for the wires' reply checks: each problem names what was found and what was expected.
@@ -34,4 +34,22 @@ export function isJsonText(value: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The last two entries of a request's history (`messages`, `contents`): the turn that made the calls and the
+ * reply to it. A turn of another role is reported in `problems`.
+ */
+export function turnAndReply(
+  body: JsonValue | undefined,
+  listKey: string,
+  turnRole: string,
+  problems: string[],
+): { readonly turn: JsonValue | undefined; readonly reply: JsonValue | undefined } {
+  const list = arrayAt(body, listKey);
+  const turn = list.at(-2);
+  // `messages` → the message, `contents` → the content.
+  if (stringAt(turn, 'role') !== turnRole)
+    problems.push(`the ${listKey.slice(0, -1)} before the results is not the ${turnRole} turn`);
+  return { turn, reply: list.at(-1) };
 }

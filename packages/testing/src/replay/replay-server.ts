@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '@toolcircuit/core';
-import type { Cassette, Interaction, RecordedBody } from '../cassettes/cassette.js';
+import type { Cassette, CassetteProtocol, Interaction, RecordedBody, RecordedResponse } from '../cassettes/cassette.js';
 import { requestHead } from '../http/request-head.js';
 import { type MatchFailure, matchRequest } from './match-request.js';
 import type { ReceivedRequest, ReplayMismatch } from './received-request.js';
@@ -33,6 +33,15 @@ export interface ReplayOptions {
   readonly matchBody?: boolean;
   /** Port on 127.0.0.1; 0 (the default) lets the system pick a free one. */
   readonly port?: number;
+  /**
+   * Changes the recorded response before it is sent, knowing the request it answers: e.g. `countedUsage`,
+   * which reports the request's own token count as the provider would. Called for matched requests only.
+   */
+  readonly respond?: (
+    received: ReceivedRequest,
+    response: RecordedResponse,
+    protocol: CassetteProtocol,
+  ) => RecordedResponse;
 }
 
 /** The status the replay server answers with when a request does not match: outside every real API's range. */
@@ -82,7 +91,14 @@ export async function startReplayServer(cassette: Cassette, options: ReplayOptio
           return;
         }
         next += 1;
-        sendRecorded(res, expected.response.status, expected.response.headers, expected.response.body);
+        let response = expected.response;
+        try {
+          if (options.respond !== undefined) response = options.respond(request, response, cassette.protocol);
+        } catch (error) {
+          sendJson(res, 500, { error: { type: 'replay_error', message: `replay: respond threw: ${String(error)}` } });
+          return;
+        }
+        sendRecorded(res, response.status, response.headers, response.body);
       },
       (error: unknown) => {
         // A client that hangs up mid-body must not crash the test process with an unhandled rejection.

@@ -1,0 +1,184 @@
+import type { JsonObject } from '../json/json.js';
+import type {
+  AssistantContentPart,
+  AssistantMessage,
+  Message,
+  ToolMessage,
+  ToolResultPart,
+} from '../messages/messages.js';
+import type { ModelRequest } from '../messages/model.js';
+import type { ProviderMetadata } from '../messages/provider-metadata.js';
+import { wireCallId } from './wire-call-id.js';
+
+/**
+ * Gemini's documented placeholder for a function call it did not make (a history moved from another model):
+ * Gemini 3 refuses a function call turn without a thought signature.
+ * @see https://ai.google.dev/gemini-api/docs/thought-signatures
+ */
+export const GEMINI_FOREIGN_CALL_SIGNATURE = 'skip_thought_signature_validator';
+
+/** Translations of one conversation's messages for each provider of a list, kept per message object. */
+export type TranslatedMessages = Map<string, WeakMap<Message, Message>>;
+
+/**
+ * The request as the model of `provider` may receive it, when the run's history was (partly) written by
+ * other providers. The run's own state is never changed: only what is sent. The rules, for every pair:
+ *
+ * - Reasoning made by another provider is left out (Anthropic thinking and its signature, OpenAI reasoning
+ *   items and their encrypted content, Gemini thought parts and signatures): each API accepts only its own,
+ *   signed or encrypted for it. Its text is not replayed as text either: it was never the model's answer.
+ * - Parts another provider's adapter kept whole (`provider` parts: hosted-tool blocks, unknown items) are left
+ *   out, and so is every other provider's entry in a part's or message's `providerMetadata` (server-tool
+ *   blocks, citations, item ids, signatures, the fallback mark): only the receiving provider's entry stays.
+ * - Calls and results stay paired: the same ids, except one that some API refuses (see `wireCallId`), which
+ *   is rewritten the same way in the call and its result.
+ * - To Gemini (`google`): the first call of a turn another provider made carries Gemini's documented
+ *   placeholder signature ({@link GEMINI_FOREIGN_CALL_SIGNATURE}), since Gemini 3 refuses a call turn without one.
+ * - To Anthropic: extended thinking (`providerOptions.anthropic.thinking`) is left out while the open tool
+ *   loop (the turns since the last user message) holds a call turn without Anthropic's signed thinking: the
+ *   API wants one thinking setting per tool loop and a thinking block at the head of each of its turns.
+ *
+ * What the receiving provider cannot see still counts for the run: provenance, taint and pending
+ * confirmations are the loop's, not the request's. Returns the same request when nothing had to change.
+ */
+export function requestForProvider(
+  provider: string,
+  request: ModelRequest,
+  translated: TranslatedMessages,
+): ModelRequest {
+  let cache = translated.get(provider);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    translated.set(provider, cache);
+  }
+  let messages: Message[] | undefined;
+  for (let index = 0; index < request.messages.length; index += 1) {
+    const message = request.messages[index] as Message;
+    let sent = cache.get(message);
+    if (sent === undefined) {
+      sent = messageForProvider(provider, message);
+      cache.set(message, sent);
+    }
+    if (sent !== message) {
+      messages ??= request.messages.slice(0, index);
+      messages.push(sent);
+    } else messages?.push(message);
+  }
+  const providerOptions = optionsForProvider(provider, request);
+  if (messages === undefined && providerOptions === request.providerOptions) return request;
+  return {
+    ...request,
+    messages: messages ?? request.messages,
+    ...(providerOptions === undefined ? {} : { providerOptions }),
+  };
+}
+
+function messageForProvider(provider: string, message: Message): Message {
+  if (message.role === 'assistant') return assistantForProvider(provider, message);
+  if (message.role === 'tool') return toolForProvider(provider, message);
+  return message;
+}
+
+function assistantForProvider(provider: string, message: AssistantMessage): AssistantMessage {
+  const foreignTurn = !message.content.some((part) => part.type !== 'provider' && ownEntry(part, provider));
+  let signed = provider !== 'google' || !foreignTurn;
+  let changed = false;
+  const content: AssistantContentPart[] = [];
+  for (const part of message.content) {
+    if (part.type === 'provider' && part.provider !== provider) {
+      changed = true;
+      continue;
+    }
+    if (part.type === 'reasoning' && !ownEntry(part, provider)) {
+      changed = true;
+      continue;
+    }
+    if (part.type === 'provider') {
+      content.push(part);
+      continue;
+    }
+    let kept = ownMetadata(part.providerMetadata, provider);
+    let sent: AssistantContentPart = part;
+    if (part.type === 'tool_call') {
+      const id = wireCallId(part.id);
+      if (!signed) {
+        signed = true;
+        kept = { ...kept, google: { ...kept?.['google'], thoughtSignature: GEMINI_FOREIGN_CALL_SIGNATURE } };
+      }
+      if (id !== part.id) sent = { ...part, id };
+    }
+    if (kept !== part.providerMetadata) sent = withMetadata(sent, kept);
+    if (sent !== part) changed = true;
+    content.push(sent);
+  }
+  const metadata = ownMetadata(message.providerMetadata, provider);
+  if (!changed && metadata === message.providerMetadata) return message;
+  const { providerMetadata: _dropped, ...rest } = message;
+  return Object.freeze({ ...rest, content, ...(metadata === undefined ? {} : { providerMetadata: metadata }) });
+}
+
+function toolForProvider(provider: string, message: ToolMessage): ToolMessage {
+  let changed = false;
+  const content = message.content.map((result): ToolResultPart => {
+    const callId = wireCallId(result.callId);
+    const kept = ownMetadata(result.providerMetadata, provider);
+    if (callId === result.callId && kept === result.providerMetadata) return result;
+    changed = true;
+    return withMetadata({ ...result, callId }, kept);
+  });
+  return changed ? Object.freeze({ ...message, content }) : message;
+}
+
+function ownEntry(part: { readonly providerMetadata?: ProviderMetadata }, provider: string): boolean {
+  return part.providerMetadata?.[provider] !== undefined;
+}
+
+/** Only the receiving provider's entry; the same object when there is no other. */
+function ownMetadata(metadata: ProviderMetadata | undefined, provider: string): ProviderMetadata | undefined {
+  if (metadata === undefined) return undefined;
+  const keys = Object.keys(metadata);
+  if (keys.every((key) => key === provider)) return metadata;
+  const own = metadata[provider];
+  return own === undefined ? undefined : { [provider]: own };
+}
+
+function withMetadata<T extends { readonly providerMetadata?: ProviderMetadata }>(
+  part: T,
+  metadata: ProviderMetadata | undefined,
+): T {
+  const { providerMetadata: _dropped, ...rest } = part;
+  return (metadata === undefined ? rest : { ...rest, providerMetadata: metadata }) as T;
+}
+
+function optionsForProvider(provider: string, request: ModelRequest): ModelRequest['providerOptions'] {
+  const options = request.providerOptions;
+  if (provider !== 'anthropic') return options;
+  const anthropic = options?.['anthropic'];
+  const thinking = anthropic?.['thinking'];
+  if (anthropic === undefined || !thinkingOn(thinking) || !openLoopHasUnsignedCallTurn(request.messages)) {
+    return options;
+  }
+  const { thinking: _off, ...rest } = anthropic;
+  return { ...options, anthropic: rest as JsonObject };
+}
+
+function thinkingOn(thinking: unknown): boolean {
+  if (typeof thinking !== 'object' || thinking === null || Array.isArray(thinking)) return false;
+  return (thinking as { type?: unknown }).type !== 'disabled';
+}
+
+/** Whether a call turn since the last user message lacks Anthropic's signed (or redacted) thinking. */
+function openLoopHasUnsignedCallTurn(messages: readonly Message[]): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role === 'user') return false;
+    if (message.role !== 'assistant' || !message.content.some((part) => part.type === 'tool_call')) continue;
+    const signed = message.content.some((part) => {
+      if (part.type !== 'reasoning') return false;
+      const own = part.providerMetadata?.['anthropic'];
+      return typeof own?.['signature'] === 'string' || typeof own?.['data'] === 'string';
+    });
+    if (!signed) return true;
+  }
+  return false;
+}
