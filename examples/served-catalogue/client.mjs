@@ -1,11 +1,10 @@
 // An MCP client of server.mjs, with the official SDK: what an IDE or another agent sees. Its human confirms
 // irreversible calls through MCP elicitation (here: always yes, printed).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const client = new Client({ name: 'example-client', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-client.setRequestHandler(ElicitRequestSchema, async (request) => {
+client.setRequestHandler('elicitation/create', async (request) => {
   console.log(`the server asks the human: ${request.params.message}`);
   return { action: 'accept', content: { confirm: true } };
 });

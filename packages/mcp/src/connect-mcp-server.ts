@@ -1,16 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolResultSchema,
-  type CreateMessageRequest,
-  CreateMessageRequestSchema,
-  type CreateMessageResult,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  Transport,
+} from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import {
   type AnyToolDefinition,
   type Catalogue,
@@ -163,16 +159,16 @@ export class McpConnection {
     this.#transport = transport;
     const { onElicitation, onSampling } = this.#options;
     if (onElicitation !== undefined) {
-      this.client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        onElicitation({ server: this.name, params: request.params, signal: extra.signal }),
+      this.client.setRequestHandler('elicitation/create', (request, ctx) =>
+        onElicitation({ server: this.name, params: request.params, signal: ctx.mcpReq.signal }),
       );
     }
     if (onSampling !== undefined) {
-      this.client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-        onSampling(request.params, extra.signal),
+      this.client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+        onSampling(request.params, ctx.mcpReq.signal),
       );
     }
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    this.client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.refresh().catch(() => undefined);
     });
     const tools = await listAllTools(this.client, this.#timeout());
@@ -385,7 +381,6 @@ export class McpConnection {
     }
     const result = await this.client.request(
       { method: 'tools/call', params: { name: state.pinned.name, arguments: input } },
-      CallToolResultSchema,
       {
         signal: context.signal,
         timeout: this.#timeout(),

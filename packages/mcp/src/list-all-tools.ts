@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { McpToolInfo } from './tool-policy.js';
 
 /** More pages than any real server has: a server that keeps answering with cursors is stopped here. */
@@ -10,7 +10,12 @@ export async function listAllTools(client: Client, timeout: number): Promise<Mcp
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+    // One page per request, never the SDK's aggregated or cached listing: pinning must see every page the
+    // server sends now (a cached answer would hide a definition changed since), and a cursor loop is ours to stop.
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      { timeout },
+    );
     tools.push(...(result.tools as McpToolInfo[]));
     cursor = result.nextCursor;
     if (cursor === undefined) return tools;

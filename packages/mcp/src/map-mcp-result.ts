@@ -15,7 +15,7 @@ export type McpContentBlock = { readonly type: string; readonly [key: string]: u
 /** The part of an MCP `CallToolResult` that becomes the neutral result. */
 export interface McpCallResult {
   readonly content?: readonly McpContentBlock[] | undefined;
-  readonly structuredContent?: Record<string, unknown> | undefined;
+  readonly structuredContent?: unknown;
   readonly isError?: boolean | undefined;
 }
 

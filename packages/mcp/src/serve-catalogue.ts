@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  type ElicitResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type RequestId,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo, CallToolResult, ElicitResult, RequestId, Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import {
   argumentDigest,
   type Catalogue,
@@ -95,24 +85,29 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
   });
 
   function createServer(connection: Omit<McpClientIdentity, 'authInfo'>): Server {
+    // The SDK's low-level `Server`, not `McpServer`: the catalogue's declarations are JSON Schema already and
+    // its executor does the validating, so every call must reach `tools/call` as the client sent it.
     const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
       capabilities: { tools: {} },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler('tools/list', () => ({ tools }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const identity: McpClientIdentity = {
         ...connection,
-        ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }),
-        ...(extra.sessionId === undefined ? {} : { mcpSessionId: extra.sessionId }),
+        ...(ctx.http?.authInfo === undefined ? {} : { authInfo: ctx.http?.authInfo }),
+        ...(ctx.sessionId === undefined ? {} : { mcpSessionId: ctx.sessionId }),
       };
       const session = await options.sessionFor(identity);
       if (session === undefined) {
-        throw new McpError(ErrorCode.InvalidRequest, 'This client is not authorised to call tools on this server.');
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'This client is not authorised to call tools on this server.',
+        );
       }
       const call: ToolCallPart = {
         type: 'tool_call',
-        id: String(extra.requestId),
+        id: String(ctx.mcpReq.id),
         name: request.params.name,
         input: request.params.arguments ?? {},
       };
@@ -121,7 +116,7 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
         catalogue,
         session,
         call,
-        { signal: extra.signal, requestId: extra.requestId },
+        { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id },
         identity,
         options,
       );
@@ -198,7 +193,7 @@ async function callTool(
     // No answer (the client failed or timed out, or the call was cancelled) is no confirmation.
     const outcome = await executeCall(call, context);
     if (signal.aborted) return toMcpResult(outcome.result);
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return toMcpResult(outcome.result, `Nobody answered the confirmation within ${timeoutMs / 1000} s.`);
     }
     return toMcpResult(outcome.result, `The confirmation could not be asked: ${messageOf(error)}`);

@@ -1,9 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ServedCatalogue } from './serve-catalogue.js';
 
 export interface ServeHttpOptions {
@@ -52,7 +52,7 @@ export async function serveCatalogueHttp(
 ): Promise<HttpCatalogueServer> {
   const path = options.path ?? '/mcp';
   const allowed = new Set((options.allowedHostnames ?? LOOPBACK).map((name) => name.toLowerCase()));
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
   /** The owner digest of each session (`undefined` when the server authenticates nobody). */
   const owners = new Map<string, Buffer | undefined>();
   const ownerOf = (authInfo: AuthInfo | undefined): Buffer | undefined =>
@@ -82,7 +82,7 @@ export async function serveCatalogueHttp(
     if (request.method !== 'POST') return reply(response, 400, 'Missing Mcp-Session-Id');
     const body = await readJson(request);
     if (body === undefined || !isInitializeRequest(body)) return reply(response, 400, 'Expected an initialize request');
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         transports.set(id, transport);

@@ -1,7 +1,6 @@
 import { request } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createCatalogue, createSession, defineTool, InMemoryJournal, type Session } from '@toolcircuit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpCatalogueServer, serveCatalogue, serveCatalogueHttp } from '../src/index.js';
@@ -79,7 +78,7 @@ describe('serveCatalogue over Streamable HTTP', () => {
       { capabilities: elicitation === undefined ? {} : { elicitation: { form: {} } } },
     );
     if (elicitation !== undefined) {
-      client.setRequestHandler(ElicitRequestSchema, async (request) => elicitation(request.params.message));
+      client.setRequestHandler('elicitation/create', async (request) => elicitation(request.params.message));
     }
     await client.connect(
       new StreamableHTTPClientTransport(http.url, {
@@ -267,7 +266,7 @@ describe('serveCatalogue: the confirmation time-out', () => {
       { capabilities: { elicitation: { form: {} } } },
     );
     // The human never answers.
-    client.setRequestHandler(ElicitRequestSchema, () => new Promise<ElicitResult>(() => undefined));
+    client.setRequestHandler('elicitation/create', () => new Promise<ElicitResult>(() => undefined));
     try {
       await client.connect(new StreamableHTTPClientTransport(http.url));
       const result = await client.callTool({ name: 'close_case', arguments: { number: 'E-0001' } });
