@@ -11,7 +11,8 @@ export type Phase =
   | 'startup'
   | 'durable'
   | 'search'
-  | 'context';
+  | 'context'
+  | 'fallback';
 export const PHASES: readonly Phase[] = [
   'timing',
   'paths',
@@ -23,6 +24,7 @@ export const PHASES: readonly Phase[] = [
   'durable',
   'search',
   'context',
+  'fallback',
 ];
 
 export interface BenchOptions {

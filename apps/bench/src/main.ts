@@ -14,6 +14,8 @@ import { formatContextReport } from './context/format-context-report.js';
 import { type ContextFigures, measureContext } from './context/measure-context.js';
 import { formatDurable } from './durable/format-durable.js';
 import { type DurableReport, measureDurableRunner } from './durable/measure-durable-runner.js';
+import { formatFallbackReport } from './fallback/format-fallback-report.js';
+import { type FallbackCost, measureFallbackCost } from './fallback/measure-fallback-cost.js';
 import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
 import { matrixPlan } from './measure/matrix-plan.js';
 import { type ColdImports, measureColdImports } from './measure/measure-adapter-imports.js';
@@ -172,6 +174,14 @@ if (options.phases.has('context')) {
   print(formatContextReport(context));
 }
 
+// A fallback list that never fails, against the same run on one model: what the list adds, and the run's cost.
+let fallback: FallbackCost | undefined;
+if (options.phases.has('fallback')) {
+  log(`fallback: a list that never fails against one model, 200 turns (${elapsed()})`);
+  fallback = await measureFallbackCost({ rounds: options.quick ? 5 : 15 });
+  print(formatFallbackReport(fallback));
+}
+
 const results: BenchResults = {
   options,
   cells,
@@ -186,6 +196,7 @@ const results: BenchResults = {
   coldImports,
   search,
   context,
+  fallback,
 };
 const judged = await judgeGoals(results);
 

@@ -5,6 +5,7 @@ import type {
   JournalEntry,
   LoopResult,
   Message,
+  ModelPrice,
   ModelRequest,
   ModelTurn,
   PausedRun,
@@ -26,6 +27,8 @@ export interface InvocationStart {
   readonly system: string | undefined;
   readonly maxOutputTokens: number | undefined;
   readonly temperature: number | undefined;
+  /** The run's own price rows (`LoopOptions.prices`), over the shipped table: what each turn is priced at. */
+  readonly prices: readonly ModelPrice[] | undefined;
   /** Name → description, right and irreversibility of each tool of the catalogue, in catalogue order. */
   readonly tools: readonly ToolSummary[];
   /** The conversation the invocation starts from (content: read only when content capture is on). */

@@ -167,6 +167,7 @@ function invocationStart(
     system: options.system,
     maxOutputTokens: options.maxOutputTokens,
     temperature: options.temperature,
+    prices: options.prices,
     tools: toolSummaries(options.catalogue),
     messages,
     ...(paused === undefined ? {} : { paused }),

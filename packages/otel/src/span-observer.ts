@@ -1,6 +1,7 @@
 import type { Attributes, AttributeValue, Context, Span, Tracer } from '@opentelemetry/api';
 import {
   answeringModelOf,
+  costOfTurn,
   type JsonValue,
   ProviderError,
   type ToolResultContent,
@@ -76,7 +77,7 @@ export function spanObserver(api: OpenTelemetryApi, tracer: Tracer, options: Spa
           const context = api.trace.setSpan(parent, span);
           return {
             within: (run) => api.context.with(context, run),
-            end: (end) => endChatSpan(span, start, end, options),
+            end: (end) => endChatSpan(span, invocation, start, end, options),
           };
         },
         callSettled(call) {
@@ -181,11 +182,18 @@ function chatAttributes(invocation: InvocationStart, start: ModelCallStart, opti
   });
 }
 
-function endChatSpan(span: Span, start: ModelCallStart, end: ModelCallEnd, options: SpanObserverOptions): void {
+function endChatSpan(
+  span: Span,
+  invocation: InvocationStart,
+  start: ModelCallStart,
+  end: ModelCallEnd,
+  options: SpanObserverOptions,
+): void {
   const { modelTurn, error } = end;
   if (modelTurn !== undefined) {
     const { usage, stopReason } = modelTurn;
     const answering = answeringModelOf(modelTurn);
+    const cost = costOfTurn(modelTurn, start, invocation.prices);
     span.setAttributes(
       compact({
         ...(answering === undefined
@@ -207,6 +215,8 @@ function endChatSpan(span: Span, start: ModelCallStart, end: ModelCallEnd, optio
         [GEN_AI.usageOutputTokens]: usage.outputTokens,
         [GEN_AI.usageCacheReadInputTokens]: usage.cachedInputTokens,
         [GEN_AI.usageReasoningOutputTokens]: usage.reasoningTokens,
+        [TOOLCIRCUIT.costUsd]: cost.usd === 'unknown' ? undefined : cost.usd,
+        [TOOLCIRCUIT.costUnknown]: cost.usd === 'unknown' ? cost.why : undefined,
         [GEN_AI.responseTimeToFirstChunk]:
           end.firstChunkAt === undefined ? undefined : (end.firstChunkAt - start.at) / 1000,
         ...(options.captureContent

@@ -78,6 +78,13 @@ export const TOOLCIRCUIT = {
    */
   fallbackMember: 'toolcircuit.fallback.member',
   fallbackFrom: 'toolcircuit.fallback.from',
+  /**
+   * On a `chat` span: what the turn cost in US dollars, at the price of the model that answered it (the run's
+   * `prices` over the shipped table). A model without a price has no `cost.usd` but `cost.unknown`, saying
+   * why: never a zero.
+   */
+  costUsd: 'toolcircuit.cost.usd',
+  costUnknown: 'toolcircuit.cost.unknown',
 } as const;
 
 /** Span events on the agent span. */

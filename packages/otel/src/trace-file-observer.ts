@@ -1,4 +1,11 @@
-import { type JsonValue, journalDataFlowOf, ProviderError, toolCallsOf } from '@toolcircuit/core';
+import {
+  answeringModelOf,
+  costOfTurn,
+  type JsonValue,
+  journalDataFlowOf,
+  ProviderError,
+  toolCallsOf,
+} from '@toolcircuit/core';
 import { callGateOf } from './call-gate.js';
 import { dataFlowOf } from './data-flow-of.js';
 import type { LoopObserver } from './loop-observer.js';
@@ -69,6 +76,7 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
               const responseId = modelTurn === undefined ? undefined : responseIdOf(modelTurn);
               const text = modelTurn?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
               const sources = modelTurn === undefined ? [] : traceSourcesOf(modelTurn);
+              const answering = modelTurn === undefined ? undefined : answeringModelOf(modelTurn);
               const providerParts = (modelTurn?.content ?? []).flatMap((part) =>
                 part.type === 'provider' ? [{ provider: part.provider, kind: part.kind }] : [],
               );
@@ -90,6 +98,16 @@ export function traceFileObserver(sink: TraceSink, options: TraceFileObserverOpt
                   : {
                       stopReason: modelTurn.stopReason,
                       usage: modelTurn.usage,
+                      ...(answering === undefined
+                        ? {}
+                        : {
+                            answeringModel: {
+                              provider: answering.provider,
+                              modelId: answering.modelId,
+                              member: answering.member,
+                            },
+                          }),
+                      cost: costOfTurn(modelTurn, start, invocation.prices),
                       calls: toolCallsOf(modelTurn.content).map((call) => ({ id: call.id, name: call.name })),
                     }),
                 ...(error === undefined ? {} : { error: errorOf(error) }),

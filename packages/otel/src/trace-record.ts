@@ -1,4 +1,5 @@
 import type {
+  Cost,
   JournalDataFlow,
   JsonValue,
   OutputTrust,
@@ -77,6 +78,13 @@ export interface ModelCallRecord {
   readonly responseId?: string;
   readonly stopReason?: StopReason;
   readonly usage?: Usage;
+  /**
+   * On a run given a fallback list: the model of the list that answered this turn (0: the primary), since
+   * `provider` and `requestModel` name the list itself.
+   */
+  readonly answeringModel?: { readonly provider: string; readonly modelId: string; readonly member: number };
+  /** What the turn cost at the answering model's price (`LoopResult.cost`): dollars, or `unknown` and why. */
+  readonly cost?: Cost;
   /** The calls the model asked for, in order. */
   readonly calls?: readonly { readonly id: string; readonly name: string }[];
   readonly error?: { readonly type: string; readonly message: string; readonly retryable?: boolean };

@@ -1,6 +1,7 @@
 import type { BenchOptions } from '../bench-options.js';
 import type { ContextFigures } from '../context/measure-context.js';
 import type { DurableReport } from '../durable/measure-durable-runner.js';
+import type { FallbackCost } from '../fallback/measure-fallback-cost.js';
 import type { ColdImports } from '../measure/measure-adapter-imports.js';
 import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
 import type { CorpusCatalogueCost } from '../measure/measure-corpus-catalogue.js';
@@ -45,4 +46,6 @@ export interface BenchResults {
   readonly search?: { readonly rows: readonly HeldOutRow[]; readonly speed: SearchSpeed } | undefined;
   /** The `context` phase: the long run under a context policy on every backend, and the policy's own cost. */
   readonly context?: ContextFigures | undefined;
+  /** The `fallback` phase: a fallback list that never fails against the same run on one model. */
+  readonly fallback?: FallbackCost | undefined;
 }

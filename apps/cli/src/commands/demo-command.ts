@@ -7,13 +7,14 @@ import {
   type ModelConfig,
   resolveModelConfig,
 } from '@toolcircuit/config';
-import type { JsonValue, Model } from '@toolcircuit/core';
+import type { JsonValue, Model, RunCost } from '@toolcircuit/core';
 import { type Cassette, loadCassette, startReplayServer } from '@toolcircuit/testing';
 import type { CliIo } from '../cli-io.js';
 import type { Command } from '../command.js';
 import { cliInvocation } from '../demo/cli-invocation.js';
 import { DEMO_BACKENDS, type DemoBackend, demoCassettesDirectory } from '../demo/demo-backends.js';
 import { DEMO_PROMPT } from '../demo/demo-catalogue.js';
+import { formatCost } from '../demo/format-cost.js';
 import { type DemoScenarioOutcome, runDemoScenario } from '../demo/run-demo-scenario.js';
 import { type WireExchange, type WireShape, wireShape } from '../demo/wire-shape.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -115,6 +116,8 @@ interface BackendOutcome {
   /** Set when the backend's SDK is an optional package that is not installed: not run, not a failure. */
   readonly skipped?: string;
   readonly exchange?: WireExchange;
+  /** What the run cost (`LoopResult.cost`); absent when it did not run. */
+  readonly cost?: RunCost;
 }
 
 async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -162,6 +165,7 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
           backend: outcome.backend.id,
           steps: outcome.trace.length,
           problems: outcome.problems,
+          ...(outcome.cost === undefined ? {} : { cost: outcome.cost.total }),
           ...(outcome.skipped === undefined ? {} : { skipped: outcome.skipped }),
         })),
       })}\n`,
@@ -173,6 +177,7 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
     io.stdout.write(`\n${formatWireTable(ran, firstCall.tool, firstCall.input)}`);
   }
   if (args.flag('show-wire')) io.stdout.write(`\n${formatWireBodies(ran)}`);
+  io.stdout.write(`\n${costLines(ran)}\n`);
   io.stdout.write(`\n${nextSteps()}\n\n`);
   if (identical) {
     io.stdout.write(`All ${ran.length} traces are identical.\n`);
@@ -186,6 +191,16 @@ async function runOffline(args: ParsedArgs, io: CliIo): Promise<number> {
     io.stdout.write(`…but ${failed.map((outcome) => outcome.backend.id).join(', ')} reported problems (see above).\n`);
   }
   return identical && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
+}
+
+/** What each backend's run cost, at the shipped price table: `unknown` (and why) for a model without a row. */
+function costLines(ran: readonly BackendOutcome[]): string {
+  const width = Math.max(...ran.map((outcome) => outcome.backend.id.length)) + 2;
+  const rows = ran.map(
+    (outcome) =>
+      `  ${outcome.backend.id.padEnd(width)}${outcome.cost === undefined ? 'did not run' : formatCost(outcome.cost.total)}`,
+  );
+  return ['Cost per run (LoopResult.cost, at the shipped price table):', ...rows].join('\n');
 }
 
 /** Output of the backends whose trace is not shown: they are compared, not printed. */
@@ -246,6 +261,7 @@ async function runBackend(
     backend,
     trace: outcome?.trace ?? [],
     problems,
+    ...(outcome === undefined ? {} : { cost: outcome.cost }),
     exchange: {
       request: server.received[0]?.body,
       response: answer?.kind === 'json' ? answer.json : undefined,
@@ -337,6 +353,7 @@ async function runLive(args: ParsedArgs, io: CliIo): Promise<number> {
   const outcome = await runDemoScenario(live, writer, io.signal, await traceFile?.loop('live'));
   await saveTraceFile(traceFile, io);
   writer.note(`cloturer_dossier ran ${outcome.closeRuns} time(s); journal: ${outcome.journal.length} entries`);
+  writer.note(`cost of the run: ${formatCost(outcome.cost.total)}`);
   if (outcome.missing.length > 0) {
     writer.note(`A real model chooses for itself: this run did not show ${outcome.missing.join('; ')}.`);
   }

@@ -1,4 +1,4 @@
-import { InMemoryJournal, type JournalEntry, type Model } from '@toolcircuit/core';
+import { InMemoryJournal, type JournalEntry, type Model, type ModelTurn, type RunCost } from '@toolcircuit/core';
 import { type DriveRunOptions, driveRun } from '../run/drive-run.js';
 import type { RunSummary, TraceEvent } from '../trace/trace-event.js';
 import type { TraceWriter } from '../trace/trace-writer.js';
@@ -10,6 +10,10 @@ export interface DemoScenarioOutcome {
   /** How many times `cloturer_dossier` really ran: 1 when the pause, approval and resume worked. */
   readonly closeRuns: number;
   readonly journal: readonly JournalEntry[];
+  /** The run's model turns, the resumed part included. */
+  readonly turns: readonly ModelTurn[];
+  /** What the run cost (`LoopResult.cost`), at the shipped price table. */
+  readonly cost: RunCost;
   /** What the scenario was meant to show and did not (empty when all of it happened). */
   readonly missing: readonly string[];
 }
@@ -27,7 +31,7 @@ export async function runDemoScenario(
   const { catalogue, store } = createDemoCatalogue();
   const journal = new InMemoryJournal();
   const trace: TraceEvent[] = [];
-  const { summary } = await driveRun({
+  const { summary, result } = await driveRun({
     model,
     catalogue,
     session: createDemoSession(),
@@ -58,5 +62,5 @@ export async function runDemoScenario(
   if (!trace.some((event) => event.type === 'confirmation' && event.approved)) missing.push("the human's approval");
   if (closeRuns !== 1) missing.push(`cloturer_dossier running exactly once (it ran ${closeRuns} time(s))`);
   if (summary.status !== 'completed') missing.push(`a completed run (status ${summary.status})`);
-  return { trace, summary, closeRuns, journal: journal.entries, missing };
+  return { trace, summary, closeRuns, journal: journal.entries, turns: result.turns, cost: result.cost, missing };
 }

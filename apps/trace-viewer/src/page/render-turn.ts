@@ -20,7 +20,7 @@ export function renderTurn(box: TurnBox, selected: string | undefined): string {
   const model = turn.modelCall;
   if (model !== undefined) {
     parts.push(
-      `<div class="row model" style="height:${ROW.model}px"><span>model · ${escapeHtml(model.responseModel ?? model.requestModel)}</span>`,
+      `<div class="row model" style="height:${ROW.model}px"><span>model · ${escapeHtml(modelName(model))}</span>`,
       `<span class="track"><span class="bar model" style="${position(model.start, model.end)}"></span></span>`,
       `<span class="what">${escapeHtml(formatMs(model.end - model.start))}</span></div>`,
     );
@@ -141,12 +141,27 @@ function turnMeta(turn: TurnView): string {
     if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) {
       bits.push(`${usage?.inputTokens ?? '?'} in / ${usage?.outputTokens ?? '?'} out tokens`);
     }
+    if (model.cost !== undefined) bits.push(costText(model.cost));
     if (model.stopReason !== undefined) bits.push(`stop: ${model.stopReason.unified}`);
   }
   const calls = turn.calls.length;
   bits.push(`${calls} call${calls === 1 ? '' : 's'}`);
   if (turn.lanes > 1) bits.push(`${turn.lanes} in parallel`);
   return bits.join(' · ');
+}
+
+/** The model that answered the turn: a fallback list's member by its id, else what the provider said it ran. */
+function modelName(model: ModelCallRecord): string {
+  const answering = model.answeringModel;
+  if (answering !== undefined) {
+    return `${answering.provider}:${answering.modelId}${answering.member > 0 ? ` (fallback #${answering.member})` : ''}`;
+  }
+  return model.responseModel ?? model.requestModel;
+}
+
+/** A turn's cost as the trace says it: dollars, or unknown (never shown as zero). */
+function costText(cost: NonNullable<ModelCallRecord['cost']>): string {
+  return cost.usd === 'unknown' ? 'cost unknown' : `$${cost.usd.toFixed(6)}`;
 }
 
 export function formatMs(ms: number): string {

@@ -7,9 +7,13 @@ import { runCost } from './run-cost.js';
 export interface CostBudget {
   /** The most the run may spend, in US dollars. */
   readonly usd: number;
-  /** The run's model (or list), so each turn is priced at the model that answered it. */
-  readonly model: ModelChoice;
-  /** Rows of your own, over the shipped table (see `PRICE_TABLE`). */
+  /**
+   * Not needed: each turn is priced at the model that answered it, with the run's `prices` (`StopContext.cost`).
+   * Given (with or without `prices`), the turns are priced again here: each at its fallback list's mark,
+   * else at this model.
+   */
+  readonly model?: ModelChoice;
+  /** With `model`: rows of your own, over the shipped table, for this budget only (prefer the run's `prices`). */
   readonly prices?: readonly ModelPrice[];
 }
 
@@ -19,15 +23,22 @@ export interface CostBudget {
  * steps, so the last request may overshoot it by one turn's cost.
  *
  * @example
- * await runLoop({ model, stopWhen: costBudget({ usd: 0.5, model }), ... });
+ * await runLoop({ model, stopWhen: costBudget({ usd: 0.5 }), ... });
  */
 export function costBudget(budget: CostBudget): StopCondition {
   const { usd } = budget;
   if (!(Number.isFinite(usd) && usd > 0)) {
     throw new InvalidLoopOptionsError('stopWhen: costBudget', `got ${String(usd)} USD; use a positive amount.`);
   }
-  return stopCondition(`costBudget($${usd})`, ({ turns }) => {
-    const spent = runCost(turns, budget.model, budget.prices).total.usd;
+  if (budget.prices !== undefined && budget.model === undefined) {
+    throw new InvalidLoopOptionsError(
+      'stopWhen: costBudget',
+      'its prices need the model they price; give the run the prices instead (the `prices` option).',
+    );
+  }
+  const repriced = budget.model !== undefined;
+  return stopCondition(`costBudget($${usd})`, ({ turns, cost }) => {
+    const spent = (repriced ? runCost(turns, budget.model, budget.prices) : cost).total.usd;
     return spent === 'unknown' || spent >= usd;
   });
 }

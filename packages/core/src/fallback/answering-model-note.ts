@@ -1,15 +1,20 @@
+import type { Cost } from '../cost/turn-cost.js';
 import { isoNow } from '../journal/iso-now.js';
 import type { AnsweringModelNote } from '../journal/journal.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Session } from '../session/session.js';
 import { answeringModelOf } from './answering-model.js';
 
-/** The journal note saying which model of a fallback list answered this turn; `undefined` outside such runs. */
+/**
+ * The journal note saying which model of a fallback list answered this turn, and what the turn cost at its
+ * price; `undefined` outside such runs.
+ */
 export function answeringModelNote(
   session: Session,
   runId: string,
   turn: number,
   modelTurn: ModelTurn,
+  cost: Cost,
 ): AnsweringModelNote | undefined {
   const answering = answeringModelOf(modelTurn);
   if (answering === undefined) return undefined;
@@ -24,5 +29,7 @@ export function answeringModelNote(
     modelId: answering.modelId,
     member: answering.member,
     ...(answering.fellBackFrom === undefined ? {} : { fellBackFrom: answering.fellBackFrom }),
+    usd: cost.usd,
+    ...(cost.usd === 'unknown' ? { why: cost.why } : {}),
   };
 }

@@ -127,8 +127,8 @@ export interface ProviderPartNote extends TurnNote {
 
 /**
  * Which model of a fallback list answered a turn (`LoopOptions.model` as a list, or a `fallbackModel`), and
- * the models that failed it first: one note per turn of such a run, so the audit trail says which provider
- * saw what and wrote which calls.
+ * the models that failed it first, and what the turn cost at that model's price: one note per turn of such a
+ * run, so the audit trail says which provider saw what, wrote which calls, and was paid what.
  */
 export interface AnsweringModelNote extends TurnNote {
   readonly kind: 'answering_model';
@@ -144,6 +144,10 @@ export interface AnsweringModelNote extends TurnNote {
     readonly code: string;
     readonly status?: number;
   }[];
+  /** What the turn cost in US dollars at the answering model's price (`LoopResult.cost`); `unknown` never zero. */
+  readonly usd: number | 'unknown';
+  /** For `usd: 'unknown'`: why (no price for the model, no token counts…). */
+  readonly why?: string;
 }
 
 /** What the loop notes about a turn besides its calls. */

@@ -1,6 +1,7 @@
 import { isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import { withContextPolicy } from '../context/context-turns.js';
+import { meterTurn } from '../cost/run-cost-meter.js';
 import type { ExecutionOutcome } from '../execute/execution-outcome.js';
 import type { WithOneModel } from '../fallback/one-model.js';
 import { type AssistantMessage, type ToolCallPart, toolCallsOf } from '../messages/messages.js';
@@ -149,10 +150,11 @@ async function turns(
     if (modelTurn.loadedTools !== undefined) state.loadedTools?.add(modelTurn.loadedTools);
     state.turns.push(modelTurn);
     state.usage = addUsage(state.usage, modelTurn.usage);
+    const cost = meterTurn(state.cost, modelTurn, step.model);
     state.messages.push(assistantMessageOf(modelTurn));
     // A hosted tool's result is in the context from where it stood in the turn: the calls after it are judged with it.
     if (modelTurn.untrustedContent !== undefined) state.provenance?.recordUntrustedContent(turn, modelTurn);
-    const noted = noteProviderParts(options.journal, options.session, runId, turn, modelTurn);
+    const noted = noteProviderParts(options.journal, options.session, runId, turn, modelTurn, cost);
     if (isPromiseLike(noted)) await noted;
     const open: OpenTurn = { turn, calls, outcomes: new Array<ExecutionOutcome | undefined>(calls.length) };
     if (calls.length > 0) progress.open = open;

@@ -1,3 +1,4 @@
+import { startRunCostMeter } from '../cost/run-cost-meter.js';
 import { startDataFlow } from '../data-flow/start-data-flow.js';
 import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { checkStateSeal } from '../seal/state-seal.js';
@@ -26,7 +27,7 @@ import { driveLoop } from './run-loop.js';
 export async function continueLoop(interrupted: InterruptedRun, options: ResumeOptions): Promise<LoopResult> {
   checkLoopOptions(options);
   checkStateSeal(INTERRUPTED_RUN_SEAL, interrupted, options.seal, 'interrupted run');
-  const state = stateOf(interrupted);
+  const state = stateOf(interrupted, options);
   const provenance = restoredProvenance(options.catalogue, options.provenance, interrupted);
   // The data flow's documents, extracted and vouched values and plan come back from the results that kept them.
   startDataFlow(provenance, options, interrupted.messages);
@@ -42,7 +43,7 @@ export async function continueLoop(interrupted: InterruptedRun, options: ResumeO
 }
 
 /** The loop state an interrupted run is continued from; checked so that no call is left unanswered. */
-function stateOf(interrupted: InterruptedRun): LoopState {
+function stateOf(interrupted: InterruptedRun, options: ResumeOptions): LoopState {
   if (interrupted.version !== 1) {
     throw new InvalidResumeError(`unknown interrupted-run version ${String(interrupted.version)}.`);
   }
@@ -67,5 +68,6 @@ function stateOf(interrupted: InterruptedRun): LoopState {
     messages: [...interrupted.messages],
     turns: [...interrupted.turns],
     usage: interrupted.usage,
+    cost: startRunCostMeter(options.prices, interrupted.turns, options.model),
   };
 }

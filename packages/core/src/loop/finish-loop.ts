@@ -1,3 +1,4 @@
+import { runCostOf } from '../cost/run-cost-meter.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { LoopResult, LoopStatus } from './loop-result.js';
 import type { LoopState } from './loop-state.js';
@@ -13,6 +14,7 @@ export function finishLoop(state: LoopState, status: LoopStatus, paused?: Paused
     messages: [...state.messages],
     turns: [...state.turns],
     usage: state.usage,
+    cost: runCostOf(state.cost),
     text,
     ...(paused === undefined ? {} : { paused }),
     ...(stoppedBy === undefined ? {} : { stoppedBy }),

@@ -2,6 +2,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { HostedTool } from '../catalogue/hosted-tool.js';
 import type { ResultContentLimits } from '../content/result-content-limits.js';
 import type { ContextPolicy } from '../context/context-policy.js';
+import type { ModelPrice } from '../cost/model-price.js';
 import type { DataFlowOptions } from '../data-flow/data-flow-options.js';
 import type { ConfirmationMode } from '../execute/execution-context.js';
 import type { RepairToolCall } from '../execute/repair-call.js';
@@ -82,6 +83,11 @@ export interface LoopOptions {
    * `[toolCalled('submit'), callBudget(20), tokenBudget(50_000)]`. `maxTurns` still applies.
    */
   readonly stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * Price rows of your own (your contract, a model the shipped `PRICE_TABLE` lacks), over the shipped ones:
+   * what `LoopResult.cost`, the journal's cost notes and `costBudget` price each turn at.
+   */
+  readonly prices?: readonly ModelPrice[];
   /** Rewrites calls refused by the first two checks; see {@link RepairToolCall}. */
   readonly repairToolCall?: RepairToolCall;
   /** Tools the provider runs itself (`hostedTool('web_search')`, `providerTool({...})`), on every step. */

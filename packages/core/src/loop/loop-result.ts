@@ -1,3 +1,4 @@
+import type { RunCost } from '../cost/run-cost.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { Usage } from '../messages/usage.js';
@@ -28,6 +29,11 @@ export interface LoopResult<Output = unknown> {
   readonly turns: readonly ModelTurn[];
   /** Summed over all turns. */
   readonly usage: Usage;
+  /**
+   * What each turn cost, at the price of the model that answered it (`LoopOptions.prices` over the shipped
+   * `PRICE_TABLE`), and the run's total: `unknown` (with why) for a model without a price, never zero.
+   */
+  readonly cost: RunCost;
   /** The text of the last model turn. */
   readonly text: string;
   readonly paused?: PausedRun;

@@ -1,3 +1,4 @@
+import { type RunCostMeter, startRunCostMeter } from '../cost/run-cost-meter.js';
 import { startDataFlow } from '../data-flow/start-data-flow.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
@@ -15,6 +16,8 @@ export interface LoopState {
   readonly messages: Message[];
   readonly turns: ModelTurn[];
   usage: Usage;
+  /** What each turn cost, priced as it was read (see `LoopResult.cost`). */
+  readonly cost: RunCostMeter;
   /** Untrusted results that entered the run; absent when provenance is off. */
   readonly provenance?: RunProvenance;
   /** The deferred tools loaded so far; absent when the catalogue defers nothing. */
@@ -30,6 +33,7 @@ export function startLoopState(options: LoopOptions): LoopState {
     messages: [...options.messages],
     turns: [],
     usage: emptyUsage,
+    cost: startRunCostMeter(options.prices),
     ...provenanceOf(options),
     ...loadedOf(options),
   };

@@ -1,4 +1,5 @@
 import { type Eventually, isPromiseLike } from '../async/eventually.js';
+import type { Cost } from '../cost/turn-cost.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
 import { answeringModelNote } from '../fallback/answering-model-note.js';
 import { isoNow } from '../journal/iso-now.js';
@@ -9,10 +10,11 @@ import type { Session } from '../session/session.js';
 
 /**
  * Writes the journal notes of a turn: which model of a fallback list answered it (see `answeringModelNote`),
- * then a note for each `provider` part of the turn (something the adapter kept whole because it had
+ * with what the turn cost at its price (`cost`), then a note for each `provider` part of the turn (something the adapter kept whole because it had
  * no neutral meaning for it), in order, awaiting each like a call's entry: the audit trail says what the model
  * sent besides calls. Nothing is written (and no promise made) for a turn without such parts, or without a
- * journal that takes notes. A journal that fails stops the run, as it does for a call.
+ * journal that takes notes. (A run on one model has its cost in `LoopResult.cost` and OTel, not in a note: a
+ * note per turn would be one more durable write per turn.) A journal that fails stops the run, as it does for a call.
  */
 export function noteProviderParts(
   journal: Journal | undefined,
@@ -20,10 +22,11 @@ export function noteProviderParts(
   runId: string,
   turn: number,
   modelTurn: ModelTurn,
+  cost: Cost,
 ): Eventually<void> {
   if (journal?.note === undefined) return;
   const notes: JournalNote[] = [];
-  const answering = answeringModelNote(session, runId, turn, modelTurn);
+  const answering = answeringModelNote(session, runId, turn, modelTurn, cost);
   if (answering !== undefined) notes.push(answering);
   for (const [index, part] of modelTurn.content.entries()) {
     if (part.type !== 'provider') continue;

@@ -1,4 +1,5 @@
 import { isAborted } from '../async/is-aborted.js';
+import { startRunCostMeter } from '../cost/run-cost-meter.js';
 import { startDataFlow } from '../data-flow/start-data-flow.js';
 import { InvalidResumeError } from '../errors/invalid-resume-error.js';
 import { executeCall, refuseCall } from '../execute/executor.js';
@@ -125,6 +126,8 @@ export async function resumeLoop(
     messages: [...paused.messages],
     turns: [...paused.turns],
     usage: paused.usage,
+    // The turns before the pause, priced again (not stored): each at its list mark, else the run's model.
+    cost: startRunCostMeter(options.prices, paused.turns, options.model),
     ...(provenance === undefined ? {} : { provenance }),
     ...(loadedTools === undefined ? {} : { loadedTools }),
   };

@@ -1,3 +1,4 @@
+import type { RunCost } from '../cost/run-cost.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import type { Message, ToolCallPart, ToolResultPart } from '../messages/messages.js';
 import type { ModelTurn } from '../messages/model-turn.js';
@@ -12,6 +13,8 @@ export interface StopContext {
   readonly turns: readonly ModelTurn[];
   /** Summed over every turn of the run (a resumed run's included). */
   readonly usage: Usage;
+  /** What the run cost so far, each turn at the model that answered it (as `LoopResult.cost`). */
+  readonly cost: RunCost;
   /** The calls of the step just answered, and their results in the same order. */
   readonly calls: readonly ToolCallPart[];
   readonly results: readonly ToolResultPart[];

@@ -1,4 +1,5 @@
 import { isPromiseLike } from '../async/eventually.js';
+import { type RunCostMeter, runCostOf } from '../cost/run-cost-meter.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import type { Message } from '../messages/messages.js';
 import { type ToolCallPart, toolCallsOf } from '../messages/messages.js';
@@ -17,6 +18,7 @@ export interface RunSoFar {
   readonly messages: readonly Message[];
   readonly turns: readonly ModelTurn[];
   readonly usage: Usage;
+  readonly cost: RunCostMeter;
 }
 
 /** The run's stop conditions as a list (`stopWhen` takes one or several). */
@@ -63,6 +65,7 @@ function stopContextOf(state: RunSoFar): StopContext | undefined {
     messages: [...messages],
     turns: [...turns],
     usage: state.usage,
+    cost: runCostOf(state.cost),
     calls,
     results: reply.content,
     callCount,

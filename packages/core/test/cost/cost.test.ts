@@ -2,8 +2,10 @@
 // price is known, and a budget that stops the run once it is spent or its cost cannot be known.
 import { describe, expect, it } from 'vitest';
 import {
+  type AnsweringModelNote,
   costBudget,
   createSession,
+  InMemoryJournal,
   InvalidLoopOptionsError,
   type Message,
   type ModelPrice,
@@ -34,6 +36,9 @@ const as = (provider: string, modelId: string, turns: readonly (ModelTurn | (() 
   provider,
   modelId,
 });
+const overloaded = (): never => {
+  throw new ProviderError({ provider: 'anthropic', code: 'overloaded', message: '529', status: 529, retryable: true });
+};
 const withUsage = (turn: ModelTurn, inputTokens: number, outputTokens: number): ModelTurn => ({
   ...turn,
   usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
@@ -85,20 +90,11 @@ describe('a run’s cost and its budget', () => {
   const lookups = frenchCatalogue();
   const session = createSession({ id: 's', humanId: 'h', rights: ['dossiers:lire'] });
   const budgeted = (model: FakeModel, usd: number) =>
-    runLoop({ model, catalogue: lookups, session, messages: user, stopWhen: costBudget({ usd, model }) });
+    runLoop({ model, catalogue: lookups, session, messages: user, stopWhen: costBudget({ usd }) });
   const lookupTurn = (n: number) =>
     withUsage(callsTurn([call(`l${n}`, 'chercher_dossier', { numero: 'A-1234' })]), 100_000, 1_000);
 
   it('a run across two providers: each turn at its own model’s price, the run the sum', async () => {
-    const overloaded = () => {
-      throw new ProviderError({
-        provider: 'anthropic',
-        code: 'overloaded',
-        message: '529',
-        status: 529,
-        retryable: true,
-      });
-    };
     const primary = as('anthropic', 'claude-sonnet-4-6', [lookupTurn(1), overloaded]);
     const secondary = as('openai', 'gpt-test', [withUsage(textTurn('done'), 50_000, 500)]);
     const model = [primary, secondary];
@@ -128,5 +124,94 @@ describe('a run’s cost and its budget', () => {
     expect(result.status).toBe('stopped');
     expect(result.turns).toHaveLength(1);
     expect(() => costBudget({ usd: 0, model })).toThrow(InvalidLoopOptionsError);
+    // Prices for the budget alone need the model they price.
+    expect(() => costBudget({ usd: 1, prices: [mine] })).toThrow(/prices/);
+  });
+
+  it('the run’s own prices price that model for the budget too', async () => {
+    const model = as('openai', 'gpt-test', [lookupTurn(1), lookupTurn(2), lookupTurn(3), textTurn('x')]);
+    // Each turn costs $0.208 at the application's row: the budget is spent after the third.
+    const result = await runLoop({
+      model,
+      catalogue: lookups,
+      session,
+      messages: user,
+      prices: [mine],
+      stopWhen: costBudget({ usd: 0.5 }),
+    });
+    expect(result.status).toBe('stopped');
+    expect(result.turns).toHaveLength(3);
+  });
+});
+
+describe('LoopResult.cost and the journal', () => {
+  const user: Message[] = [{ role: 'user', content: 'go' }];
+  const lookups = frenchCatalogue();
+  const session = createSession({ id: 's', humanId: 'h', rights: ['dossiers:lire'] });
+  const lookupTurn = (n: number) =>
+    withUsage(callsTurn([call(`l${n}`, 'chercher_dossier', { numero: 'A-1234' })]), 100_000, 1_000);
+  const first = (100_000 * 3 + 1_000 * 15) / 1e6;
+
+  it('a run on one model: each turn and the total at its price, the same figures as runCost', async () => {
+    const model = as('anthropic', 'claude-sonnet-4-6', [lookupTurn(1), withUsage(textTurn('done'), 10_000, 100)]);
+    const result = await runLoop({ model, catalogue: lookups, session, messages: user });
+    const second = (10_000 * 3 + 100 * 15) / 1e6;
+    expect(result.cost.turns.map((turn) => turn.usd)).toEqual([first, second]);
+    expect(result.cost.total.usd).toBeCloseTo(first + second, 12);
+    expect(result.cost).toEqual(runCost(result.turns, model));
+  });
+
+  it('a run across a fallback list: each turn at the model that answered it, the run’s prices over the table', async () => {
+    const primary = as('anthropic', 'claude-sonnet-4-6', [lookupTurn(1), overloaded]);
+    const secondary = as('openai', 'gpt-test', [withUsage(textTurn('done'), 50_000, 500)]);
+    const journal = new InMemoryJournal();
+    const result = await runLoop({
+      model: [primary, secondary],
+      catalogue: lookups,
+      session,
+      messages: user,
+      prices: [mine],
+      journal,
+      runId: 'r',
+    });
+    const second = (50_000 * 2 + 500 * 8) / 1e6;
+    expect(result.cost.turns.map((turn) => turn.usd)).toEqual([first, second]);
+    // The journal says the same, turn by turn, with the model each turn was priced at.
+    const notes = journal.notes.filter((note): note is AnsweringModelNote => note.kind === 'answering_model');
+    expect(notes.map(({ turn, provider, modelId, usd }) => ({ turn, provider, modelId, usd }))).toEqual([
+      { turn: 1, provider: 'anthropic', modelId: 'claude-sonnet-4-6', usd: first },
+      { turn: 2, provider: 'openai', modelId: 'gpt-test', usd: second },
+    ]);
+  });
+
+  it('a model without a price costs "unknown" with why, never zero, in the result and the journal', async () => {
+    const primary = as('anthropic', 'claude-sonnet-4-6', [lookupTurn(1), overloaded]);
+    const unpriced = as('openai', 'gpt-unpriced', [withUsage(textTurn('hi'), 10, 5)]);
+    const journal = new InMemoryJournal();
+    const result = await runLoop({ model: [primary, unpriced], catalogue: lookups, session, messages: user, journal });
+    expect(result.cost.turns.map((turn) => turn.usd)).toEqual([first, 'unknown']);
+    expect(result.cost.total).toEqual({ usd: 'unknown', why: 'no price for openai:gpt-unpriced' });
+    expect(journal.notes).toEqual([
+      expect.objectContaining({ kind: 'answering_model', turn: 1, usd: first }),
+      expect.objectContaining({
+        kind: 'answering_model',
+        turn: 2,
+        usd: 'unknown',
+        why: 'no price for openai:gpt-unpriced',
+      }),
+    ]);
+  });
+
+  it('a model chosen per step by prepareStep: that turn at that model’s price', async () => {
+    const sonnet46 = as('anthropic', 'claude-sonnet-4-6', [lookupTurn(1)]);
+    const haiku = as('anthropic', 'claude-haiku-4-5', [withUsage(textTurn('done'), 10_000, 100)]);
+    const result = await runLoop({
+      model: sonnet46,
+      catalogue: lookups,
+      session,
+      messages: user,
+      prepareStep: ({ turn }) => (turn === 2 ? { model: haiku } : undefined),
+    });
+    expect(result.cost.turns.map((turn) => turn.usd)).toEqual([first, (10_000 * 1 + 100 * 5) / 1e6]);
   });
 });

@@ -1,0 +1,37 @@
+// The fallback phase: a list that never fails plays the same run as one model (the spare never asked, the
+// same dollar cost), and its goal row judges the figures it is handed (no timing is asserted here).
+import { describe, expect, it } from 'vitest';
+import { type FallbackCost, measureFallbackCost } from '../../src/fallback/measure-fallback-cost.js';
+import type { BenchResults } from '../../src/report/bench-results.js';
+import { fallbackCostGoal } from '../../src/report/goals/fallback-cost-goal.js';
+
+describe('the fallback phase', () => {
+  it('plays the run on one model and on a list that never falls over, at the same dollar cost', async () => {
+    const cost = await measureFallbackCost({ rounds: 1, turns: 5 });
+    expect(cost.samples.one).toHaveLength(1);
+    expect(cost.samples.list).toHaveLength(1);
+    // 6 turns (5 lookups and the answer) of 1,000 input and 50 output tokens at $3 / $15 per million.
+    expect(cost.oneUsd).toBeCloseTo((6 * (1_000 * 3 + 50 * 15)) / 1e6, 12);
+    expect(cost.listUsd).toBe(cost.oneUsd);
+  });
+
+  it('its goal row passes within 1.1× at the same cost, and fails over it or when the costs differ', () => {
+    const figures = (listUs: number, listUsd: number | 'unknown'): BenchResults =>
+      ({
+        fallback: {
+          turns: 200,
+          rounds: 3,
+          oneUs: 10,
+          listUs,
+          oneUsd: 0.5,
+          listUsd,
+          samples: { one: [], list: [] },
+        } satisfies FallbackCost,
+      }) as unknown as BenchResults;
+    expect(fallbackCostGoal.judge(figures(10.5, 0.5)).pass).toBe(true);
+    expect(fallbackCostGoal.judge(figures(12, 0.5)).pass).toBe(false);
+    expect(fallbackCostGoal.judge(figures(10, 0.6)).pass).toBe(false);
+    expect(fallbackCostGoal.judge(figures(10, 'unknown')).pass).toBe(false);
+    expect(fallbackCostGoal.judge({} as BenchResults).pass).toBeUndefined();
+  });
+});
