@@ -3,12 +3,13 @@ import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js
 import { ProviderError } from '../errors/provider-error.js';
 import { type RetryPolicy, retryDelayMs } from '../loop/retry-policy.js';
 import { isModel } from '../messages/is-model.js';
+import type { Message } from '../messages/messages.js';
 import type { Model, ModelRequest } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
 import { turnStreamEvents } from '../messages/turn-stream-events.js';
 import { FALLBACK_PROVIDER, type FailedModel, withAnsweringModel } from './answering-model.js';
-import type { FallbackPolicy } from './fallback-policy.js';
+import type { FallbackPolicy, FallbackPosition } from './fallback-policy.js';
 import { fallbackPosition } from './fallback-position.js';
 import { requestForProvider, type TranslatedMessages } from './request-for-provider.js';
 
@@ -53,13 +54,14 @@ export function fallbackModel(models: readonly Model[], options: FallbackOptions
   // The loop sends the same request object again when it retries a turn: attempts are counted per request.
   const attempts = new WeakMap<ModelRequest, number>();
   const translated: TranslatedMessages = new Map();
+  const positions = new WeakMap<Message, FallbackPosition>();
   const attemptOf = (request: ModelRequest): number => {
     const attempt = (attempts.get(request) ?? 0) + 1;
     attempts.set(request, attempt);
     return attempt;
   };
   const firstOf = (request: ModelRequest): number => {
-    const position = fallbackPosition(request.messages, list);
+    const position = fallbackPosition(request.messages, list, positions);
     return policy.beforeTurn?.(position) === 'primary' ? 0 : position.current;
   };
   /** The models of one request, from the first to ask: `fail` moves on, or says the error is the turn's. */

@@ -1,4 +1,4 @@
-import type { Message } from '../messages/messages.js';
+import type { AssistantMessage, Message } from '../messages/messages.js';
 import type { Model } from '../messages/model.js';
 import { answeringModelOf } from './answering-model.js';
 import type { FallbackPosition } from './fallback-policy.js';
@@ -9,13 +9,28 @@ const AT_PRIMARY: FallbackPosition = Object.freeze({ current: 0, turnsOnCurrent:
  * Where the run stands, from the answering-model marks of its assistant messages (the last one first): no
  * in-memory state, so a run continued, resumed or recovered by another worker picks up where it was. A
  * mark names its model by provider and id; a list that no longer holds that model starts at the primary.
+ * `known` keeps, per assistant message, where the run stood at it (a message's history never changes).
  */
-export function fallbackPosition(messages: readonly Message[], models: readonly Model[]): FallbackPosition {
+export function fallbackPosition(
+  messages: readonly Message[],
+  models: readonly Model[],
+  known?: WeakMap<Message, FallbackPosition>,
+): FallbackPosition {
   let current: number | undefined;
   let turnsOnCurrent = 0;
+  let newest: AssistantMessage | undefined;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message?.role !== 'assistant') continue;
+    // Where the run stood at an assistant message already read (the last request's): the walk stops there,
+    // so a run that never falls over does not read its whole history again each turn.
+    const there = known?.get(message);
+    if (there !== undefined) {
+      if (current === undefined) ({ current, turnsOnCurrent } = there);
+      else if (there.current === current) turnsOnCurrent += there.turnsOnCurrent;
+      break;
+    }
+    newest ??= message;
     const mark = answeringModelOf(message);
     if (mark === undefined) break;
     const member = memberOf(mark, models);
@@ -23,7 +38,10 @@ export function fallbackPosition(messages: readonly Message[], models: readonly 
     else if (member !== current) break;
     turnsOnCurrent += 1;
   }
-  return current === undefined ? AT_PRIMARY : { current, turnsOnCurrent };
+  if (current === undefined) return AT_PRIMARY;
+  const position = { current, turnsOnCurrent };
+  if (newest !== undefined && answeringModelOf(newest) !== undefined) known?.set(newest, position);
+  return position;
 }
 
 function memberOf(mark: { provider: string; modelId: string; member: number }, models: readonly Model[]): number {

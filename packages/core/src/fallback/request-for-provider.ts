@@ -8,6 +8,7 @@ import type {
 } from '../messages/messages.js';
 import type { ModelRequest } from '../messages/model.js';
 import type { ProviderMetadata } from '../messages/provider-metadata.js';
+import { FALLBACK_PROVIDER } from './answering-model.js';
 import { wireCallId } from './wire-call-id.js';
 
 /**
@@ -17,8 +18,17 @@ import { wireCallId } from './wire-call-id.js';
  */
 export const GEMINI_FOREIGN_CALL_SIGNATURE = 'skip_thought_signature_validator';
 
-/** Translations of one conversation's messages for each provider of a list, kept per message object. */
-export type TranslatedMessages = Map<string, WeakMap<Message, Message>>;
+/**
+ * Translations of one conversation's messages for each provider of a list: per message object, and the last
+ * request's whole list, so that a request which only appends to the last one translates just what it adds
+ * (the loop's requests grow by a turn each: looking every message up again made each turn cost the history).
+ */
+export type TranslatedMessages = Map<string, ProviderTranslations>;
+
+interface ProviderTranslations {
+  readonly messages: WeakMap<Message, Message>;
+  last?: { readonly source: readonly Message[]; readonly sent: readonly Message[] };
+}
 
 /**
  * The request as the model of `provider` may receive it, when the run's history was (partly) written by
@@ -29,7 +39,9 @@ export type TranslatedMessages = Map<string, WeakMap<Message, Message>>;
  *   signed or encrypted for it. Its text is not replayed as text either: it was never the model's answer.
  * - Parts another provider's adapter kept whole (`provider` parts: hosted-tool blocks, unknown items) are left
  *   out, and so is every other provider's entry in a part's or message's `providerMetadata` (server-tool
- *   blocks, citations, item ids, signatures, the fallback mark): only the receiving provider's entry stays.
+ *   blocks, citations, item ids, signatures): only the receiving provider's entry stays, and the list's own
+ *   mark of who answered (no adapter reads it; stripping it would copy every assistant message of a run that
+ *   never fell over, each turn).
  * - Calls and results stay paired: the same ids, except one that some API refuses (see `wireCallId`), which
  *   is rewritten the same way in the call and its result.
  * - To Gemini (`google`): the first call of a turn another provider made carries Gemini's documented
@@ -46,24 +58,32 @@ export function requestForProvider(
   request: ModelRequest,
   translated: TranslatedMessages,
 ): ModelRequest {
-  let cache = translated.get(provider);
-  if (cache === undefined) {
-    cache = new WeakMap();
-    translated.set(provider, cache);
+  let translations = translated.get(provider);
+  if (translations === undefined) {
+    translations = { messages: new WeakMap() };
+    translated.set(provider, translations);
   }
-  let messages: Message[] | undefined;
-  for (let index = 0; index < request.messages.length; index += 1) {
-    const message = request.messages[index] as Message;
+  const cache = translations.messages;
+  const source = request.messages;
+  const last = translations.last;
+  // Identity checks are cheaper than a lookup per message: a request that extends the last one starts after it.
+  const from = last !== undefined && extendsList(source, last.source) ? last.source.length : 0;
+  let messages: Message[] | undefined = from > 0 && last?.sent !== last?.source ? last?.sent.slice() : undefined;
+  for (let index = from; index < source.length; index += 1) {
+    const message = source[index] as Message;
     let sent = cache.get(message);
     if (sent === undefined) {
       sent = messageForProvider(provider, message);
       cache.set(message, sent);
     }
     if (sent !== message) {
-      messages ??= request.messages.slice(0, index);
+      messages ??= source.slice(0, index);
       messages.push(sent);
     } else messages?.push(message);
   }
+  // A copy: the caller may append to (or change) its own list in place before the next request.
+  const kept = source.slice();
+  translations.last = { source: kept, sent: messages ?? kept };
   const providerOptions = optionsForProvider(provider, request);
   if (messages === undefined && providerOptions === request.providerOptions) return request;
   return {
@@ -71,6 +91,13 @@ export function requestForProvider(
     messages: messages ?? request.messages,
     ...(providerOptions === undefined ? {} : { providerOptions }),
   };
+}
+
+/** Whether `list` starts with every message of `prefix`, the same objects in the same places. */
+function extendsList(list: readonly Message[], prefix: readonly Message[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let index = prefix.length - 1; index >= 0; index -= 1) if (list[index] !== prefix[index]) return false;
+  return true;
 }
 
 function messageForProvider(provider: string, message: Message): Message {
@@ -137,9 +164,14 @@ function ownEntry(part: { readonly providerMetadata?: ProviderMetadata }, provid
 function ownMetadata(metadata: ProviderMetadata | undefined, provider: string): ProviderMetadata | undefined {
   if (metadata === undefined) return undefined;
   const keys = Object.keys(metadata);
-  if (keys.every((key) => key === provider)) return metadata;
+  if (keys.every((key) => key === provider || key === FALLBACK_PROVIDER)) return metadata;
   const own = metadata[provider];
-  return own === undefined ? undefined : { [provider]: own };
+  const mark = metadata[FALLBACK_PROVIDER];
+  if (own === undefined && mark === undefined) return undefined;
+  return {
+    ...(own === undefined ? {} : { [provider]: own }),
+    ...(mark === undefined ? {} : { [FALLBACK_PROVIDER]: mark }),
+  };
 }
 
 function withMetadata<T extends { readonly providerMetadata?: ProviderMetadata }>(

@@ -67,6 +67,8 @@ describe('a mixed history sent to one provider', () => {
           { providerMetadata: { google: { thoughtSignature: GEMINI_FOREIGN_CALL_SIGNATURE } } },
         ),
       ],
+      // The list's own mark of who answered stays: the circuit's, read by no adapter.
+      providerMetadata: { fallback: { provider: 'openai', modelId: 'o', member: 0 } },
     });
     expect(sent[3]?.role === 'assistant' && sent[3].content).toEqual([
       call(
@@ -93,7 +95,8 @@ describe('a mixed history sent to one provider', () => {
 
   it("to OpenAI: its own reasoning item and ids stay, Anthropic's thinking and blocks go", () => {
     const sent = translate('openai', request(history)).messages;
-    expect(sent[1]).toEqual({ ...history[1], providerMetadata: { openai: { responseId: 'resp_1' } } });
+    // Its own entry stays, and so does the list's mark of who answered (the circuit's, read by no adapter).
+    expect(sent[1]).toBe(history[1]);
     expect(sent[3]?.role === 'assistant' && sent[3].content.map((part) => part.type)).toEqual(['tool_call']);
     expect(sent[3]?.role === 'assistant' && sent[3].providerMetadata).toBeUndefined();
   });
@@ -128,5 +131,22 @@ describe('a mixed history sent to one provider', () => {
     const once = requestForProvider('google', request(history), cache);
     const twice = requestForProvider('google', request(history), cache);
     expect(twice.messages[3]).toBe(once.messages[3]);
+  });
+
+  it('a request that extends the last one is sent as if translated whole, even when the caller changed its list in place', () => {
+    const cache: TranslatedMessages = new Map();
+    const growing: Message[] = [...history.slice(0, 2)];
+    const each = (): ModelRequest => requestForProvider('google', request(growing), cache);
+    expect(each().messages).toEqual(translate('google', request(growing)).messages);
+    // The caller appends to the very list it sent: the new messages are translated too.
+    growing.push(...history.slice(2));
+    expect(each().messages).toEqual(translate('google', request(growing)).messages);
+    // And replaces one in place (a context policy's cleared result, a repaired turn): that one is sent anew.
+    growing[1] = { role: 'assistant', content: [call('call_b', 'lookup', { q: 2 })] };
+    expect(each().messages).toEqual(translate('google', request(growing)).messages);
+    // A shorter list (another conversation) starts over.
+    expect(each().messages).toEqual(translate('google', request(growing)).messages);
+    const other = [user];
+    expect(requestForProvider('google', request(other), cache).messages).toEqual(other);
   });
 });
