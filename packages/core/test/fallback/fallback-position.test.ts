@@ -18,16 +18,15 @@ const models = ['a', 'b', 'c'].map(
 /** An assistant turn marked as answered by `member` (undefined: no mark, as before the list was used). */
 function turn(member: number | undefined): Message[] {
   const model = member === undefined ? undefined : models[member];
-  return [
-    {
-      role: 'assistant',
-      content: [{ type: 'text', text: 'ok' }],
-      ...(model === undefined
-        ? {}
-        : { providerMetadata: { fallback: { provider: model.provider, modelId: model.modelId, member } } }),
-    },
-    { role: 'user', content: 'go on' },
-  ];
+  const marked: Message =
+    member === undefined || model === undefined
+      ? { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }
+      : {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'ok' }],
+          providerMetadata: { fallback: { provider: model.provider, modelId: model.modelId, member } },
+        };
+  return [marked, { role: 'user', content: 'go on' }];
 }
 
 describe('fallbackPosition', () => {
