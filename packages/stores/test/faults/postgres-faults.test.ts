@@ -128,7 +128,13 @@ describe.skipIf(bin === undefined)(`PostgreSQL faults${bin === undefined ? ` (sk
     try {
       const runner = world.runner(store);
       const runs = runIds.map((runId) => startFaultRun(runner, runId));
-      // Once some notes have run, the server and every backend die; it comes back a moment later.
+      // Once every run is stored (a start the server dies under fails with its typed error, which is not
+      // what this test is about: on a loaded machine a start could still be asking whether its id is taken)
+      // and some notes have run, the server and every backend die; it comes back a moment later.
+      await until(
+        async () => (await Promise.all(runIds.map((runId) => store.getRun(runId)))).every((run) => run !== undefined),
+        'every run stored',
+      );
       await until(async () => world.executions.size >= 3, 'some notes ran');
       await server.kill();
       await new Promise((resolve) => setTimeout(resolve, 1000));
