@@ -1,8 +1,5 @@
 // The demo prints what each backend's run cost: the figure `runCost` gives for the same run's turns, at
 // the shipped price table, and "unknown" (with why) for a model the table has no row for.
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createModel } from '@toolcircuit/config';
 import { runCost } from '@toolcircuit/core';
 import { loadCassette, startReplayServer } from '@toolcircuit/testing';
@@ -22,18 +19,12 @@ const OFFLINE_KEYS = {
 
 describe('toolcircuit demo: the cost per run', () => {
   it('prints each backend’s cost, the same as runCost of that run’s turns; unknown where the table has no row', async () => {
-    // The Anthropic cassette asks for a model the shipped table prices (the synthetic cassette's own model
-    // has no row), so one backend prints dollars and the others "unknown".
-    const dir = await mkdtemp(join(tmpdir(), 'toolcircuit-demo-cost-'));
-    await cp(DEMO_CASSETTES, dir, { recursive: true });
-    const anthropic = join(dir, 'anthropic-messages.json');
-    await writeFile(anthropic, (await readFile(anthropic, 'utf8')).replaceAll('claude-haiku-5-5', 'claude-haiku-4-5'));
-    const { code, stdout } = await runBin(['demo', '--cassettes', dir]);
+    const { code, stdout } = await runBin(['demo']);
     expect(code).toBe(0);
     const block = stdout.slice(stdout.indexOf('Cost per run'), stdout.indexOf('Next:'));
 
     for (const backend of DEMO_BACKENDS) {
-      const cassette = loadCassette(backend.cassette, { directory: dir });
+      const cassette = loadCassette(backend.cassette, { directory: DEMO_CASSETTES });
       const server = await startReplayServer(cassette);
       try {
         const model = await createModel(backend.config(server.url, cassette.model ?? 'demo-model'), {
@@ -47,8 +38,9 @@ describe('toolcircuit demo: the cost per run', () => {
         await server.close();
       }
     }
-    // Claude Haiku 4.5 at $1 / $5 per million: 1,968 input and 183 output tokens over the run's 3 turns.
-    expect(block).toMatch(/ anthropic +\$0\.002883\n/);
+    // Claude Haiku 5.5 at $0.10 / $0.50 per million (every turn under its 100,000-token tier): 1,968 input
+    // and 183 output tokens over the run's 3 turns.
+    expect(block).toMatch(/ anthropic +\$0\.000288\n/);
     expect(block).toMatch(/ openai-chat +unknown \(no price for openai:gpt-4\.1-mini\)\n/);
     expect(block).toMatch(/ gemini-genai +unknown \(no price for google:gemini-2\.5-flash\)\n/);
   });

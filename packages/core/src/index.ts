@@ -84,7 +84,7 @@ export {
 } from './context/context-policy.js';
 export { type CostBudget, costBudget } from './cost/cost-budget.js';
 export { costOfTurn, type PricedModel } from './cost/cost-of-turn.js';
-export type { ModelPrice } from './cost/model-price.js';
+export type { LongPromptPrice, ModelPrice } from './cost/model-price.js';
 export { priceOf } from './cost/price-of.js';
 export { PRICE_TABLE } from './cost/price-table.js';
 export { type RunCost, runCost } from './cost/run-cost.js';

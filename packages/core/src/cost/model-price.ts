@@ -19,8 +19,23 @@ export interface ModelPrice {
   readonly reasoningPerMTok?: number;
   /** A fee per request, where there is one. */
   readonly perRequestUsd?: number;
+  /**
+   * Rates for a request whose prompt is longer than `aboveInputTokens` (every input token, cached or not):
+   * the whole request is billed at them, as providers with a long-prompt tier bill it. Absent: one rate at
+   * every length.
+   */
+  readonly longPrompt?: LongPromptPrice;
   /** Where the figures were read (a URL). */
   readonly source: string;
   /** When they were read there (`YYYY-MM-DD`). */
   readonly asOf: string;
+}
+
+/** The rates of a long-prompt tier; a rate left out is unknown at that length, as in the row itself. */
+export interface LongPromptPrice {
+  readonly aboveInputTokens: number;
+  readonly inputPerMTok: number;
+  readonly outputPerMTok: number;
+  readonly cacheReadPerMTok?: number;
+  readonly cacheWritePerMTok?: number;
 }

@@ -11,12 +11,13 @@ export type Cost = { readonly usd: number } | { readonly usd: 'unknown'; readonl
  * Unknown when there is no price, when the provider reported no counts, or when tokens of a kind the row
  * has no rate for were used.
  */
-export function turnCost(usage: Usage, price: ModelPrice | undefined, model: string): Cost {
-  if (price === undefined) return { usd: 'unknown', why: `no price for ${model}` };
+export function turnCost(usage: Usage, row: ModelPrice | undefined, model: string): Cost {
+  if (row === undefined) return { usd: 'unknown', why: `no price for ${model}` };
   const { inputTokens, outputTokens } = usage;
   if (inputTokens === undefined || outputTokens === undefined) {
     return { usd: 'unknown', why: `${model} reported no token counts` };
   }
+  const price = ratesFor(row, inputTokens);
   const cacheRead = usage.cachedInputTokens ?? 0;
   const cacheWrite = usage.cacheWriteInputTokens ?? 0;
   if (cacheRead > 0 && price.cacheReadPerMTok === undefined) {
@@ -33,6 +34,15 @@ export function turnCost(usage: Usage, price: ModelPrice | undefined, model: str
     (outputTokens - reasoning) * price.outputPerMTok +
     reasoning * (price.reasoningPerMTok ?? 0);
   return { usd: perToken / 1_000_000 + (price.perRequestUsd ?? 0) };
+}
+
+/** The row's rates at this prompt length: its long-prompt tier's, every rate of it, once the prompt is over. */
+function ratesFor(row: ModelPrice, inputTokens: number): Omit<ModelPrice, 'longPrompt'> {
+  const tier = row.longPrompt;
+  if (tier === undefined || inputTokens <= tier.aboveInputTokens) return row;
+  const { aboveInputTokens: _, ...rates } = tier;
+  const { cacheReadPerMTok: _read, cacheWritePerMTok: _write, longPrompt: _tier, ...rest } = row;
+  return { ...rest, ...rates };
 }
 
 /** The sum: unknown as soon as one part is (the first reason kept). */

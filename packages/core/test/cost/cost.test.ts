@@ -62,6 +62,29 @@ describe('the price table', () => {
 });
 
 describe('turnCost', () => {
+  it('bills a prompt over the long-prompt threshold wholly at the tier’s rates, and one at it at the base rates', () => {
+    const tiered: ModelPrice = {
+      ...mine,
+      cacheWritePerMTok: 1,
+      longPrompt: { aboveInputTokens: 100_000, inputPerMTok: 10, outputPerMTok: 40, cacheWritePerMTok: 5 },
+    };
+    const at = (inputTokens: number, extra: { cachedInputTokens?: number; cacheWriteInputTokens?: number } = {}) =>
+      turnCost({ inputTokens, outputTokens: 1_000, totalTokens: inputTokens + 1_000, ...extra }, tiered, 't');
+    expect(at(100_000).usd).toBeCloseTo((100_000 * 2 + 1_000 * 8) / 1e6, 12);
+    expect(at(100_001).usd).toBeCloseTo((100_001 * 10 + 1_000 * 40) / 1e6, 12);
+    expect(at(100_001, { cacheWriteInputTokens: 1 }).usd).toBeCloseTo((100_000 * 10 + 5 + 1_000 * 40) / 1e6, 12);
+    // The base row has a cache-read rate, the tier none: over the threshold a cache read is unknown.
+    expect(at(99_000, { cachedInputTokens: 10 }).usd).toBeTypeOf('number');
+    expect(at(100_001, { cachedInputTokens: 10 })).toEqual({ usd: 'unknown', why: 'no cache-read price for t' });
+  });
+
+  it('ships Claude Haiku 5.5 with its long-prompt tier', () => {
+    const haiku = priceOf('anthropic', 'claude-haiku-5-5');
+    const usage = (inputTokens: number) => ({ inputTokens, outputTokens: 100, totalTokens: inputTokens + 100 });
+    expect(turnCost(usage(100_000), haiku, 'h').usd).toBeCloseTo((100_000 * 0.1 + 100 * 0.5) / 1e6, 12);
+    expect(turnCost(usage(200_000), haiku, 'h').usd).toBeCloseTo((200_000 * 0.5 + 100 * 2.5) / 1e6, 12);
+  });
+
   it('prices uncached input, cache reads, cache writes and output each at its rate', () => {
     const cost = turnCost(
       { inputTokens: 1_115, outputTokens: 200, totalTokens: 1_315, cachedInputTokens: 100, cacheWriteInputTokens: 15 },
