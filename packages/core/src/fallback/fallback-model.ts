@@ -1,6 +1,7 @@
 import { isAborted } from '../async/is-aborted.js';
 import { InvalidLoopOptionsError } from '../errors/invalid-loop-options-error.js';
 import { ProviderError } from '../errors/provider-error.js';
+import type { JsonObject } from '../json/json.js';
 import { type RetryPolicy, retryDelayMs } from '../loop/retry-policy.js';
 import { isModel } from '../messages/is-model.js';
 import type { Message } from '../messages/messages.js';
@@ -8,9 +9,16 @@ import type { Model, ModelRequest } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
 import { turnStreamEvents } from '../messages/turn-stream-events.js';
-import { FALLBACK_PROVIDER, type FailedModel, withAnsweringModel } from './answering-model.js';
+import {
+  type AnsweringModel,
+  answeringMark,
+  FALLBACK_PROVIDER,
+  type FailedModel,
+  withAnsweringModel,
+  withMark,
+} from './answering-model.js';
 import type { FallbackPolicy, FallbackPosition } from './fallback-policy.js';
-import { fallbackPosition } from './fallback-position.js';
+import { currentMember, fallbackPosition } from './fallback-position.js';
 import { requestForProvider, type TranslatedMessages } from './request-for-provider.js';
 
 export interface FallbackOptions {
@@ -51,7 +59,8 @@ export function fallbackModel(models: readonly Model[], options: FallbackOptions
   checkModels(models);
   const list = Object.freeze([...models]);
   const policy = options.policy ?? {};
-  // The loop sends the same request object again when it retries a turn: attempts are counted per request.
+  // The loop sends the same request object again when it retries a turn: attempts are counted per request,
+  // once one fails (an attempt that succeeds is never followed by another of the same request).
   const attempts = new WeakMap<ModelRequest, number>();
   const translated: TranslatedMessages = new Map();
   const positions = new WeakMap<Message, FallbackPosition>();
@@ -61,21 +70,24 @@ export function fallbackModel(models: readonly Model[], options: FallbackOptions
     return attempt;
   };
   const firstOf = (request: ModelRequest): number => {
+    const { beforeTurn } = policy;
+    if (beforeTurn === undefined) return currentMember(request.messages, list);
     const position = fallbackPosition(request.messages, list, positions);
-    return policy.beforeTurn?.(position) === 'primary' ? 0 : position.current;
+    return beforeTurn(position) === 'primary' ? 0 : position.current;
   };
-  /** The models of one request, from the first to ask: `fail` moves on, or says the error is the turn's. */
-  const turnOf = (request: ModelRequest) => {
+  // The mark of a turn its first model answered, the same for every such turn.
+  const firstTry = list.map((model, member) => Object.freeze(answeringMark(answeredBy(model, member, NONE_FAILED))));
+  const sentTo = (model: Model, request: ModelRequest) => requestForProvider(model.provider, request, translated);
+  /** The models of one request after `first` failed it: `fail` moves on, or says the error is the turn's. */
+  const fallingOver = (request: ModelRequest, first: number) => {
     const attempt = attemptOf(request);
-    const tried = new Set<number>();
+    const tried = new Set<number>([first]);
     const failures: FailedModel[] = [];
-    let member = firstOf(request);
-    tried.add(member);
+    let member = first;
     return {
       get model(): Model {
         return list[member] as Model;
       },
-      sent: (model: Model) => requestForProvider(model.provider, request, translated),
       mark: (turn: ModelTurn) => marked(turn, list[member] as Model, member, failures),
       /** Whether another model answers after this error; `false`: it is thrown. */
       fail(error: unknown): boolean {
@@ -93,35 +105,62 @@ export function fallbackModel(models: readonly Model[], options: FallbackOptions
     };
   };
 
-  const generate = async (request: ModelRequest): Promise<ModelTurn> => {
-    const turn = turnOf(request);
+  /** After `first` failed the turn with `error`: the next models, until one answers or none is left. */
+  const fallOver = async (request: ModelRequest, first: number, error: unknown): Promise<ModelTurn> => {
+    const turn = fallingOver(request, first);
+    let failed = error;
     for (;;) {
+      if (!turn.fail(failed)) throw failed;
       const { model } = turn;
       try {
-        return turn.mark(await model.generate(turn.sent(model)));
-      } catch (error) {
-        if (!turn.fail(error)) throw error;
+        return turn.mark(await model.generate(sentTo(model, request)));
+      } catch (next) {
+        failed = next;
       }
     }
   };
 
+  // A turn its first model answers adds only this to the model's own call: no async frame, no state.
+  const generate = (request: ModelRequest): Promise<ModelTurn> => {
+    let first = 0;
+    let answer: Promise<ModelTurn>;
+    try {
+      first = firstOf(request);
+      const primary = list[first] as Model;
+      // `Promise.resolve`: a model written in plain JavaScript may answer without a promise.
+      answer = Promise.resolve(primary.generate(sentTo(primary, request)));
+    } catch (error) {
+      return fallOver(request, first, error);
+    }
+    const mark = firstTry[first] as JsonObject;
+    return answer.then(
+      (turn) => withMark(turn, mark),
+      (error: unknown) => fallOver(request, first, error),
+    );
+  };
+
   async function* stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
-    const turn = turnOf(request);
+    const first = firstOf(request);
+    let turn: ReturnType<typeof fallingOver> | undefined;
+    let model = list[first] as Model;
     for (;;) {
-      const events = eventsOf(turn.model, turn.sent(turn.model))[Symbol.asyncIterator]();
-      let first: IteratorResult<StreamEvent>;
+      const events = eventsOf(model, sentTo(model, request))[Symbol.asyncIterator]();
+      let step: IteratorResult<StreamEvent>;
       try {
-        first = await events.next();
-        if (!first.done && first.value.type === 'error') throw first.value.error;
+        step = await events.next();
+        if (!step.done && step.value.type === 'error') throw step.value.error;
       } catch (error) {
         await events.return?.();
+        turn ??= fallingOver(request, first);
         if (!turn.fail(error)) throw error;
+        model = turn.model;
         continue;
       }
       // From the first event on, this model has the turn.
-      for (let step = first; !step.done; step = await events.next()) {
+      const mark = turn?.mark ?? ((done: ModelTurn) => withMark(done, firstTry[first] as JsonObject));
+      for (; !step.done; step = await events.next()) {
         const event = step.value;
-        yield event.type === 'turn-end' ? { ...event, turn: turn.mark(event.turn) } : event;
+        yield event.type === 'turn-end' ? { ...event, turn: mark(event.turn) } : event;
       }
       return;
     }
@@ -143,13 +182,19 @@ function eventsOf(model: Model, request: ModelRequest): AsyncIterable<StreamEven
   })();
 }
 
+const NONE_FAILED: readonly FailedModel[] = Object.freeze([]);
+
 function marked(turn: ModelTurn, model: Model, member: number, failures: readonly FailedModel[]): ModelTurn {
-  return withAnsweringModel(turn, {
+  return withAnsweringModel(turn, answeredBy(model, member, failures));
+}
+
+function answeredBy(model: Model, member: number, failures: readonly FailedModel[]): AnsweringModel {
+  return {
     provider: model.provider,
     modelId: model.modelId,
     member,
     ...(failures.length === 0 ? {} : { fellBackFrom: [...failures] }),
-  });
+  };
 }
 
 function failedModel(model: Model, member: number, error: ProviderError): FailedModel {

@@ -44,6 +44,20 @@ export function fallbackPosition(
   return position;
 }
 
+/**
+ * Which model answered the run's last turn (0: the primary, also before any turn), from the newest assistant
+ * message alone: what a list without a `beforeTurn` policy needs, which is not how long it has been there.
+ */
+export function currentMember(messages: readonly Message[], models: readonly Model[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== 'assistant') continue;
+    const mark = answeringModelOf(message);
+    return mark === undefined ? 0 : memberOf(mark, models);
+  }
+  return 0;
+}
+
 function memberOf(mark: { provider: string; modelId: string; member: number }, models: readonly Model[]): number {
   const same = (model: Model | undefined): boolean =>
     model !== undefined && model.provider === mark.provider && model.modelId === mark.modelId;

@@ -27,7 +27,13 @@ export type TranslatedMessages = Map<string, ProviderTranslations>;
 
 interface ProviderTranslations {
   readonly messages: WeakMap<Message, Message>;
-  last?: { readonly source: readonly Message[]; readonly sent: readonly Message[] };
+  /**
+   * The last request's list as it was then: an array of our own, grown by what each request appends rather
+   * than copied whole (the caller may change its own list in place before the next request).
+   */
+  readonly seen: Message[];
+  /** What was sent for `seen`, where it differs from it: our own too, copied only when handed out. */
+  sent: Message[] | undefined;
 }
 
 /**
@@ -60,35 +66,36 @@ export function requestForProvider(
 ): ModelRequest {
   let translations = translated.get(provider);
   if (translations === undefined) {
-    translations = { messages: new WeakMap() };
+    translations = { messages: new WeakMap(), seen: [], sent: undefined };
     translated.set(provider, translations);
   }
-  const cache = translations.messages;
+  const { messages: cache, seen } = translations;
   const source = request.messages;
-  const last = translations.last;
   // Identity checks are cheaper than a lookup per message: a request that extends the last one starts after it.
-  const from = last !== undefined && extendsList(source, last.source) ? last.source.length : 0;
-  let messages: Message[] | undefined = from > 0 && last?.sent !== last?.source ? last?.sent.slice() : undefined;
-  for (let index = from; index < source.length; index += 1) {
-    const message = source[index] as Message;
-    let sent = cache.get(message);
-    if (sent === undefined) {
-      sent = messageForProvider(provider, message);
-      cache.set(message, sent);
-    }
-    if (sent !== message) {
-      messages ??= source.slice(0, index);
-      messages.push(sent);
-    } else messages?.push(message);
+  if (!extendsList(source, seen)) {
+    seen.length = 0;
+    translations.sent = undefined;
   }
-  // A copy: the caller may append to (or change) its own list in place before the next request.
-  const kept = source.slice();
-  translations.last = { source: kept, sent: messages ?? kept };
+  let sent = translations.sent;
+  for (let index = seen.length; index < source.length; index += 1) {
+    const message = source[index] as Message;
+    let translation = cache.get(message);
+    if (translation === undefined) {
+      translation = messageForProvider(provider, message);
+      // Only changed ones are kept: a message sent as it is needs no entry to stay the same object.
+      if (translation !== message) cache.set(message, translation);
+    }
+    if (translation !== message) sent ??= seen.slice();
+    sent?.push(translation);
+    seen.push(message);
+  }
+  translations.sent = sent;
   const providerOptions = optionsForProvider(provider, request);
-  if (messages === undefined && providerOptions === request.providerOptions) return request;
+  if (sent === undefined && providerOptions === request.providerOptions) return request;
   return {
     ...request,
-    messages: messages ?? request.messages,
+    // A copy: the list sent is the model's to keep, and ours grows with the next request.
+    messages: sent === undefined ? request.messages : sent.slice(),
     ...(providerOptions === undefined ? {} : { providerOptions }),
   };
 }
@@ -145,15 +152,18 @@ function assistantForProvider(provider: string, message: AssistantMessage): Assi
 }
 
 function toolForProvider(provider: string, message: ToolMessage): ToolMessage {
-  let changed = false;
-  const content = message.content.map((result): ToolResultPart => {
+  let content: ToolResultPart[] | undefined;
+  message.content.forEach((result, index) => {
     const callId = wireCallId(result.callId);
     const kept = ownMetadata(result.providerMetadata, provider);
-    if (callId === result.callId && kept === result.providerMetadata) return result;
-    changed = true;
-    return withMetadata({ ...result, callId }, kept);
+    if (callId === result.callId && kept === result.providerMetadata) {
+      content?.push(result);
+      return;
+    }
+    content ??= message.content.slice(0, index);
+    content.push(withMetadata({ ...result, callId }, kept));
   });
-  return changed ? Object.freeze({ ...message, content }) : message;
+  return content === undefined ? message : Object.freeze({ ...message, content });
 }
 
 function ownEntry(part: { readonly providerMetadata?: ProviderMetadata }, provider: string): boolean {

@@ -266,6 +266,39 @@ describe('fallback inside a run', () => {
     expect(journal.notes).toEqual([]);
   });
 
+  it('a model that throws before its promise, or answers without one, is asked like any other', async () => {
+    const w = paymentWorld();
+    const plain: Model = {
+      provider: 'openai',
+      modelId: 'plain',
+      // Plain JavaScript: a turn, not a promise of one.
+      generate: (() => textTurn('plain answer')) as unknown as Model['generate'],
+    };
+    const throwsAtOnce: Model = {
+      provider: 'anthropic',
+      modelId: 'sync',
+      generate: () => {
+        throw overloaded('anthropic');
+      },
+    };
+    const result = await runLoop({ model: [throwsAtOnce, plain], ...w, messages: user, retry: { attempts: 1 } });
+    expect(result.status).toBe('completed');
+    expect(answeringModelOf(result.turns[0] as ModelTurn)).toMatchObject({ modelId: 'plain', member: 1 });
+  });
+
+  it('a policy hook that throws fails the turn as a rejection, not out of the model call', async () => {
+    const hook = new Error('policy bug');
+    const model = fallbackModel([scripted([textTurn('hi')])], {
+      policy: {
+        beforeTurn: () => {
+          throw hook;
+        },
+      },
+    });
+    const answer = model.generate({ messages: user, tools: [] });
+    await expect(answer).rejects.toBe(hook);
+  });
+
   it('an empty list or a list holding something that is not a model is a typed error naming the option', async () => {
     const w = paymentWorld();
     await expect(runLoop({ model: [], ...w, messages: user })).rejects.toThrow(InvalidLoopOptionsError);
