@@ -15,7 +15,9 @@ import { type ContextFigures, measureContext } from './context/measure-context.j
 import { formatDurable } from './durable/format-durable.js';
 import { type DurableReport, measureDurableRunner } from './durable/measure-durable-runner.js';
 import { formatFallbackReport } from './fallback/format-fallback-report.js';
-import { type FallbackCost, measureFallbackCost } from './fallback/measure-fallback-cost.js';
+import { measureFallbackCost } from './fallback/measure-fallback-cost.js';
+import { measureFallbackOverSdk } from './fallback/measure-fallback-over-sdk.js';
+import type { FallbackCost } from './fallback/one-or-list.js';
 import { currentLoadAverage, machineInfo } from './measure/machine-info.js';
 import { matrixPlan } from './measure/matrix-plan.js';
 import { type ColdImports, measureColdImports } from './measure/measure-adapter-imports.js';
@@ -176,10 +178,12 @@ if (options.phases.has('context')) {
 
 // A fallback list that never fails, against the same run on one model: what the list adds, and the run's cost.
 let fallback: FallbackCost | undefined;
+let fallbackOverSdk: FallbackCost | undefined;
 if (options.phases.has('fallback')) {
-  log(`fallback: a list that never fails against one model, 200 turns (${elapsed()})`);
-  fallback = await measureFallbackCost({ rounds: options.quick ? 5 : 15 });
-  print(formatFallbackReport(fallback));
+  log(`fallback: a list that never fails against one model, in process and through an adapter (${elapsed()})`);
+  fallback = await measureFallbackCost({ rounds: options.quick ? 5 : 31 });
+  fallbackOverSdk = await measureFallbackOverSdk({ rounds: options.quick ? 5 : 15 });
+  print(formatFallbackReport(fallback, fallbackOverSdk));
 }
 
 const results: BenchResults = {
@@ -197,6 +201,7 @@ const results: BenchResults = {
   search,
   context,
   fallback,
+  fallbackOverSdk,
 };
 const judged = await judgeGoals(results);
 

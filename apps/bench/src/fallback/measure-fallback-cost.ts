@@ -3,7 +3,6 @@ import {
   createSession,
   defineTool,
   everySession,
-  type LoopResult,
   type Message,
   type Model,
   type ModelPrice,
@@ -11,22 +10,7 @@ import {
   type ModelTurn,
   runLoop,
 } from '@toolcircuit/core';
-import { collectGarbage } from '../measure/collect-garbage.js';
-import { median } from '../measure/stats.js';
-
-/** What a fallback list that never fails costs, against the same run on its first model alone. */
-export interface FallbackCost {
-  readonly turns: number;
-  readonly rounds: number;
-  /** CPU µs per turn of the run on one model (in-process model: no adapter, no HTTP). */
-  readonly oneUs: number;
-  /** CPU µs per turn of the same run given `[model, spare]`, the spare never asked. */
-  readonly listUs: number;
-  /** The two runs' `LoopResult.cost` totals, in US dollars (the same turns at the same price: equal). */
-  readonly oneUsd: number | 'unknown';
-  readonly listUsd: number | 'unknown';
-  readonly samples: { readonly one: number[]; readonly list: number[] };
-}
+import { compareOneAndList, cpuUsPerTurn, type FallbackCost } from './one-or-list.js';
 
 /** The in-process model's price: a row of the bench's own, so both runs have a figure to compare. */
 const BENCH_PRICE: ModelPrice = {
@@ -40,9 +24,9 @@ const BENCH_PRICE: ModelPrice = {
 
 /**
  * Times a run on one model against the same run on a fallback list whose first model never fails (the
- * second is never asked): `turns` turns of one lookup each through `runLoop` and an in-process model. Rounds
- * alternate the two, a GC before each; CPU time of this process, medians. Also keeps what each run cost
- * (`LoopResult.cost`): the list must not change it.
+ * second is never asked): `turns` turns of one lookup each through `runLoop` and an in-process model, so
+ * what is measured is the loop's work and the list's own. Also keeps what each run cost (`LoopResult.cost`):
+ * the list must not change it.
  */
 export async function measureFallbackCost(options: {
   readonly rounds: number;
@@ -60,11 +44,9 @@ export async function measureFallbackCost(options: {
   ]);
   const session = createSession({ id: 'bench', humanId: 'bench', rights: [] });
   const messages: Message[] = [{ role: 'user', content: 'Look up every record.' }];
-  let last: { one?: LoopResult; list?: LoopResult } = {};
-  const play = async (mode: 'one' | 'list'): Promise<number> => {
+  return compareOneAndList('in-process model', turns, options.rounds, async (mode) => {
     const model = inProcessModel(turns);
     const spare = inProcessModel(turns);
-    collectGarbage();
     const start = process.cpuUsage();
     const result = await runLoop({
       model: mode === 'one' ? model : [model, spare],
@@ -74,28 +56,10 @@ export async function measureFallbackCost(options: {
       maxTurns: turns + 1,
       prices: [BENCH_PRICE],
     });
-    const used = process.cpuUsage(start);
+    const usPerTurn = cpuUsPerTurn(start, turns);
     if (spare.asked() > 0) throw new Error('the spare model was asked: the list fell over');
-    last = { ...last, [mode]: result };
-    return (used.user + used.system) / turns;
-  };
-  // One untimed round: compiled code and warm caches for both.
-  for (const mode of ['one', 'list'] as const) await play(mode);
-  const samples = { one: [] as number[], list: [] as number[] };
-  for (let round = 0; round < options.rounds; round += 1) {
-    for (const mode of round % 2 === 0 ? (['one', 'list'] as const) : (['list', 'one'] as const)) {
-      samples[mode].push(await play(mode));
-    }
-  }
-  return {
-    turns,
-    rounds: options.rounds,
-    oneUs: median(samples.one),
-    listUs: median(samples.list),
-    oneUsd: last.one?.cost.total.usd ?? 'unknown',
-    listUsd: last.list?.cost.total.usd ?? 'unknown',
-    samples,
-  };
+    return { result, usPerTurn };
+  });
 }
 
 /** Calls `lookup` once a turn for `turns` turns, then answers; says how many requests it was asked. */

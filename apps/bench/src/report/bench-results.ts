@@ -1,7 +1,7 @@
 import type { BenchOptions } from '../bench-options.js';
 import type { ContextFigures } from '../context/measure-context.js';
 import type { DurableReport } from '../durable/measure-durable-runner.js';
-import type { FallbackCost } from '../fallback/measure-fallback-cost.js';
+import type { FallbackCost } from '../fallback/one-or-list.js';
 import type { ColdImports } from '../measure/measure-adapter-imports.js';
 import type { TranslationRow } from '../measure/measure-catalogue-translation.js';
 import type { CorpusCatalogueCost } from '../measure/measure-corpus-catalogue.js';
@@ -48,4 +48,6 @@ export interface BenchResults {
   readonly context?: ContextFigures | undefined;
   /** The `fallback` phase: a fallback list that never fails against the same run on one model. */
   readonly fallback?: FallbackCost | undefined;
+  /** The same through the Anthropic adapter and its SDK: the path an application's run takes. */
+  readonly fallbackOverSdk?: FallbackCost | undefined;
 }
