@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createDbosRuns, type DbosRunState } from '../../src/index.js';
 // @ts-expect-error: a plain-JS fixture shared with the worker processes
 import { POOL_SESSION } from '../support/pool-circuit.mjs';
-import { usePoolHarness } from '../support/pool-harness.js';
+import { usePoolHarness, wrongExecutions } from '../support/pool-harness.js';
 import { POSTGRES_MISSING, serverUrl } from '../support/postgres.js';
 
 const server = serverUrl();
@@ -108,22 +108,7 @@ describe.skipIf(server === undefined)(
       expect(finishedOn.map((status) => status.executorId).filter((id) => id === 'worker-1')).toEqual([]);
 
       // Every call ran exactly once, as the tools' own table shows, or was reported unknown (then at most once).
-      const rows = await effects.query<{ run_id: string; call_id: string; n: number }>(
-        "SELECT run_id, call_id, count(*)::int AS n FROM tool_effects WHERE tool NOT LIKE 'aborted:%' GROUP BY run_id, call_id",
-      );
-      const executions = new Map(rows.rows.map((row) => [`${row.run_id}/${row.call_id}`, row.n]));
-      const unknown = new Set(
-        states.flatMap((state) => state.unknownOutcomes.map((callId) => `${state.runId}/${callId}`)),
-      );
-      const wrong: string[] = [];
-      for (const runId of runIds) {
-        for (const callId of ['note_1', 'note_2', 'payment']) {
-          const key = `${runId}/${callId}`;
-          const count = executions.get(key) ?? 0;
-          if (unknown.has(key) ? count > 1 : count !== 1)
-            wrong.push(`${key}: ran ${count}×, unknown: ${unknown.has(key)}`);
-        }
-      }
+      const { wrong, unknown } = await wrongExecutions(effects, states, ['note_1', 'note_2', 'payment']);
       expect(wrong).toEqual([]);
       const runsInFlight = new Set(inFlight.map((id) => id.split('/')[0]));
       expect([...unknown].filter((key) => !runsInFlight.has(key.split('/')[0]))).toEqual([]);

@@ -81,3 +81,28 @@ export function usePoolHarness(server: string | undefined, prefix: string): Pool
 
   return harness;
 }
+
+/**
+ * Checks every call against the tools' own table: it ran exactly once, or it was reported unknown (then at
+ * most once). Returns the calls that break this, and the calls reported unknown (`<runId>/<callId>`).
+ */
+export async function wrongExecutions(
+  effects: pg.Pool,
+  states: readonly { readonly runId: string; readonly unknownOutcomes: readonly string[] }[],
+  callIds: readonly string[],
+): Promise<{ wrong: string[]; unknown: Set<string> }> {
+  const rows = await effects.query<{ run_id: string; call_id: string; n: number }>(
+    'SELECT run_id, call_id, count(*)::int AS n FROM tool_effects GROUP BY run_id, call_id',
+  );
+  const executions = new Map(rows.rows.map((row) => [`${row.run_id}/${row.call_id}`, row.n]));
+  const unknown = new Set(states.flatMap((state) => state.unknownOutcomes.map((callId) => `${state.runId}/${callId}`)));
+  const wrong: string[] = [];
+  for (const { runId } of states) {
+    for (const callId of callIds) {
+      const key = `${runId}/${callId}`;
+      const count = executions.get(key) ?? 0;
+      if (unknown.has(key) ? count > 1 : count !== 1) wrong.push(`${key}: ran ${count}×, unknown: ${unknown.has(key)}`);
+    }
+  }
+  return { wrong, unknown };
+}
