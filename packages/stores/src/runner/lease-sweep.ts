@@ -1,8 +1,16 @@
-import type { Session } from '@toolcircuit/core';
+import type { LoopResult, Session } from '@toolcircuit/core';
 import { RunClaimConflictError } from '../errors/run-claim-conflict-error.js';
 import { RunClaimHeldError } from '../errors/run-claim-held-error.js';
 import type { DurableStore, ExpiredClaim } from '../store/durable-store.js';
-import type { DurableRunResult, RecoverContext } from './durable-runner.js';
+
+/** What `recover` returns: the runner's `DurableRunResult` (named here so that this file needs no runner). */
+type RecoveredResult = LoopResult & { readonly unknownOutcomes: readonly string[] };
+
+/** The runner's `recover`, as a sweep calls it. */
+type Recover = (
+  runId: string,
+  context: { readonly session: Session; readonly signal?: AbortSignal },
+) => Promise<RecoveredResult>;
 
 export interface RecoverExpiredOptions {
   /**
@@ -29,7 +37,7 @@ export interface RecoverExpiredOptions {
  * - `failed`: the recovery threw (a store error, a catalogue that changed, an altered state): see `error`.
  */
 export type RecoveredRun =
-  | { readonly runId: string; readonly outcome: 'recovered'; readonly result: DurableRunResult }
+  | { readonly runId: string; readonly outcome: 'recovered'; readonly result: RecoveredResult }
   | { readonly runId: string; readonly outcome: 'taken' | 'skipped' }
   | { readonly runId: string; readonly outcome: 'failed'; readonly error: unknown };
 
@@ -45,7 +53,7 @@ export interface ExpiredRunRecoverer {
 export async function recoverExpiredRuns(
   store: DurableStore,
   at: string,
-  recover: (runId: string, context: RecoverContext) => Promise<DurableRunResult>,
+  recover: Recover,
   options: RecoverExpiredOptions,
 ): Promise<RecoveredRun[]> {
   const expired = await store.listExpiredClaims({
@@ -61,11 +69,7 @@ export async function recoverExpiredRuns(
   );
 }
 
-async function recoverOne(
-  run: ExpiredClaim,
-  recover: (runId: string, context: RecoverContext) => Promise<DurableRunResult>,
-  options: RecoverExpiredOptions,
-): Promise<RecoveredRun> {
+async function recoverOne(run: ExpiredClaim, recover: Recover, options: RecoverExpiredOptions): Promise<RecoveredRun> {
   const { runId } = run;
   try {
     const session = await options.sessionFor(run);
