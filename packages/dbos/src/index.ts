@@ -5,6 +5,7 @@ export {
   type DbosRunsOptions,
   type StartRunInput,
 } from './dbos/dbos-runs.js';
+export { type ExecutorLease, type ExecutorLeaseOptions, startExecutorLease } from './dbos/executor-lease.js';
 export {
   type DbosCircuit,
   type DbosCircuitOptions,
@@ -27,3 +28,4 @@ export { type SessionData, sessionData, sessionOf } from './engine/session-data.
 export { stepModel } from './engine/step-model.js';
 export { type StepToolsOptions, stepTools } from './engine/step-tools.js';
 export { DbosRunStateError } from './errors/dbos-run-state-error.js';
+export { ExecutorLeaseError } from './errors/executor-lease-error.js';

@@ -53,6 +53,14 @@ export {
   type ResumeContext,
   type StartInput,
 } from './runner/durable-runner.js';
+export {
+  type ExpiredRunRecoverer,
+  type LeaseSweep,
+  type LeaseSweepOptions,
+  type RecoverExpiredOptions,
+  type RecoveredRun,
+  startLeaseSweep,
+} from './runner/lease-sweep.js';
 export { BackedStore, type BackedStoreOptions } from './store/backed-store.js';
 export { type CatalogueFingerprint, catalogueChanges, catalogueFingerprint } from './store/catalogue-fingerprint.js';
 export type {
@@ -62,6 +70,7 @@ export type {
   ClaimRequest,
   DecisionInit,
   DurableStore,
+  ExpiredClaim,
   FinishedRunStatus,
   HeldCallEntry,
   NewClaimedRun,

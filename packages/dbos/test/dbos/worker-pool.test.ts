@@ -1,19 +1,14 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fork } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { createDbosRuns, type DbosRunState } from '../../src/index.js';
 // @ts-expect-error: a plain-JS fixture shared with the worker processes
-import { EFFECTS_DDL, POOL_SESSION } from '../support/pool-circuit.mjs';
-import { freshDatabase, POSTGRES_MISSING, serverUrl } from '../support/postgres.js';
+import { POOL_SESSION } from '../support/pool-circuit.mjs';
+import { support, usePoolHarness, wrongExecutions } from '../support/pool-harness.js';
+import { POSTGRES_MISSING, serverUrl } from '../support/postgres.js';
 
 const server = serverUrl();
 const RUNS = 200;
 const QUEUE = 'pool-runs';
-const support = (file: string) => fileURLToPath(new URL(`../support/${file}`, import.meta.url));
-const built = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 interface ApproverReport {
   readonly approvals: readonly { runId: string; turn: number }[];
@@ -24,14 +19,11 @@ interface ApproverReport {
 describe.skipIf(server === undefined)(
   `a pool of worker processes (${server === undefined ? POSTGRES_MISSING : 'PostgreSQL'})`,
   () => {
-    let database: { url: string; drop: () => Promise<void> };
-    let effects: pg.Pool;
-    let client: DBOSClient;
-    const children: ChildProcess[] = [];
+    const pool = usePoolHarness(server, 'toolcircuit_dbos_pool');
 
     const env = (extra: Record<string, string>) => ({
       ...process.env,
-      SYSTEM_DATABASE_URL: database.url,
+      SYSTEM_DATABASE_URL: pool.database.url,
       QUEUE_NAME: QUEUE,
       NOTES_PER_TURN: '1',
       TOOL_DELAY_MS: '40',
@@ -39,46 +31,11 @@ describe.skipIf(server === undefined)(
       ...extra,
     });
 
-    const startWorker = async (executorId: string): Promise<ChildProcess> => {
-      const child = fork(support('pool-worker.mjs'), [], { env: env({ EXECUTOR_ID: executorId }), stdio: 'pipe' });
-      children.push(child);
-      let output = '';
-      child.stdout?.on('data', (chunk) => (output += chunk));
-      child.stderr?.on('data', (chunk) => (output += chunk));
-      await new Promise<void>((resolve, reject) => {
-        child.once('message', () => resolve());
-        child.once('exit', (code) =>
-          reject(new Error(`worker ${executorId} exited (${code}) before it was ready:\n${output}`)),
-        );
-      });
-      return child;
-    };
-
-    beforeAll(async () => {
-      if (!existsSync(built)) {
-        throw new Error(
-          'the worker processes import the built package: run `pnpm exec turbo run build --filter=@toolcircuit/dbos...`',
-        );
-      }
-      database = await freshDatabase(server as string, 'toolcircuit_dbos_pool');
-      effects = new pg.Pool({ connectionString: database.url, max: 2 });
-      await effects.query(EFFECTS_DDL);
-      // The system tables, before the first enqueue (workers would create them at launch).
-      await DBOS.migrate(database.url);
-      client = await DBOSClient.create({ systemDatabaseUrl: database.url, systemDatabasePoolSize: 4 });
-    }, 120_000);
-
-    afterAll(async () => {
-      for (const child of children) {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      }
-      await client?.destroy();
-      await effects?.end();
-      await database?.drop();
-    }, 60_000);
+    const startWorker = (executorId: string) => pool.startWorker(executorId, env({}));
 
     it(`drains ${RUNS} runs over 3 workers, one SIGKILLed mid-run, approvals from a fourth process: every run completes, every call runs once or is reported unknown, every approval is used once`, async () => {
       const started = Date.now();
+      const { client, effects } = pool;
       const runs = createDbosRuns({ client, queueName: QUEUE });
       const runIds = Array.from({ length: RUNS }, (_, index) => `run-${String(index).padStart(3, '0')}`);
       for (const runId of runIds) {
@@ -90,7 +47,7 @@ describe.skipIf(server === undefined)(
         env: env({ RUN_IDS: JSON.stringify(runIds) }),
         stdio: 'pipe',
       });
-      children.push(approver);
+      pool.children.push(approver);
       let approverStderr = '';
       approver.stdout?.resume();
       approver.stderr?.on('data', (chunk) => (approverStderr += chunk));
@@ -135,22 +92,7 @@ describe.skipIf(server === undefined)(
       expect(segments.filter((status) => status.workflowID.includes('/approved-turn-')).length).toBe(RUNS);
 
       // Every call ran exactly once, as the tools' own table shows, or was reported unknown (then at most once).
-      const rows = await effects.query<{ run_id: string; call_id: string; n: number }>(
-        'SELECT run_id, call_id, count(*)::int AS n FROM tool_effects GROUP BY run_id, call_id',
-      );
-      const executions = new Map(rows.rows.map((row) => [`${row.run_id}/${row.call_id}`, row.n]));
-      const unknown = new Set(
-        states.flatMap((state) => state.unknownOutcomes.map((callId) => `${state.runId}/${callId}`)),
-      );
-      const wrong: string[] = [];
-      for (const runId of runIds) {
-        for (const callId of ['note_1', 'payment']) {
-          const key = `${runId}/${callId}`;
-          const count = executions.get(key) ?? 0;
-          if (unknown.has(key) ? count > 1 : count !== 1)
-            wrong.push(`${key}: ran ${count}×, unknown: ${unknown.has(key)}`);
-        }
-      }
+      const { wrong, unknown } = await wrongExecutions(effects, states, ['note_1', 'payment']);
       expect(wrong).toEqual([]);
       // Unknown outcomes can only come from the kill: calls of the runs worker-1 had in flight.
       const runsInFlight = new Set(inFlight.map((id) => id.split('/')[0]));

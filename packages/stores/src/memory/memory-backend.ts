@@ -1,5 +1,7 @@
 import { GENESIS_HASH } from '../journal/journal-chain.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
+import type { ExpiredClaim } from '../store/durable-store.js';
+import { expiredClaimsOf } from '../store/expired-claims.js';
 import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from '../store/store-backend.js';
 
 /** The rows of a journal and its head, as plain data: what a memory store can be loaded with. */
@@ -43,6 +45,10 @@ export class MemoryBackend implements StoreBackend {
   read<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
     // Read-only by type at the call sites; the same queue gives the snapshot.
     return this.#serialised(() => work(this.#transaction([])));
+  }
+
+  expiredClaims(before: string, limit: number): Promise<ExpiredClaim[]> {
+    return this.#serialised(async () => expiredClaimsOf(this.#runs.values(), before, limit));
   }
 
   async schemaVersion(): Promise<number> {

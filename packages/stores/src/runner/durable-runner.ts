@@ -49,6 +49,8 @@ import {
 } from '../store/durable-store.js';
 import { storedAsDigested } from '../store/stored-state.js';
 import { attemptFailure, claimHeld } from './attempt-close.js';
+import { keepLease } from './lease-keeper.js';
+import { type RecoverExpiredOptions, type RecoveredRun, recoverExpiredRuns } from './lease-sweep.js';
 import { NO_USAGE, TurnMirror } from './turn-mirror.js';
 
 interface HoldingJournal {
@@ -67,8 +69,11 @@ interface HoldingJournal {
  */
 const unclosedAttempts = new Set<string>();
 
-/** A claim protects a resuming run from `recover` this long unless forced. */
-export const DEFAULT_LEASE_MS = 15 * 60 * 1000;
+/**
+ * A claim protects a resuming run from `recover` this long unless forced. Its worker renews it every third
+ * of it while it runs, so this bounds how long a dead worker's runs wait, not how long a turn may take.
+ */
+export const DEFAULT_LEASE_MS = 60 * 1000;
 
 /**
  * Where the runner's resumes spend a paused run's resume token: the run store already consumed the pause
@@ -82,7 +87,10 @@ export interface DurableRunnerOptions
   readonly store: DurableStore;
   /** Names this process in claims and journal records. Default: host, pid and a random suffix. */
   readonly workerId?: string;
-  /** How long a claim keeps `recover` away from a resuming run. Default 15 minutes. */
+  /**
+   * How long a claim keeps `recover` away from a resuming run after its worker last renewed it (every third
+   * of it, while the run goes on). Default 1 minute.
+   */
   readonly leaseMs?: number;
   /** The time source for claims and records (tests). */
   readonly clock?: () => Date;
@@ -144,6 +152,12 @@ export interface DurableRunner {
    * `unknown`, and are listed in `unknownOutcomes`.
    */
   recover(runId: string, context: RecoverContext): Promise<DurableRunResult>;
+  /**
+   * Recovers the runs whose worker stopped renewing its lease (see `listExpiredClaims`), each with the
+   * session `sessionFor` gives: of several workers doing this at once, each run is claimed by one. For a
+   * sweep on a timer, see `startLeaseSweep`.
+   */
+  recoverExpired(options: RecoverExpiredOptions): Promise<RecoveredRun[]>;
   get(runId: string): Promise<RunRecord | undefined>;
 }
 
@@ -183,6 +197,10 @@ class Runner implements DurableRunner {
 
   get(runId: string): Promise<RunRecord | undefined> {
     return this.#store.getRun(runId);
+  }
+
+  recoverExpired(options: RecoverExpiredOptions): Promise<RecoveredRun[]> {
+    return recoverExpiredRuns(this.#store, this.#now(), (runId, context) => this.recover(runId, context), options);
   }
 
   async start(input: StartInput): Promise<DurableRunResult> {
@@ -637,6 +655,7 @@ class Runner implements DurableRunner {
     work: () => Promise<DurableRunResult>,
   ): Promise<DurableRunResult> {
     const { token } = claim;
+    const stopRenewing = keepLease(this.#store, runId, claim, this.#leaseMs, this.#clock);
     try {
       const result = await work();
       await this.#store.finishRun({
@@ -670,6 +689,8 @@ class Runner implements DurableRunner {
         );
       if (isStoreError(closeFailure)) unclosedAttempts.add(token);
       throw attemptFailure(error, closeFailure, runId, claim);
+    } finally {
+      stopRenewing();
     }
   }
 

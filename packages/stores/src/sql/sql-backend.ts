@@ -1,6 +1,6 @@
 import { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
-import type { CallState, RunStatus } from '../store/durable-store.js';
+import type { CallState, ExpiredClaim, RunStatus } from '../store/durable-store.js';
 import type {
   CallRow,
   ReadTransaction,
@@ -10,6 +10,7 @@ import type {
   WriteTransaction,
 } from '../store/store-backend.js';
 import type { SqlConnection, SqlSession } from './sql-connection.js';
+import { selectExpiredClaims } from './sql-expired-claims.js';
 import { appliedVersion } from './sql-migrations.js';
 
 const RUN_COLUMNS = [
@@ -124,6 +125,10 @@ export class SqlBackend implements StoreBackend {
       if (error instanceof StoreCorruptError) this.#damage ??= error;
       throw error;
     });
+  }
+
+  expiredClaims(before: string, limit: number): Promise<ExpiredClaim[]> {
+    return this.#noting(selectExpiredClaims(this.#connection, before, limit));
   }
 
   schemaVersion(): Promise<number> {

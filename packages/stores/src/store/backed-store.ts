@@ -28,6 +28,7 @@ import type {
   CallStartRequest,
   ClaimRequest,
   DurableStore,
+  ExpiredClaim,
   HeldCallEntry,
   NewClaimedRun,
   NewRun,
@@ -391,6 +392,18 @@ export class BackedStore implements DurableStore {
     const problem = claimProblem(run, token);
     if (problem !== undefined) throw new ClaimLostError(runId, problem);
     return run;
+  }
+
+  async renewClaim(request: { readonly runId: string; readonly token: string; readonly leaseExpiresAt: string }) {
+    await this.#claimedWrite(request.runId, async (tx) => {
+      const run = await this.#heldRun(tx, request.runId, request.token);
+      // A new revision: a `recover` that read the lease as ended before this renewal fails its claim.
+      await tx.updateRun({ ...run, revision: run.revision + 1, leaseExpiresAt: request.leaseExpiresAt });
+    });
+  }
+
+  listExpiredClaims(options: { readonly at: string; readonly limit?: number }): Promise<ExpiredClaim[]> {
+    return this.#backend.expiredClaims(options.at, options.limit ?? 100);
   }
 
   async finishRun(request: {

@@ -234,6 +234,16 @@ export interface AnchorJournalOptions {
   readonly key?: JournalKey;
 }
 
+/** A `resuming` run whose worker's lease has ended: `recover` may take it over (see `listExpiredClaims`). */
+export interface ExpiredClaim {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly humanId: string;
+  /** The worker whose claim ended. */
+  readonly workerId: string;
+  readonly leaseExpiresAt: string;
+}
+
 export interface ReadJournalOptions {
   readonly runId?: string;
   /** Rows with a seq above this one. */
@@ -279,6 +289,20 @@ export interface DurableStore {
    * is not held or the call is in another state.
    */
   recordUnknownOutcome(request: UnknownOutcomeRequest): Promise<ToolResultPart>;
+  /**
+   * Moves the lease of a claim this worker holds to `leaseExpiresAt` (a new revision, so a `recover` that
+   * read the run before cannot claim it). Throws `ClaimLostError` if the claim is not held any more.
+   */
+  renewClaim(request: {
+    readonly runId: string;
+    readonly token: string;
+    readonly leaseExpiresAt: string;
+  }): Promise<void>;
+  /**
+   * The `resuming` runs whose lease ended before `at` (their worker stopped renewing it: it is gone, or
+   * stalled), oldest lease first, at most `limit` (default 100). Reading them claims nothing.
+   */
+  listExpiredClaims(options: { readonly at: string; readonly limit?: number }): Promise<ExpiredClaim[]>;
   /** Ends the claim: paused again (a later turn) or finished. Throws `ClaimLostError` if the claim is not held. */
   finishRun(request: {
     readonly runId: string;

@@ -2,7 +2,7 @@ import type { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { DecidedCallRow, RunOwnerRow } from '../journal/run-tables-check.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
-import type { CallState, RunStatus } from './durable-store.js';
+import type { CallState, ExpiredClaim, RunStatus } from './durable-store.js';
 
 /** A run as a backend stores it: flat, JSON as text. */
 export interface RunRow {
@@ -87,6 +87,8 @@ export interface StoreBackend {
   readonly readRun?:
     | ((runId: string) => Promise<{ readonly run: RunRow; readonly calls: readonly CallRow[] } | undefined>)
     | undefined;
+  /** The `resuming` runs whose `leaseExpiresAt` is before `before`, oldest lease first, at most `limit`. */
+  expiredClaims(before: string, limit: number): Promise<ExpiredClaim[]>;
   schemaVersion(): Promise<number>;
   /** The damage this backend met in the database, if any: the store then creates and claims no run. */
   damage?(): StoreCorruptError | undefined;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BackedStore, createMemoryStore, InvalidStoreOptionsError, type JournalPolicy } from '../../src/index.js';
 import { MemoryBackend } from '../../src/memory/memory-backend.js';
 import type { StoredJournalRow } from '../../src/store/store-backend.js';
+import { describeLeaseConformance } from '../store/lease-conformance.js';
 import { describeStoreConformance, pausedText, type StoreHarness } from '../store/store-conformance.js';
 import { indexColumns } from '../support/raw-rows.js';
 import { startPaused, world } from '../support/world.js';
@@ -40,6 +41,7 @@ async function memoryHarness(options: { readonly journal?: JournalPolicy } = {})
 }
 
 describeStoreConformance('memory', memoryHarness);
+describeLeaseConformance('memory', memoryHarness);
 
 describe('journal keys', () => {
   it('refuses a key too short to resist guessing, or with an id that cannot be stored, naming the option', () => {

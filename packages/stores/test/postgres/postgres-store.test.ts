@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DurableStore, type JournalPolicy, RunClaimConflictError, RunNotResumableError } from '../../src/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
+import { describeLeaseConformance } from '../store/lease-conformance.js';
 import { describeStoreConformance, pausedText, type StoreHarness } from '../store/store-conformance.js';
 import { entry } from '../support/journal-entry.js';
 import { POSTGRES_MISSING, postgresTestUrl, requirePostgresInCi } from '../support/postgres-url.js';
@@ -103,6 +104,7 @@ if (url === undefined) {
   });
 } else {
   describeStoreConformance('PostgreSQL', postgresHarness);
+  describeLeaseConformance('PostgreSQL', postgresHarness);
 
   describe('PostgreSQL store', () => {
     it('exactly once across workers: four workers on their own pools race to resume each of five runs', async () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidStoreOptionsError } from '../../src/errors/invalid-store-options-error.js';
 import type { JournalPolicy, RawJournalRow } from '../../src/index.js';
 import { openSqliteStore, SQLITE_STORE_FILE, sqliteMigrations } from '../../src/sqlite/index.js';
+import { describeLeaseConformance } from '../store/lease-conformance.js';
 import { describeStoreConformance, pausedText, type StoreHarness } from '../store/store-conformance.js';
 import { indexColumns } from '../support/raw-rows.js';
 import { marie, startPaused, world } from '../support/world.js';
@@ -85,6 +86,7 @@ async function sqliteHarness(options: { readonly journal?: JournalPolicy } = {})
 }
 
 describeStoreConformance('SQLite', sqliteHarness);
+describeLeaseConformance('SQLite', sqliteHarness);
 
 describe('SQLite store', () => {
   it('lives in the application data directory, created if needed', async () => {

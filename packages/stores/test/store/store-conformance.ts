@@ -967,6 +967,8 @@ function bind(store: DurableStore): DurableStore {
     recordRetry: (request) => store.recordRetry(request),
     finishRun: (request) => store.finishRun(request),
     interruptRun: (request) => store.interruptRun(request),
+    renewClaim: (request) => store.renewClaim(request),
+    listExpiredClaims: (options) => store.listExpiredClaims(options),
     readJournal: (options) => store.readJournal(options),
     journalHead: () => store.journalHead(),
     verifyJournal: (options) => store.verifyJournal(options),

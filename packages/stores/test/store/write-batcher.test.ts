@@ -27,6 +27,7 @@ function countingBackend() {
       return inner.write(work);
     },
     read: (work) => inner.read(work),
+    expiredClaims: (before, limit) => inner.expiredClaims(before, limit),
     schemaVersion: () => inner.schemaVersion(),
     close: () => inner.close(),
   };
