@@ -6,7 +6,7 @@ import type { ModelRequest } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
 import { attachInterruptedRun, type InterruptedRun } from './interrupted-run.js';
-import type { EmitLoopEvent, LoopEventTag } from './loop-stream-event.js';
+import type { EmitLoopEvent, LoopEventTag, LoopModelEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { TurnSource } from './turn-source.js';
 
@@ -85,12 +85,17 @@ async function readStreamedTurn(
   try {
     const events = stream(request);
     if (isPromiseLike(events as Promise<readonly StreamEvent[]>)) {
+      const replayed = await (events as Promise<readonly StreamEvent[]>);
       // A replayed turn: its events exist at once, and are read in order without an iterator's promises.
-      for (const event of await (events as Promise<readonly StreamEvent[]>)) {
-        const reading = read(event);
-        const outcome = isPromiseLike(reading) ? await reading : reading;
+      if (emit !== undefined) {
+        const outcome = await emitReplayed(replayed, request, tag, emit, ended);
         if (outcome !== GO_ON) return outcome;
-      }
+      } else
+        for (const event of replayed) {
+          const reading = read(event);
+          const outcome = isPromiseLike(reading) ? await reading : reading;
+          if (outcome !== GO_ON) return outcome;
+        }
     } else {
       for await (const event of events as AsyncIterable<StreamEvent>) {
         const reading = read(event);
@@ -115,6 +120,42 @@ async function readStreamedTurn(
   await reportModelError(error, tag, emit, interrupted);
   throw error;
 }
+
+/**
+ * A replayed turn's events, emitted back to back: they exist at once, so they are queued for the reader
+ * together (one hand-over for the turn, see `pullEvents`) instead of waking the loop after each. Each is
+ * emitted with the request's signal as `until`: once it fires, the events the reader has not taken are
+ * dropped, as the event-by-event read stops at the first one after the abort. The events are the replay's
+ * own (made for this turn, held by nobody else), so each is tagged in place rather than copied.
+ */
+async function emitReplayed(
+  events: readonly StreamEvent[],
+  request: ModelRequest,
+  tag: LoopEventTag,
+  emit: EmitLoopEvent,
+  ended: Set<string>,
+): Promise<ModelTurnRead | undefined | typeof GO_ON> {
+  let pending: Eventually<void> | undefined;
+  for (const event of events) {
+    if (event.type === 'error') throw event.error;
+    if (event.type === 'turn-end') {
+      if (isPromiseLike(pending)) await pending;
+      if (isAborted(request.signal)) return undefined;
+      return { modelTurn: event.turn, incomplete: incompleteCalls(event.turn, event.incompleteToolCallIds, ended) };
+    }
+    if (event.type === 'tool-call-end') ended.add(event.id);
+    const emitted = emit(Object.assign(event, tag) as LoopModelEvent, request.signal);
+    // The stream hands every queued emit the same promise; any other one must not reject unheard.
+    if (isPromiseLike(pending) && pending !== emitted) Promise.resolve(pending).catch(ignore);
+    pending = emitted;
+    // An emitter that waits for nobody (no queue): the event-by-event read's check, after each event.
+    if (!isPromiseLike(emitted) && isAborted(request.signal)) return undefined;
+  }
+  if (isPromiseLike(pending)) await pending;
+  return GO_ON;
+}
+
+function ignore(): void {}
 
 /**
  * A turn from `generate`, read as `streamedTurns` would replay it, without making the events: a turn that
