@@ -8,6 +8,7 @@ import type { CorpusCatalogueCost } from '../measure/measure-corpus-catalogue.js
 import type { ImportTime } from '../measure/measure-import-time.js';
 import type { PathCell } from '../measure/measure-paths.js';
 import type { MatrixCell } from '../measure/run-matrix.js';
+import type { RealisticCell } from '../realistic/measure-realistic-cell.js';
 import type { RssChildReport } from '../rss-child.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HeldOutRow } from '../search/measure-held-out-recall.js';
@@ -48,4 +49,6 @@ export interface BenchResults {
   readonly context?: ContextFigures | undefined;
   /** The `fallback` phase: a fallback list that never fails against the same run on one model. */
   readonly fallback?: FallbackCost | undefined;
+  /** The `realistic` phase: a six-property schema at its defaults against the floor, in fresh processes. */
+  readonly realistic?: RealisticCell | undefined;
 }
