@@ -68,7 +68,7 @@ export function renderSummary(goalTable) {
   // Rows a later phase added from its own run (`pnpm bench --only=PHASE`) say so, and the summary repeats it.
   const added = [
     ...goalTable.matchAll(
-      /The ([\w -]+?) rows? comes? from `pnpm bench --only=\w+`, (\d{4}-\d{2}-\d{2})[^,]*,\s+at\s+commit\s+(\w+)/g,
+      /The ([\w -]+?) rows? comes? from `pnpm bench --only=[\w,]+`, (\d{4}-\d{2}-\d{2})[^,]*,\s+at\s+commit\s+(\w+)/g,
     ),
   ]
     .map((match) => `; the ${match[1]} rows from the run of ${match[2]}, at commit ${match[3]}`)

@@ -12,7 +12,8 @@ export type Phase =
   | 'durable'
   | 'search'
   | 'context'
-  | 'fallback';
+  | 'fallback'
+  | 'realistic';
 export const PHASES: readonly Phase[] = [
   'timing',
   'paths',
@@ -25,6 +26,7 @@ export const PHASES: readonly Phase[] = [
   'search',
   'context',
   'fallback',
+  'realistic',
 ];
 
 export interface BenchOptions {

@@ -30,6 +30,8 @@ import { pathPlan } from './measure/path-plan.js';
 import { profileToolcircuit } from './measure/profile-toolcircuit-child.js';
 import { type MatrixCell, runMatrix } from './measure/run-matrix.js';
 import { warmUpSystems } from './measure/warm-up-systems.js';
+import { formatRealisticReport } from './realistic/format-realistic-report.js';
+import { measureRealisticCell, type RealisticCell } from './realistic/measure-realistic-cell.js';
 import type { BenchResults } from './report/bench-results.js';
 import { formatProfile } from './report/format-profile.js';
 import { formatWire } from './report/format-wire.js';
@@ -186,6 +188,14 @@ if (options.phases.has('fallback')) {
   print(formatFallbackReport(fallback, fallbackOverSdk));
 }
 
+// The realistic cell: a six-property schema at its defaults against the floor, each in fresh processes.
+let realistic: RealisticCell | undefined;
+if (options.phases.has('realistic')) {
+  log(`realistic cell: a six-property schema, no runId, defaults, K=8 S=100, fresh processes (${elapsed()})`);
+  realistic = await measureRealisticCell({ rounds: options.quick ? 1 : 3, cwd: process.cwd(), log });
+  print(formatRealisticReport(realistic));
+}
+
 const results: BenchResults = {
   options,
   cells,
@@ -202,6 +212,7 @@ const results: BenchResults = {
   context,
   fallback,
   fallbackOverSdk,
+  realistic,
 };
 const judged = await judgeGoals(results);
 

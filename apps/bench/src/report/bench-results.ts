@@ -8,6 +8,7 @@ import type { CorpusCatalogueCost } from '../measure/measure-corpus-catalogue.js
 import type { ImportTime } from '../measure/measure-import-time.js';
 import type { PathCell } from '../measure/measure-paths.js';
 import type { MatrixCell } from '../measure/run-matrix.js';
+import type { RealisticCell } from '../realistic/measure-realistic-cell.js';
 import type { RssChildReport } from '../rss-child.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HeldOutRow } from '../search/measure-held-out-recall.js';
@@ -50,4 +51,6 @@ export interface BenchResults {
   readonly fallback?: FallbackCost | undefined;
   /** The same through the Anthropic adapter and its SDK: the path an application's run takes. */
   readonly fallbackOverSdk?: FallbackCost | undefined;
+  /** The `realistic` phase: a six-property schema at its defaults against the floor, in fresh processes. */
+  readonly realistic?: RealisticCell | undefined;
 }

@@ -11,6 +11,18 @@ const bySignal = new WeakMap<AbortSignal, Listeners>();
  * rest of an async call's bookkeeping. A signal that is already aborted is not listened to (check first).
  */
 export function listenForAbort(signal: AbortSignal, onAbort: () => void): () => void {
+  const set = abortListenersOf(signal);
+  set.add(onAbort);
+  return () => {
+    set.delete(onAbort);
+  };
+}
+
+/**
+ * The set of `signal`'s shared listeners (see {@link listenForAbort}): add a listener to it, delete it to stop
+ * listening, with no stop function made per caller.
+ */
+export function abortListenersOf(signal: AbortSignal): Set<() => void> {
   let listeners = bySignal.get(signal);
   if (listeners === undefined) {
     const created: Listeners = { set: new Set() };
@@ -26,9 +38,5 @@ export function listenForAbort(signal: AbortSignal, onAbort: () => void): () => 
     );
     listeners = created;
   }
-  const { set } = listeners;
-  set.add(onAbort);
-  return () => {
-    set.delete(onAbort);
-  };
+  return listeners.set;
 }

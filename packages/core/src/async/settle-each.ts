@@ -86,6 +86,20 @@ async function settleConcurrently<T>(
   handlers: SettleHandlers<T>,
 ): Promise<void> {
   const { record, abandon } = handlers;
+  // The last task, and nothing else running (every earlier one answered at once): no pool, no queue, no
+  // wake-up; its promise, then its delivery. A stream with one call per turn takes this path every turn.
+  if (first === tasks.length - 1) {
+    const value = await firstValue;
+    record?.(first, value);
+    try {
+      const pending = deliver(first, value);
+      if (isPromiseLike(pending)) await pending;
+    } catch (error) {
+      abandon?.();
+      throw error;
+    }
+    return;
+  }
   const ready: Settled<T>[] = [];
   let wake: (() => void) | undefined;
   let idle: (() => void) | undefined;

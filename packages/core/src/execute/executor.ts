@@ -40,7 +40,7 @@ import {
   unknownToolText,
   untrustedContextText,
 } from './model-facing-texts.js';
-import { type RunOutcome, raceTool } from './race-tool.js';
+import { type RaceAnswers, raceTool } from './race-tool.js';
 import { repairedAttempt } from './repair-attempt.js';
 import type { RepairProblem, RepairToolCall } from './repair-call.js';
 import { offeredNames, offeredSearch, unavailableReason } from './tool-availability.js';
@@ -428,28 +428,25 @@ function startTool(attempt: Attempt, entry: CatalogueEntry, input: unknown): Eve
       (error: unknown) => answerThrown(attempt, error),
     );
   }
-  return raceTool(output as PromiseLike<ToolOutput>, call.name, timeoutMs, context.signal, toolContext).then(
-    (outcome) => answerRun(attempt, outcome),
+  return raceTool(
+    output as PromiseLike<ToolOutput>,
+    call.name,
+    timeoutMs,
+    context.signal,
+    toolContext,
+    attempt,
+    RACE_ANSWERS,
   );
 }
 
-function answerRun(attempt: Attempt, outcome: RunOutcome): Eventually<ExecutionOutcome> {
-  const { call } = attempt;
-  switch (outcome.kind) {
-    case 'timed_out':
-      return finish(
-        attempt,
-        { kind: 'timed_out', timeoutMs: outcome.timeoutMs },
-        timedOutText(call.name, outcome.timeoutMs),
-      );
-    case 'aborted':
-      return finish(attempt, { kind: 'aborted' }, abortedText(call.name));
-    case 'threw':
-      return answerThrown(attempt, outcome.error);
-    case 'returned':
-      return answerReturned(attempt, outcome.output);
-  }
-}
+/** How a raced tool's call is answered: one table for every call, so a race makes no closure per answer. */
+const RACE_ANSWERS: RaceAnswers<Attempt, ExecutionOutcome> = {
+  returned: (attempt, output) => answerReturned(attempt, output),
+  threw: (attempt, error) => answerThrown(attempt, error),
+  timedOut: (attempt, timeoutMs) =>
+    finish(attempt, { kind: 'timed_out', timeoutMs }, timedOutText(attempt.call.name, timeoutMs)),
+  aborted: (attempt) => finish(attempt, { kind: 'aborted' }, abortedText(attempt.call.name)),
+};
 
 function answerThrown(attempt: Attempt, error: unknown): Eventually<ExecutionOutcome> {
   const detail = describeError(error);

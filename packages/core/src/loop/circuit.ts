@@ -1,4 +1,4 @@
-import { isPromiseLike } from '../async/eventually.js';
+import { type Eventually, isPromiseLike } from '../async/eventually.js';
 import { isAborted } from '../async/is-aborted.js';
 import { withContextPolicy } from '../context/context-turns.js';
 import { meterTurn } from '../cost/run-cost-meter.js';
@@ -180,14 +180,19 @@ async function turns(
     const mode = options.confirmation ?? 'refuse';
     const context = executionContext(options, runId, turn, mode, state.provenance, step, state.loadedTools);
     const tasks = callTasks(calls, incomplete, cutByTokenLimit, context);
+    // A call's verdict and result go out back to back: the stream queues the result behind the unread
+    // verdict (see `pullEvents`), one hand-over for both, and nothing runs between them either way.
     const deliver =
       emit === undefined
         ? undefined
-        : async ({ outcome, event }: SettledCall): Promise<void> => {
-            await emit('type' in event ? event : callVerdictEventOf(event));
-            if (outcome.verdict.kind !== 'awaiting_confirmation') {
-              await emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
-            }
+        : ({ outcome, event }: SettledCall): Eventually<void> => {
+            const verdict = emit('type' in event ? event : callVerdictEventOf(event));
+            if (outcome.verdict.kind === 'awaiting_confirmation') return verdict;
+            const result = emit({ type: 'tool-result', runId, turn, index: event.index, result: outcome.result });
+            // An emitter that refused the verdict (the reader stopped) refuses the result too: one rejection
+            // is awaited, the other must not go unhandled.
+            if (isPromiseLike(verdict) && verdict !== result) Promise.resolve(verdict).catch(ignore);
+            return result;
           };
     // Each outcome is recorded as its call settles, not as it is delivered: a stopped reader's calls are known.
     const settling = settleCalls(tasks, turn, runId, options, deliver, abandon, (index, outcome) => {
@@ -269,3 +274,5 @@ function assistantMessageOf(turn: ModelTurn): AssistantMessage {
   if (providerMetadata === undefined) return { role: 'assistant', content: turn.content };
   return { role: 'assistant', content: turn.content, providerMetadata };
 }
+
+function ignore(): void {}

@@ -107,5 +107,9 @@ export type LoopStreamEvent =
  * Where the circuit's events go: `streamLoop` hands each to the application and resolves once it asks for
  * the next (so the loop never runs ahead of its reader), or rejects with {@link LoopStreamStopped} when it
  * stops reading. `runLoop` and `resumeLoop` have none, and then no event is even made.
+ *
+ * An event emitted before the previous one was taken queues behind it (one hand-over for both, see
+ * `pullEvents`); with `until`, a queued event is dropped unread once that signal has fired, as if the
+ * producer had checked the signal after each event.
  */
-export type EmitLoopEvent = (event: LoopStreamEvent) => Eventually<void>;
+export type EmitLoopEvent = (event: LoopStreamEvent, until?: AbortSignal) => Eventually<void>;

@@ -6,7 +6,7 @@ import type { ModelRequest } from '../messages/model.js';
 import type { ModelTurn } from '../messages/model-turn.js';
 import type { StreamEvent } from '../messages/stream-events.js';
 import { attachInterruptedRun, type InterruptedRun } from './interrupted-run.js';
-import type { EmitLoopEvent, LoopEventTag } from './loop-stream-event.js';
+import type { EmitLoopEvent, LoopEventTag, LoopModelEvent } from './loop-stream-event.js';
 import { LoopStreamStopped } from './loop-stream-stopped.js';
 import type { TurnSource } from './turn-source.js';
 
@@ -30,7 +30,10 @@ export function readModelTurn(
   emit: EmitLoopEvent | undefined,
   interrupted: (error: unknown) => InterruptedRun | undefined,
 ): Promise<ModelTurnRead | undefined> {
-  if (source.kind === 'replay') return readStreamedTurn(source.events, request, tag, provider, emit, interrupted);
+  if (source.kind === 'replay') {
+    if (emit !== undefined) return readReplayedTurn(source.events, request, tag, provider, emit, interrupted);
+    return readStreamedTurn(source.events, request, tag, provider, emit, interrupted);
+  }
   return readStreamedTurn(source.stream, request, tag, provider, emit, interrupted);
 }
 
@@ -85,7 +88,7 @@ async function readStreamedTurn(
   try {
     const events = stream(request);
     if (isPromiseLike(events as Promise<readonly StreamEvent[]>)) {
-      // A replayed turn: its events exist at once, and are read in order without an iterator's promises.
+      // A replayed turn nobody reads: its events are read in order without an iterator's promises.
       for (const event of await (events as Promise<readonly StreamEvent[]>)) {
         const reading = read(event);
         const outcome = isPromiseLike(reading) ? await reading : reading;
@@ -100,11 +103,33 @@ async function readStreamedTurn(
     }
   } catch (error) {
     // The reader stopped: the `for await` above has closed the model's stream; nothing to report.
-    if (error instanceof LoopStreamStopped) throw error;
-    if (isAborted(request.signal)) return undefined;
-    await reportModelError(error, tag, emit, interrupted);
-    throw error;
+    return failedRead(error, request, tag, emit, interrupted);
   }
+  return endedWithoutTurnEnd(request, tag, provider, emit, interrupted);
+}
+
+/** A read that threw: a stopped reader's stop as it is, an abort as `undefined`, else reported and rethrown. */
+async function failedRead(
+  error: unknown,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  emit: EmitLoopEvent | undefined,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
+): Promise<undefined> {
+  if (error instanceof LoopStreamStopped) throw error;
+  if (isAborted(request.signal)) return undefined;
+  await reportModelError(error, tag, emit, interrupted);
+  throw error;
+}
+
+/** A stream that ended without `turn-end` or `error`: a provider error (or an abort, if the signal fired). */
+async function endedWithoutTurnEnd(
+  request: ModelRequest,
+  tag: LoopEventTag,
+  provider: string,
+  emit: EmitLoopEvent | undefined,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
+): Promise<undefined> {
   if (isAborted(request.signal)) return undefined;
   const error = new ProviderError({
     provider,
@@ -117,6 +142,48 @@ async function readStreamedTurn(
 }
 
 /**
+ * A turn replayed from `generate` for a reader: its events exist at once, so they are queued for the reader
+ * together (one hand-over for the turn, see `pullEvents`) instead of waking the loop after each. Each is
+ * emitted with the request's signal as `until`: once it fires, the events the reader has not taken are
+ * dropped, as the event-by-event read stops at the first one after the abort. The events are the replay's
+ * own (made for this turn, held by nobody else), so each is tagged in place rather than copied. Every call
+ * of a replay has its `tool-call-end` and the replay reports none incomplete, so only `max_tokens` cuts
+ * calls here (as in {@link generatedTurnRead}).
+ */
+async function readReplayedTurn(
+  events: (request: ModelRequest) => Promise<readonly StreamEvent[]>,
+  request: ModelRequest,
+  tag: LoopEventTag,
+  provider: string,
+  emit: EmitLoopEvent,
+  interrupted: (error: unknown) => InterruptedRun | undefined,
+): Promise<ModelTurnRead | undefined> {
+  try {
+    let pending: Eventually<void> | undefined;
+    for (const event of await events(request)) {
+      if (event.type === 'error') throw event.error;
+      if (event.type === 'turn-end') {
+        if (isPromiseLike(pending)) await pending;
+        if (isAborted(request.signal)) return undefined;
+        return { modelTurn: event.turn, incomplete: replayedIncomplete(event.turn) };
+      }
+      const emitted = emit(Object.assign(event, tag) as LoopModelEvent, request.signal);
+      // The stream hands every queued emit the same promise; any other one must not reject unheard.
+      if (isPromiseLike(pending) && pending !== emitted) Promise.resolve(pending).catch(ignore);
+      pending = emitted;
+      // An emitter that waits for nobody (no queue): the event-by-event read's check, after each event.
+      if (!isPromiseLike(emitted) && isAborted(request.signal)) return undefined;
+    }
+    if (isPromiseLike(pending)) await pending;
+  } catch (error) {
+    return failedRead(error, request, tag, emit, interrupted);
+  }
+  return endedWithoutTurnEnd(request, tag, provider, emit, interrupted);
+}
+
+function ignore(): void {}
+
+/**
  * A turn from `generate`, read as `streamedTurns` would replay it, without making the events: a turn that
  * would have replayed any event before `turn-end` is dropped when the signal fired meanwhile (the stream
  * path checks the signal after each event). The loop awaits `generate` itself (one promise hop fewer per
@@ -125,12 +192,15 @@ async function readStreamedTurn(
 export function generatedTurnRead(modelTurn: ModelTurn, request: ModelRequest): ModelTurnRead | undefined {
   // The signal first: the turn's parts are scanned only in the rare case it fired.
   if (isAborted(request.signal) && replaysAnEvent(modelTurn)) return undefined;
-  // Every replayed call is ended and the replay reports none incomplete: only max_tokens cuts calls here.
-  if (modelTurn.stopReason.unified !== 'max_tokens') return { modelTurn, incomplete: NONE_INCOMPLETE };
-  return { modelTurn, incomplete: incompleteCalls(modelTurn, [], new Set()) };
+  return { modelTurn, incomplete: replayedIncomplete(modelTurn) };
 }
 
 const NONE_INCOMPLETE: ReadonlySet<string> = new Set();
+
+/** Every replayed call is ended and the replay reports none incomplete: only max_tokens cuts calls. */
+function replayedIncomplete(modelTurn: ModelTurn): ReadonlySet<string> {
+  return modelTurn.stopReason.unified === 'max_tokens' ? incompleteCalls(modelTurn, [], new Set()) : NONE_INCOMPLETE;
+}
 
 /** Whether `turnStreamEvents` makes any event before `turn-end` for this turn. */
 function replaysAnEvent(turn: ModelTurn): boolean {

@@ -77,13 +77,13 @@ export function streamLoop(options: LoopOptions): LoopStream {
         state,
         run,
         streamedTurns,
-        (event) => {
+        (event, until) => {
           // Settled before the event is handed over: a reader that stops at `loop-end` still gets this result.
           if (event.type === 'loop-end') {
             settled = true;
             resolveResult(event.result);
           }
-          return deliver(event);
+          return deliver(event, until);
         },
         stop,
       );

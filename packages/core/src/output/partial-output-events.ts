@@ -28,16 +28,16 @@ interface LoopEventLike {
  * changed. The text is parsed whole at each delta (answers are small; a parse is microseconds per kilobyte).
  */
 export function withPartialOutputs<E extends LoopEventLike>(
-  emit: (event: E | LoopOutputPartialEvent) => Eventually<void>,
-): (event: E | LoopOutputPartialEvent) => Eventually<void> {
+  emit: (event: E | LoopOutputPartialEvent, until?: AbortSignal) => Eventually<void>,
+): (event: E | LoopOutputPartialEvent, until?: AbortSignal) => Eventually<void> {
   let text = '';
   let last = '';
-  return (event) => {
+  return (event, until) => {
     if (event.type === 'turn-start' || event.type === 'retry') {
       text = '';
       last = '';
     }
-    const emitted = emit(event);
+    const emitted = emit(event, until);
     if (event.type !== 'text-delta' || typeof event.text !== 'string') return emitted;
     text += event.text;
     const partial = parsePartialJson(unfenced(text.trimStart()));
@@ -51,6 +51,12 @@ export function withPartialOutputs<E extends LoopEventLike>(
       turn: event.turn ?? 0,
       partial,
     };
-    return isPromiseLike(emitted) ? Promise.resolve(emitted).then(() => emit(next)) : emit(next);
+    // Straight behind its delta (queued while the delta is unread): the producer may emit the next delta
+    // without waiting, and the partial must still come right after the delta it follows.
+    const following = emit(next, until);
+    if (isPromiseLike(emitted) && emitted !== following) Promise.resolve(emitted).catch(ignore);
+    return following;
   };
 }
+
+function ignore(): void {}

@@ -107,4 +107,64 @@ describe('pullEvents', () => {
     expect(await events.next()).toEqual({ done: true, value: undefined });
     expect(started).toBe(false);
   });
+
+  it('hands over events emitted back to back one at a time, and resumes the producer only after the last', async () => {
+    const log: string[] = [];
+    const events = pullEvents<string>(
+      async (emit) => {
+        log.push('emit a, b, c');
+        void emit('a');
+        void emit('b');
+        await emit('c');
+        log.push('resumed');
+        await emit('d');
+      },
+      () => {},
+    );
+    expect(await events.next()).toEqual({ done: false, value: 'a' });
+    await settle();
+    expect(await events.next()).toEqual({ done: false, value: 'b' });
+    await settle();
+    expect(await events.next()).toEqual({ done: false, value: 'c' });
+    await settle();
+    // Three events read, and the producer still waits for the reader to ask after the last of them.
+    expect(log).toEqual(['emit a, b, c']);
+    expect(await events.next()).toEqual({ done: false, value: 'd' });
+    expect(log).toEqual(['emit a, b, c', 'resumed']);
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('drops a queued event once its `until` signal has fired, and keeps one emitted without', async () => {
+    const controller = new AbortController();
+    const events = pullEvents<string>(
+      async (emit) => {
+        void emit('a', controller.signal);
+        void emit('b', controller.signal);
+        void emit('kept');
+        await emit('c', controller.signal);
+        await emit(controller.signal.aborted ? 'saw the abort' : 'missed it');
+      },
+      () => {},
+    );
+    expect(await events.next()).toEqual({ done: false, value: 'a' });
+    controller.abort();
+    const rest: string[] = [];
+    for await (const value of events) rest.push(value);
+    expect(rest).toEqual(['kept', 'saw the abort']);
+  });
+
+  it('a reader that stops with events still queued: they are dropped and the pending emit rejects', async () => {
+    const log: string[] = [];
+    const events = pullEvents<number>(
+      async (emit) => {
+        void emit(1).catch(() => {});
+        await emit(2).catch((error: unknown) => log.push(error instanceof LoopStreamStopped ? 'stopped' : 'other'));
+      },
+      () => log.push('onStop'),
+    );
+    expect(await events.next()).toEqual({ done: false, value: 1 });
+    expect(await events.return?.()).toEqual({ done: true, value: undefined });
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+    expect(log).toEqual(['onStop', 'stopped']);
+  });
 });

@@ -427,6 +427,27 @@ describe('streamLoop: abort through the signal', () => {
     expect(shape(events)).toEqual(['turn-start:1', 'text-delta:1', 'loop-end:aborted']);
   });
 
+  it('a turn replayed from generate stops at the abort too: no model event after it, no call run', async () => {
+    const controller = new AbortController();
+    const runs: unknown[] = [];
+    const model = scripted([
+      turnWith([
+        { type: 'text', text: 'Je note.' },
+        call('c1', 'noter', { note: 'a' }),
+        call('c2', 'noter', { note: 'b' }),
+      ]),
+      textTurn('never'),
+    ]);
+    expect(model.stream).toBeUndefined();
+    const stream = notingStream(model, runs, { signal: controller.signal });
+    const events = await collect(stream, (event) => {
+      if (event.type === 'tool-call-start') controller.abort();
+    });
+    expect(shape(events)).toEqual(['turn-start:1', 'text-delta:1', 'tool-call-start:1', 'loop-end:aborted']);
+    expect(runs).toEqual([]);
+    expect((await stream.result).status).toBe('aborted');
+  });
+
   it('aborts running tools when the signal fires during a turn, and every call is still answered', async () => {
     const controller = new AbortController();
     const waiting = untilAbortedTool();

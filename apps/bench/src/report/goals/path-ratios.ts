@@ -38,11 +38,14 @@ export function specIn(cell: PathCell | undefined, spec: SystemSpec): CellResult
 
 /**
  * Every cell where the toolcircuit configuration `spec` ran: its µs per call over those of the floor with
- * the same kind of tool, timed in the same process.
+ * the same kind of tool (or of `floorSpec`, a floor doing the option's work), timed in the same process.
  */
-export function pathRatios(paths: readonly PathCell[], spec: SystemSpec): PathRatio[] {
+export function pathRatios(
+  paths: readonly PathCell[],
+  spec: SystemSpec,
+  floorSpec: SystemSpec = { id: 'hand-written', tool: spec.tool ?? 'sync' },
+): PathRatio[] {
   const ratios: PathRatio[] = [];
-  const floorSpec: SystemSpec = { id: 'hand-written', tool: spec.tool ?? 'sync' };
   // The `ai` packages' processes time only their package and the floor: they have no toolcircuit figure.
   for (const cell of paths) {
     const circuit = specIn(cell, spec)?.metrics;
