@@ -102,8 +102,9 @@ export function requestForProvider(
 
 /** Whether `list` starts with every message of `prefix`, the same objects in the same places. */
 function extendsList(list: readonly Message[], prefix: readonly Message[]): boolean {
-  if (prefix.length > list.length) return false;
-  for (let index = prefix.length - 1; index >= 0; index -= 1) if (list[index] !== prefix[index]) return false;
+  const length = prefix.length;
+  if (length > list.length) return false;
+  for (let index = 0; index < length; index += 1) if (list[index] !== prefix[index]) return false;
   return true;
 }
 
@@ -172,9 +173,7 @@ function ownEntry(part: { readonly providerMetadata?: ProviderMetadata }, provid
 
 /** Only the receiving provider's entry; the same object when there is no other. */
 function ownMetadata(metadata: ProviderMetadata | undefined, provider: string): ProviderMetadata | undefined {
-  if (metadata === undefined) return undefined;
-  const keys = Object.keys(metadata);
-  if (keys.every((key) => key === provider || key === FALLBACK_PROVIDER)) return metadata;
+  if (metadata === undefined || onlyOwnKeys(metadata, provider)) return metadata;
   const own = metadata[provider];
   const mark = metadata[FALLBACK_PROVIDER];
   if (own === undefined && mark === undefined) return undefined;
@@ -182,6 +181,12 @@ function ownMetadata(metadata: ProviderMetadata | undefined, provider: string): 
     ...(own === undefined ? {} : { [provider]: own }),
     ...(mark === undefined ? {} : { [FALLBACK_PROVIDER]: mark }),
   };
+}
+
+/** Whether the bag holds no entry but the provider's own and the list's mark (no array made to find out). */
+function onlyOwnKeys(metadata: ProviderMetadata, provider: string): boolean {
+  for (const key in metadata) if (key !== provider && key !== FALLBACK_PROVIDER) return false;
+  return true;
 }
 
 function withMetadata<T extends { readonly providerMetadata?: ProviderMetadata }>(
