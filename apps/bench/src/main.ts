@@ -184,7 +184,7 @@ let fallbackOverSdk: FallbackCost | undefined;
 if (options.phases.has('fallback')) {
   log(`fallback: a list that never fails against one model, in process and through an adapter (${elapsed()})`);
   fallback = await measureFallbackCost({ rounds: options.quick ? 5 : 31 });
-  fallbackOverSdk = await measureFallbackOverSdk({ rounds: options.quick ? 5 : 15 });
+  fallbackOverSdk = await measureFallbackOverSdk({ rounds: options.quick ? 5 : 31 });
   print(formatFallbackReport(fallback, fallbackOverSdk));
 }
 
