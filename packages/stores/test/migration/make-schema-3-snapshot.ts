@@ -1,7 +1,8 @@
 // Writes the snapshot `fixtures/schema-3-store.json`: the rows of a SQLite store in which
 // @toolcircuit/stores 0.1.0 (schema 3, commit f2d5662) left three runs — paused, in the hands of a worker
-// that died mid-call, and interrupted by the provider. It was run once with that release's source (see
-// `fixtures/README.md` of this folder); it is kept to show how the snapshot was made, not run by the tests.
+// that died mid-call, and interrupted by the provider. It was run once, from a one-off test calling it, with
+// that release's `packages/stores/src` checked out (`git checkout f2d5662 -- packages/stores/src`); it is
+// kept to show how the snapshot was made, and is not run by the tests.
 import { writeFileSync } from 'node:fs';
 import { createScriptedModel } from '@toolcircuit/testing';
 import Database from 'better-sqlite3';
