@@ -89,6 +89,9 @@ export async function postgresHonestFloor(connectionString: string, schema: stri
   };
 }
 
+/** Where each database's journal chain stands: every run of the floor on it appends to the one chain. */
+const chains = new WeakMap<HonestFloorSql, { seq: number; prevHash: string }>();
+
 const tuples = (rows: number, width: number) =>
   Array.from({ length: rows }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ');
 
@@ -108,14 +111,18 @@ export function honestFloor(
 ): (runId: string) => Promise<void> {
   const ajv = new Ajv();
   const validate = ajv.compile(transferSchema);
-  let seq = 0;
-  let prevHash = '0'.repeat(64);
-  /** A journal row for the record, chained after the last one. */
+  let chain = chains.get(sql);
+  if (chain === undefined) {
+    chain = { seq: 0, prevHash: '0'.repeat(64) };
+    chains.set(sql, chain);
+  }
+  const head = chain;
+  /** A journal row for the record, chained after the database's last one. */
   const chained = (runId: string, record: object): Value[] => {
-    const hash = keyedChainHash(key, prevHash, record);
-    seq += 1;
-    const row = [seq, runId, prevHash, hash, canonicalJson(record)];
-    prevHash = hash;
+    const hash = keyedChainHash(key, head.prevHash, record);
+    head.seq += 1;
+    const row = [head.seq, runId, head.prevHash, hash, canonicalJson(record)];
+    head.prevHash = hash;
     return row;
   };
   return async (runId) => {
