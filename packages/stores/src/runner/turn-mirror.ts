@@ -49,10 +49,12 @@ export class TurnMirror {
   readonly #turnChain = new ItemChain();
   readonly #sourceChain = new ItemChain();
   /**
-   * Each source as stored (without its text), made once: the sources of a run are the same objects reply
-   * after reply, so their stored forms are too (and the store's chain of them only grows).
+   * The sources as core last listed them, and each as stored (without its text), made once: the sources of
+   * a run are the same objects reply after reply, in the same order, so a new list is compared by position
+   * and only its new sources are made (and the store's chain of them only grows).
    */
-  readonly #storedSources = new WeakMap<TaintSourceRef, TaintSourceRef>();
+  #listedSources: readonly TaintSourceRef[] = [];
+  #storedSources: TaintSourceRef[] = [];
 
   constructor(base: Omit<StartedTurn, 'version' | 'seal'>, storedTurn: number, key?: SealKey) {
     this.#runId = base.runId;
@@ -117,7 +119,8 @@ export class TurnMirror {
    * whole (keys in UTF-16 order, arrays joined by commas).
    */
   state(): StartedTurn {
-    const sources = this.#sources?.()?.map((source) => this.#stored(source));
+    const listed = this.#sources?.();
+    const sources = listed === undefined ? undefined : this.#stored(listed);
     const content: Omit<StartedTurn, 'seal'> = {
       version: 1,
       runId: this.#runId,
@@ -151,18 +154,24 @@ export class TurnMirror {
     return state;
   }
 
-  /** A source as the state stores it: without its text, the same object every turn. */
-  #stored(source: TaintSourceRef): TaintSourceRef {
-    let stored = this.#storedSources.get(source);
-    if (stored === undefined) {
-      stored = {
+  /** The sources as the state stores them: without their texts, the same objects every turn. */
+  #stored(listed: readonly TaintSourceRef[]): TaintSourceRef[] {
+    const known = this.#listedSources;
+    let same = 0;
+    const common = Math.min(known.length, listed.length);
+    while (same < common && known[same] === listed[same]) same += 1;
+    const stored = this.#storedSources.slice(0, same);
+    for (let index = same; index < listed.length; index += 1) {
+      const source = listed[index] as TaintSourceRef;
+      stored.push({
         turn: source.turn,
         callId: source.callId,
         toolName: source.toolName,
         outputDigest: source.outputDigest,
-      };
-      this.#storedSources.set(source, stored);
+      });
     }
+    this.#listedSources = listed;
+    this.#storedSources = stored;
     return stored;
   }
 

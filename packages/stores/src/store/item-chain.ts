@@ -22,7 +22,8 @@ export interface ListView {
  * A list that mostly grows at its end (a conversation's messages, its model turns, its untrusted sources),
  * followed item by item: each item is serialised and hashed once, when it first appears, so the digest of
  * the whole list costs what its new items cost. An item is the same one as before when it is the same
- * object; from the first one that is not, the list is followed again.
+ * object; from the first one that is not, the list is followed again. Only for lists that never replace an
+ * item while keeping a later one (the runner's turn mirror makes its lists so).
  */
 export class ItemChain {
   #items: unknown[] = [];
@@ -32,8 +33,11 @@ export class ItemChain {
 
   /** Follows `items`; returns the list as it stands now. */
   sync(items: readonly unknown[]): ListView {
-    let same = 0;
     const known = Math.min(items.length, this.#items.length);
+    // A list that grew at its end keeps its last known item: then the items before it are taken as the
+    // same ones (the lists followed here never replace an earlier item and keep a later one), and a turn
+    // costs its new items, not a comparison of the whole list.
+    let same = known > 0 && known === this.#items.length && items[known - 1] === this.#items[known - 1] ? known : 0;
     while (same < known && items[same] === this.#items[same]) same += 1;
     if (same < this.#items.length) {
       // New arrays, not shortened ones: a view handed out before still reads the list it was made of.
