@@ -19,7 +19,6 @@ import {
 } from './durable-world.js';
 import { dropSchema } from './floor-database.js';
 import { type HonestFloorSql, honestFloor, postgresHonestFloor, sqliteHonestFloor } from './honest-floor.js';
-import type { DurableGoalRow } from './measure-durable-runner.js';
 
 export const GROWTH_LIMIT = 1.2;
 export const HONEST_FLOOR_LIMIT = 2;
@@ -43,9 +42,18 @@ export interface GrowthFigures {
   readonly floorBytesLast: number;
 }
 
+/** One row of the goal table (the shape of the durable phase's other rows). */
+export interface GrowthRow {
+  readonly path: string;
+  readonly goal: string;
+  readonly measured: string;
+  /** `undefined` when it could not be measured (`measured` says why). */
+  readonly pass: boolean | undefined;
+}
+
 export interface GrowthReport {
   readonly figures: readonly GrowthFigures[];
-  readonly rows: readonly DurableGoalRow[];
+  readonly rows: readonly GrowthRow[];
 }
 
 type Probe = () => Promise<number>;
@@ -187,7 +195,7 @@ async function measureBackend(
   }
 }
 
-function rowsOf(figures: GrowthFigures): DurableGoalRow[] {
+function rowsOf(figures: GrowthFigures): GrowthRow[] {
   const bytesRatio = figures.bytesLast / figures.bytesFirst;
   const timeRatio = figures.usLast / figures.usFirst;
   const floorRatio = figures.runnerUsPerTurn / figures.floorUsPerTurn;
@@ -229,7 +237,7 @@ export async function measureDurableGrowth(options: {
   const { scenario, log } = options;
   const key: JournalKey = { id: 'bench-growth', secret: randomBytes(32).toString('hex') };
   const figures: GrowthFigures[] = [];
-  const rows: DurableGoalRow[] = [];
+  const rows: GrowthRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'toolcircuit-bench-growth-'));
   try {
     const sqlite = await measureBackend(
