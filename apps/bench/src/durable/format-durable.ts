@@ -30,5 +30,16 @@ export function formatDurable(report: DurableReport): string {
       return `| ${figures.backend} | ${wall.map(Math.round).join(' / ')} | ${cpuFigures.map(Math.round).join(' / ')} |`;
     }),
   ];
+  const { growth } = report;
+  if (growth !== undefined) {
+    lines.push(
+      '',
+      `### One long run per database, turn by turn (K=${scenario.calls}, journal keyed), and the honest floor`,
+      '',
+      '| path | goal | measured | verdict |',
+      '|---|---|---|---|',
+      ...growth.rows.map((row) => `| ${row.path} | ${row.goal} | ${row.measured} | ${verdict(row.pass)} |`),
+    );
+  }
   return lines.join('\n');
 }

@@ -10,6 +10,7 @@ import { durableFloor } from './durable-floor.js';
 import { durableRunnerRun } from './durable-runner-run.js';
 import type { DurableScenario } from './durable-world.js';
 import { dropSchema, type FloorDatabase, postgresFloor, sqliteFloor } from './floor-database.js';
+import { type GrowthReport, measureDurableGrowth } from './measure-durable-growth.js';
 
 /** One row of the goal table. */
 export interface DurableGoalRow {
@@ -52,6 +53,8 @@ export interface DurableReport {
   readonly runsPerRound: number;
   readonly figures: readonly DurableFigures[];
   readonly rows: readonly DurableGoalRow[];
+  /** One long run per database, turn by turn, and the honest floor beside it (see `measureDurableGrowth`). */
+  readonly growth?: GrowthReport;
 }
 
 export interface DurableBenchOptions {
@@ -60,6 +63,8 @@ export interface DurableBenchOptions {
   readonly runsPerRound: number;
   readonly repoRoot: string;
   readonly log: (line: string) => void;
+  /** Turns of the long run that measures the cost per turn as the run grows (K stays the scenario's). */
+  readonly growthTurns?: number;
 }
 
 export const DURABLE_RATIO_LIMIT = 1.3;
@@ -247,5 +252,19 @@ export async function measureDurableRunner(options: DurableBenchOptions): Promis
       server.stop();
     }
   }
-  return { scenario: options.scenario, rounds: options.rounds, runsPerRound: options.runsPerRound, figures, rows };
+  const growthTurns = options.growthTurns ?? 1000;
+  options.log(`  one run of ${growthTurns} turns per database, turn by turn, and the honest floor`);
+  const growth = await measureDurableGrowth({
+    scenario: { calls: options.scenario.calls, turns: growthTurns },
+    repoRoot: options.repoRoot,
+    log: options.log,
+  });
+  return {
+    scenario: options.scenario,
+    rounds: options.rounds,
+    runsPerRound: options.runsPerRound,
+    figures,
+    rows,
+    growth,
+  };
 }

@@ -2,7 +2,14 @@ import { GENESIS_HASH } from '../journal/journal-chain.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { ExpiredClaim } from '../store/durable-store.js';
 import { expiredClaimsOf } from '../store/expired-claims.js';
-import type { CallRow, RunRow, StoreBackend, StoredJournalRow, WriteTransaction } from '../store/store-backend.js';
+import type {
+  CallRow,
+  RunRow,
+  StateItemRow,
+  StoreBackend,
+  StoredJournalRow,
+  WriteTransaction,
+} from '../store/store-backend.js';
 
 /** The rows of a journal and its head, as plain data: what a memory store can be loaded with. */
 export interface JournalSnapshot {
@@ -17,6 +24,8 @@ export interface JournalSnapshot {
 export class MemoryBackend implements StoreBackend {
   readonly #runs = new Map<string, RunRow>();
   readonly #calls = new Map<string, CallRow>();
+  /** Each run's state item rows, by `part/idx`. */
+  readonly #items = new Map<string, Map<string, StateItemRow>>();
   readonly #journal: StoredJournalRow[];
   #head: StoredJournalHead;
   #queue: Promise<unknown> = Promise.resolve();
@@ -53,8 +62,8 @@ export class MemoryBackend implements StoreBackend {
 
   async schemaVersion(): Promise<number> {
     // The memory store has no schema; it reports the version whose rows it keeps (keyed entries and the
-    // head's keyed mark: 3).
-    return 3;
+    // head's keyed mark: 3; a started turn's lists as item rows: 4).
+    return 4;
   }
 
   async close(): Promise<void> {}
@@ -69,6 +78,15 @@ export class MemoryBackend implements StoreBackend {
     const runs = this.#runs;
     const calls = this.#calls;
     const journal = this.#journal;
+    const items = this.#items;
+    const itemsOf = (runId: string) => {
+      let list = items.get(runId);
+      if (list === undefined) {
+        list = new Map();
+        items.set(runId, list);
+      }
+      return list;
+    };
     const setRun = (row: RunRow) => {
       const before = runs.get(row.runId);
       runs.set(row.runId, row);
@@ -87,6 +105,27 @@ export class MemoryBackend implements StoreBackend {
           .filter((row) => row.runId === runId)
           .sort((a, b) => a.turn - b.turn || a.position - b.position),
       getCall: async (runId, turn, callId) => calls.get(callKey(runId, turn, callId)),
+      getItems: async (runId) =>
+        [...(items.get(runId)?.values() ?? [])].sort((a, b) =>
+          a.part < b.part ? -1 : a.part > b.part ? 1 : a.idx - b.idx,
+        ),
+      insertItems: async (rows) => {
+        for (const row of rows) {
+          const list = itemsOf(row.runId);
+          const key = `${row.part}/${row.idx}`;
+          if (list.has(key)) throw new Error(`item ${key} of run "${row.runId}" is stored already`);
+          list.set(key, row);
+          undo.push(() => list.delete(key));
+        }
+      },
+      deleteItems: async (runId, parts) => {
+        const list = itemsOf(runId);
+        for (const [key, row] of [...list]) {
+          if (parts !== undefined && !parts.includes(row.part)) continue;
+          list.delete(key);
+          undo.push(() => list.set(key, row));
+        }
+      },
       head: async () => this.#head,
       journalRows: async ({ afterSeq, limit, runId }) =>
         journal

@@ -101,5 +101,21 @@ export function postgresMigrations(schema: string): readonly Migration[] {
           FOR EACH STATEMENT EXECUTE FUNCTION ${s}.journal_head_stays_keyed()`,
       ],
     },
+    {
+      version: 4,
+      name: 'append-only run state: the lists of a started turn as item rows, written once each',
+      // Existing state columns stay as they are (a whole state): they are read as before, and a run that
+      // goes on writes its next started turn in the new layout.
+      statements: [
+        `CREATE TABLE ${s}.run_items (
+          run_id TEXT NOT NULL REFERENCES ${s}.runs (run_id),
+          part TEXT NOT NULL CHECK (part IN ('messages', 'turns', 'sources')),
+          idx INTEGER NOT NULL,
+          item_json TEXT NOT NULL,
+          PRIMARY KEY (run_id, part, idx)
+        )`,
+        `ALTER TABLE ${s}.runs ADD COLUMN items_json TEXT`,
+      ],
+    },
   ];
 }

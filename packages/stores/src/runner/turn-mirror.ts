@@ -12,8 +12,10 @@ import {
   toolCallsOf,
   type Usage,
 } from '@toolcircuit/core';
+import { rememberLists } from '../store/appended-state.js';
 import { rememberCanonical } from '../store/canonical-text.js';
 import { STARTED_TURN_SEAL, type StartedTurn } from '../store/durable-store.js';
+import { ItemChain } from '../store/item-chain.js';
 
 /** A usage no turn has reported yet (core's `emptyUsage`, which it does not export). */
 export const NO_USAGE: Usage = { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined };
@@ -39,14 +41,20 @@ export class TurnMirror {
   #positions = new Map<string, number>();
   /** The turn whose state the store holds: its first start carries it otherwise. */
   #storedTurn: number;
-  /** Canonical JSON of the first messages and turns, each written once (the state's text is made of them). */
-  readonly #messageTexts: string[] = [];
-  readonly #turnTexts: string[] = [];
   /**
-   * Each source as stored (without its text) and its canonical JSON, made once: the sources of a run are the
-   * same objects reply after reply.
+   * The messages, model turns and stored sources, each serialised and hashed once: the store writes only
+   * the items a state adds to the one before, and a sealed state's text is made of these texts.
    */
-  readonly #storedSources = new WeakMap<TaintSourceRef, { readonly ref: TaintSourceRef; readonly text: string }>();
+  readonly #messageChain = new ItemChain();
+  readonly #turnChain = new ItemChain();
+  readonly #sourceChain = new ItemChain();
+  /**
+   * The sources as core last listed them, and each as stored (without its text), made once: the sources of
+   * a run are the same objects reply after reply, in the same order, so a new list is compared by position
+   * and only its new sources are made (and the store's chain of them only grows).
+   */
+  #listedSources: readonly TaintSourceRef[] = [];
+  #storedSources: TaintSourceRef[] = [];
 
   constructor(base: Omit<StartedTurn, 'version' | 'seal'>, storedTurn: number, key?: SealKey) {
     this.#runId = base.runId;
@@ -105,12 +113,14 @@ export class TurnMirror {
 
   /**
    * The state as it stands: the conversation up to the current turn's assistant message, the sources, and
-   * the seal. Its canonical text is recorded with it, written from each message's, turn's and source's
-   * text, serialised once per run (the same text as `canonicalJson` of the whole: keys in UTF-16 order,
-   * arrays joined by commas); the seal is made from that text too.
+   * the seal. Each message, model turn and source is serialised once per run; the store is told the lists
+   * (see `appended-state.ts`), so storing the state writes only what it adds. A sealed state's canonical
+   * text (the seal is made from it) is written from those texts: the same text as `canonicalJson` of the
+   * whole (keys in UTF-16 order, arrays joined by commas).
    */
   state(): StartedTurn {
-    const sources = this.#sources?.()?.map((source) => this.#stored(source));
+    const listed = this.#sources?.();
+    const sources = listed === undefined ? undefined : this.#stored(listed);
     const content: Omit<StartedTurn, 'seal'> = {
       version: 1,
       runId: this.#runId,
@@ -119,43 +129,49 @@ export class TurnMirror {
       turns: [...this.#turns],
       usage: this.#usage,
       ...(this.#step === undefined ? {} : { step: this.#step }),
-      ...(sources === undefined ? {} : { provenance: { sources: sources.map((source) => source.ref) } }),
+      ...(sources === undefined ? {} : { provenance: { sources } }),
     };
-    for (let index = this.#messageTexts.length; index < this.#messages.length; index += 1) {
-      this.#messageTexts.push(canonicalJson(this.#messages[index]));
-    }
-    for (let index = this.#turnTexts.length; index < this.#turns.length; index += 1) {
-      this.#turnTexts.push(canonicalJson(this.#turns[index]));
-    }
-    const provenance =
-      sources === undefined ? '' : `"provenance":{"sources":[${sources.map((source) => source.text).join(',')}]},`;
-    const head = `{"messages":[${this.#messageTexts.join(',')}],${provenance}"runId":${JSON.stringify(this.#runId)},`;
-    const tail =
-      `${content.step === undefined ? '' : `"step":${canonicalJson(content.step)},`}"turn":${content.turn},` +
-      `"turns":[${this.#turnTexts.join(',')}],"usage":${canonicalJson(content.usage)},"version":1}`;
+    const lists = {
+      messages: this.#messageChain.sync(content.messages),
+      turns: this.#turnChain.sync(content.turns),
+      ...(sources === undefined ? {} : { sources: this.#sourceChain.sync(sources) }),
+    };
     if (this.#key === undefined) {
-      rememberCanonical(content, head + tail);
+      rememberLists(content, lists);
       return content;
     }
+    const texts = (view: { count: number; text(index: number): string }) =>
+      Array.from({ length: view.count }, (_, index) => view.text(index)).join(',');
+    const provenance = lists.sources === undefined ? '' : `"provenance":{"sources":[${texts(lists.sources)}]},`;
+    const head = `{"messages":[${texts(lists.messages)}],${provenance}"runId":${JSON.stringify(this.#runId)},`;
+    const tail =
+      `${content.step === undefined ? '' : `"step":${canonicalJson(content.step)},`}"turn":${content.turn},` +
+      `"turns":[${texts(lists.turns)}],"usage":${canonicalJson(content.usage)},"version":1}`;
     const seal = sealOfText(STARTED_TURN_SEAL, head + tail, this.#key);
     const state: StartedTurn = { ...content, seal };
     rememberCanonical(state, `${head}"seal":${canonicalJson(seal)},${tail}`);
+    rememberLists(state, lists);
     return state;
   }
 
-  /** A source as the state stores it: without its text, the same object (and text) every turn. */
-  #stored(source: TaintSourceRef): { readonly ref: TaintSourceRef; readonly text: string } {
-    let stored = this.#storedSources.get(source);
-    if (stored === undefined) {
-      const ref: TaintSourceRef = {
+  /** The sources as the state stores them: without their texts, the same objects every turn. */
+  #stored(listed: readonly TaintSourceRef[]): TaintSourceRef[] {
+    const known = this.#listedSources;
+    let same = 0;
+    const common = Math.min(known.length, listed.length);
+    while (same < common && known[same] === listed[same]) same += 1;
+    const stored = this.#storedSources.slice(0, same);
+    for (let index = same; index < listed.length; index += 1) {
+      const source = listed[index] as TaintSourceRef;
+      stored.push({
         turn: source.turn,
         callId: source.callId,
         toolName: source.toolName,
         outputDigest: source.outputDigest,
-      };
-      stored = { ref, text: canonicalJson(ref) };
-      this.#storedSources.set(source, stored);
+      });
     }
+    this.#listedSources = listed;
+    this.#storedSources = stored;
     return stored;
   }
 

@@ -5,6 +5,7 @@ import type {
   CallRow,
   ReadTransaction,
   RunRow,
+  StateItemRow,
   StoreBackend,
   StoredJournalRow,
   WriteTransaction,
@@ -22,6 +23,7 @@ const RUN_COLUMNS = [
   'turn',
   'paused_json',
   'paused_digest',
+  'items_json',
   'result_json',
   'catalogue_json',
   'claim_token',
@@ -54,6 +56,9 @@ export const KEYED_JOURNAL_VERSION = 2;
 /** The schema version that added the head's `keyed_since` column (a keyed journal stays keyed). */
 export const KEYED_HEAD_VERSION = 3;
 
+/** The schema version that stores a started turn's lists as item rows (`run_items`, `runs.items_json`). */
+export const APPENDED_STATE_VERSION = 4;
+
 /** The store backend for SQLite and PostgreSQL: the same statements, placeholders numbered for PostgreSQL. */
 export class SqlBackend implements StoreBackend {
   readonly #connection: SqlConnection;
@@ -76,14 +81,24 @@ export class SqlBackend implements StoreBackend {
     if (single !== undefined) {
       // PostgreSQL: the run row with its calls as a JSON array, in one statement (one snapshot, one round
       // trip instead of BEGIN, two SELECTs and COMMIT). SQLite has no `single`: a transaction there is free.
+      // The item rows only when the state column is a started turn's head that needs them.
+      const items =
+        schemaVersion >= APPENDED_STATE_VERSION
+          ? `, CASE WHEN r.paused_json LIKE '{"startedHead":%' THEN (SELECT COALESCE(json_agg(i ORDER BY i.part, ` +
+            `i.idx), '[]'::json) FROM ${this.#t('run_items')} AS i WHERE i.run_id = r.run_id) END AS items_rows`
+          : '';
       const sql =
         `SELECT r.*, (SELECT COALESCE(json_agg(c ORDER BY c.turn, c.position), '[]'::json) FROM ${this.#t('run_calls')} ` +
-        `AS c WHERE c.run_id = r.run_id) AS calls_json FROM ${this.#t('runs')} AS r WHERE r.run_id = ?`;
+        `AS c WHERE c.run_id = r.run_id) AS calls_json${items} FROM ${this.#t('runs')} AS r WHERE r.run_id = ?`;
       this.readRun = async (runId) => {
         const [row] = await this.#noting(single(sql, [runId]));
         if (row === undefined) return undefined;
         // node-postgres parses json columns; the numbers inside are JSON numbers, not BIGINT text.
-        return { run: runRowOf(row), calls: (row.calls_json as Record<string, unknown>[]).map(callRowOf) };
+        return {
+          run: runRowOf(row),
+          calls: (row.calls_json as Record<string, unknown>[]).map(callRowOf),
+          items: ((row.items_rows ?? []) as Record<string, unknown>[]).map(itemRowOf),
+        };
       };
     }
   }
@@ -156,9 +171,12 @@ export class SqlBackend implements StoreBackend {
     const journal = t('journal');
     const headTable = t('journal_head');
     const postgres = this.#connection.dialect === 'postgres';
+    const items = t('run_items');
     const runCache = new Map<string, RunRow | undefined>();
-    /** Every call row of a run, by `turn/callId`, once read. */
+    /** The call rows of a run read or written so far, by `turn/callId`. */
     const callCache = new Map<string, Map<string, CallRow>>();
+    /** Which of a run's call rows were read: all of them, or those of some turns. */
+    const callsRead = new Map<string, 'all' | Set<number>>();
     const newCalls: CallRow[] = [];
     const changedCalls = new Map<string, CallRow>();
     const newRows: StoredJournalRow[] = [];
@@ -166,12 +184,31 @@ export class SqlBackend implements StoreBackend {
     const headColumns = this.#headColumns;
     let headRead = known !== undefined;
 
-    const callsOf = async (runId: string): Promise<Map<string, CallRow>> => {
+    /**
+     * The run's call rows, with those of `turn` (or all, without one) read: a turn's start reads its own
+     * turn's rows, not every row of the run, so it costs the same at turn 1,000 as at turn 1. Rows this
+     * transaction holds already are newer than the database's and are kept.
+     */
+    const callsOf = async (runId: string, turn?: number): Promise<Map<string, CallRow>> => {
       let cached = callCache.get(runId);
       if (cached === undefined) {
-        const rows = await session.all(`SELECT * FROM ${calls} WHERE run_id = ?`, [runId]);
-        cached = new Map(rows.map((row) => callRowOf(row)).map((row) => [callKey(row), row]));
+        cached = new Map();
         callCache.set(runId, cached);
+      }
+      let read = callsRead.get(runId);
+      if (read === 'all' || (turn !== undefined && read?.has(turn) === true)) return cached;
+      const rows =
+        turn === undefined
+          ? await session.all(`SELECT * FROM ${calls} WHERE run_id = ?`, [runId])
+          : await session.all(`SELECT * FROM ${calls} WHERE run_id = ? AND turn = ?`, [runId, turn]);
+      for (const row of rows.map(callRowOf)) if (!cached.has(callKey(row))) cached.set(callKey(row), row);
+      if (turn === undefined) callsRead.set(runId, 'all');
+      else {
+        if (read === undefined) {
+          read = new Set();
+          callsRead.set(runId, read);
+        }
+        read.add(turn);
       }
       return cached;
     };
@@ -258,7 +295,26 @@ export class SqlBackend implements StoreBackend {
       },
       getCalls: async (runId) =>
         [...(await callsOf(runId)).values()].sort((a, b) => a.turn - b.turn || a.position - b.position),
-      getCall: async (runId, turn, callId) => (await callsOf(runId)).get(callKey({ turn, callId })),
+      getCall: async (runId, turn, callId) => (await callsOf(runId, turn)).get(callKey({ turn, callId })),
+      // Asked for only by a run whose state column is a head, which only a store at schema 4 holds.
+      getItems: async (runId) =>
+        (await session.all(`SELECT * FROM ${items} WHERE run_id = ? ORDER BY part, idx`, [runId])).map(itemRowOf),
+      insertItems: async (rows) => {
+        for (const chunk of chunks(rows)) {
+          await session.run(
+            `INSERT INTO ${items} (run_id, part, idx, item_json) VALUES ${placeholders(chunk.length, 4)}`,
+            chunk.flatMap((row) => [row.runId, row.part, row.idx, row.itemJson]),
+          );
+        }
+      },
+      deleteItems: async (runId, parts) => {
+        if (parts === undefined) {
+          await session.run(`DELETE FROM ${items} WHERE run_id = ?`, [runId]);
+          return;
+        }
+        for (const part of parts)
+          await session.run(`DELETE FROM ${items} WHERE run_id = ? AND part = ?`, [runId, part]);
+      },
       head: async () => {
         if (!headRead) {
           const [row] = await session.all(`SELECT ${headColumns} FROM ${headTable} WHERE id = 1`);
@@ -343,7 +399,7 @@ export class SqlBackend implements StoreBackend {
         runCache.set(row.runId, row);
       },
       insertCall: async (row) => {
-        const known = await callsOf(row.runId);
+        const known = await callsOf(row.runId, row.turn);
         // The primary key's check, here rather than at the flush, so it fails where the caller wrote it.
         if (known.has(callKey(row))) {
           throw new Error(`call "${row.callId}" of turn ${row.turn} of run "${row.runId}" is recorded already`);
@@ -352,7 +408,7 @@ export class SqlBackend implements StoreBackend {
         newCalls.push(row);
       },
       updateCall: async (row) => {
-        const known = await callsOf(row.runId);
+        const known = await callsOf(row.runId, row.turn);
         const key = callKey(row);
         const before = known.get(key);
         if (before === undefined) return; // as an UPDATE of no row
@@ -412,6 +468,7 @@ function runValues(row: RunRow): (string | number | null)[] {
     row.turn,
     row.pausedJson,
     row.pausedDigest,
+    row.itemsJson,
     row.resultJson,
     row.catalogueJson,
     row.claimToken,
@@ -460,6 +517,8 @@ function runRowOf(row: Record<string, unknown>): RunRow {
     turn: integer(row.turn),
     pausedJson: text(row.paused_json),
     pausedDigest: text(row.paused_digest),
+    // Absent below schema 4 (a store opened read-only before its migration).
+    itemsJson: text(row.items_json),
     resultJson: text(row.result_json),
     catalogueJson: String(row.catalogue_json),
     claimToken: text(row.claim_token),
@@ -469,6 +528,15 @@ function runRowOf(row: Record<string, unknown>): RunRow {
     error: text(row.error),
     createdAt: String(row.created_at),
     updatedAt: String(row.updated_at),
+  };
+}
+
+function itemRowOf(row: Record<string, unknown>): StateItemRow {
+  return {
+    runId: String(row.run_id),
+    part: String(row.part) as StateItemRow['part'],
+    idx: Number(row.idx),
+    itemJson: String(row.item_json),
   };
 }
 

@@ -88,4 +88,20 @@ export const sqliteMigrations: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'the toolcircuit journal head row cannot be deleted'); END`,
     ],
   },
+  {
+    version: 4,
+    name: 'append-only run state: the lists of a started turn as item rows, written once each',
+    // Existing state columns stay as they are (a whole state): they are read as before, and a run that
+    // goes on writes its next started turn in the new layout.
+    statements: [
+      `CREATE TABLE run_items (
+        run_id TEXT NOT NULL REFERENCES runs (run_id),
+        part TEXT NOT NULL CHECK (part IN ('messages', 'turns', 'sources')),
+        idx INTEGER NOT NULL,
+        item_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, part, idx)
+      ) STRICT`,
+      'ALTER TABLE runs ADD COLUMN items_json TEXT',
+    ],
+  },
 ];

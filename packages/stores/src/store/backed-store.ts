@@ -21,7 +21,7 @@ import { checkedJournalKey } from '../journal/journal-key.js';
 import { applyPolicy, callRecordOf, type JournalPolicy } from '../journal/journal-policy.js';
 import type { JournalHead, JournalRecord, JournalRow, NoteRecord } from '../journal/journal-record.js';
 import { type JournalVerification, type VerifyJournalOptions, verifyJournal } from '../journal/verify-journal.js';
-import { canonicalTextOf } from './canonical-text.js';
+import { appendedStarted, STARTED_HEAD_PREFIX, startedOfHead } from './appended-state.js';
 import type { CatalogueFingerprint } from './catalogue-fingerprint.js';
 import type {
   AnchorJournalOptions,
@@ -44,6 +44,7 @@ import type {
   CallRow,
   ReadTransaction,
   RunRow,
+  StateItemRow,
   StoreBackend,
   StoredJournalRow,
   WriteTransaction,
@@ -212,13 +213,14 @@ export class BackedStore implements DurableStore {
         leaseExpiresAt: null,
         createdAt: run.at,
         updatedAt: run.at,
+        itemsJson: null,
         ...columns,
       });
     });
   }
 
   async createClaimedRun(run: NewClaimedRun): Promise<void> {
-    const columns = startedColumns(run.started);
+    const write = appendedStarted(run.runId, run.started, null);
     this.#refuseIfDamaged(run.runId);
     await this.#write(run.runId, async (tx) => {
       if ((await tx.getRun(run.runId)) !== undefined) throw new RunAlreadyExistsError(run.runId);
@@ -237,19 +239,23 @@ export class BackedStore implements DurableStore {
         updatedAt: run.at,
         resultJson: null,
         error: null,
-        ...columns,
+        turn: run.started.turn,
+        pausedJson: write.pausedJson,
+        pausedDigest: write.pausedDigest,
+        itemsJson: write.itemsJson,
       });
+      await tx.insertItems(write.rows);
     });
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
     if (this.#backend.readRun !== undefined) {
       const read = await this.#backend.readRun(runId);
-      return read === undefined ? undefined : recordOf(read.run, read.calls);
+      return read === undefined ? undefined : recordOf(read.run, read.calls, read.items);
     }
     return this.#backend.read(async (tx) => {
       const row = await tx.getRun(runId);
-      return row === undefined ? undefined : recordOf(row, await tx.getCalls(runId));
+      return row === undefined ? undefined : recordOf(row, await tx.getCalls(runId), await itemsFor(tx, row));
     });
   }
 
@@ -296,7 +302,7 @@ export class BackedStore implements DurableStore {
       }
       if (request.recovery !== undefined) await this.#append(tx, recoveryRecord(row, request, request.recovery));
       // The caller checked the state it read before claiming; it is parsed again only if it is asked for.
-      return recordOf(claimed, await tx.getCalls(row.runId), { lazyState: true });
+      return recordOf(claimed, await tx.getCalls(row.runId), await itemsFor(tx, claimed), { lazyState: true });
     });
   }
 
@@ -304,16 +310,28 @@ export class BackedStore implements DurableStore {
     // The calls of a turn start together: their markers share one transaction (each is checked on its own,
     // and each resolves only once committed, before its tool may run).
     // The turn's state is serialised before it joins a batch (the write lock is not held meanwhile).
-    const columns = request.started === undefined ? undefined : startedColumns(request.started);
-    if (request.started !== undefined && request.started.turn !== request.turn) {
-      throw new Error(`the state stored with a start of turn ${request.turn} is of turn ${request.started.turn}`);
+    const { started } = request;
+    if (started !== undefined && started.turn !== request.turn) {
+      throw new Error(`the state stored with a start of turn ${request.turn} is of turn ${started.turn}`);
     }
     await this.#batched(request.runId, async (tx) => {
       let run = await this.#heldRun(tx, request.runId, request.token);
-      if (columns !== undefined) {
+      if (started !== undefined) {
         // The first start of a turn: the turn (the model's reply, appended to the conversation) is stored
-        // in this transaction, before its marker and before any of the turn's calls can run.
-        run = { ...run, ...columns, revision: run.revision + 1, updatedAt: request.at };
+        // in this transaction, before its marker and before any of the turn's calls can run. Only what the
+        // stored turn lacks is written (its new messages, model turn and sources), and the state's head.
+        const write = appendedStarted(run.runId, started, run.itemsJson);
+        if (write.replace.length > 0) await tx.deleteItems(run.runId, write.replace);
+        await tx.insertItems(write.rows);
+        run = {
+          ...run,
+          turn: started.turn,
+          pausedJson: write.pausedJson,
+          pausedDigest: write.pausedDigest,
+          itemsJson: write.itemsJson,
+          revision: run.revision + 1,
+          updatedAt: request.at,
+        };
         await tx.updateRun(run);
       }
       // A call starts only in the turn the run has stored: after a crash, `recover` knows its turn.
@@ -416,12 +434,16 @@ export class BackedStore implements DurableStore {
     const held = (request.journal ?? []).map((call) => this.#prepareCall(call));
     // Serialised before the transaction: the database's write lock is not held while the state is written out.
     const columns = outcomeColumns(request.outcome);
+    const finished = request.outcome.status !== 'paused';
     await this.#claimedWrite(request.runId, async (tx) => {
       const run = await this.#heldRun(tx, request.runId, request.token);
       for (const call of held) await this.#appendPreparedCall(tx, call);
+      // A finished run goes on from nothing: its items go (a paused one keeps them, for its next turns).
+      if (finished && run.itemsJson !== null) await tx.deleteItems(run.runId);
       await tx.updateRun({
         ...run,
         ...columns,
+        ...(finished ? { itemsJson: null } : {}),
         revision: run.revision + 1,
         claimToken: null,
         claimWorker: null,
@@ -635,14 +657,17 @@ function outcomeColumns(
   };
 }
 
-/** The state column of a run whose turn has started: `{ started }`, digested like the other states. */
-function startedColumns(started: StartedTurn): Pick<RunRow, 'turn' | 'pausedJson' | 'pausedDigest'> {
-  // `canonicalJson({ started })`, from the state's own text when the runner wrote it already.
-  const pausedJson = `{"started":${canonicalTextOf(started)}}`;
-  return { turn: started.turn, pausedJson, pausedDigest: digestOfCanonical(pausedJson) };
+/** The item rows a run's state column needs: those of a started turn's head (none for a whole state). */
+async function itemsFor(tx: ReadTransaction, row: RunRow): Promise<StateItemRow[]> {
+  return row.pausedJson?.startsWith(STARTED_HEAD_PREFIX) === true ? tx.getItems(row.runId) : [];
 }
 
-function recordOf(row: RunRow, calls: readonly CallRow[], options: { lazyState?: boolean } = {}): RunRecord {
+function recordOf(
+  row: RunRow,
+  calls: readonly CallRow[],
+  items: readonly StateItemRow[],
+  options: { lazyState?: boolean } = {},
+): RunRecord {
   const record: RunRecord = {
     runId: row.runId,
     sessionId: row.sessionId,
@@ -651,7 +676,7 @@ function recordOf(row: RunRow, calls: readonly CallRow[], options: { lazyState?:
     revision: row.revision,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    ...(options.lazyState === true ? {} : stateOf(row.pausedJson, row.pausedDigest)),
+    ...(options.lazyState === true ? {} : stateOf(row.pausedJson, row.pausedDigest, items)),
     ...(row.pausedDigest === null ? {} : { pausedDigest: row.pausedDigest }),
     ...(row.resultJson === null ? {} : { result: JSON.parse(row.resultJson) as LoopResult }),
     catalogue: JSON.parse(row.catalogueJson) as CatalogueFingerprint,
@@ -668,7 +693,7 @@ function recordOf(row: RunRow, calls: readonly CallRow[], options: { lazyState?:
     ...(row.error === null ? {} : { error: row.error }),
     calls: calls.map(callOf),
   };
-  return options.lazyState === true ? withLazyState(record, row) : record;
+  return options.lazyState === true ? withLazyState(record, row, items) : record;
 }
 
 /**
@@ -676,23 +701,23 @@ function recordOf(row: RunRow, calls: readonly CallRow[], options: { lazyState?:
  * holds is read from the text's start, which this store writes canonically; text in another layout (not
  * written by it) is parsed at once, as `recordOf` does.
  */
-function withLazyState(record: RunRecord, row: RunRow): RunRecord {
+function withLazyState(record: RunRecord, row: RunRow, items: readonly StateItemRow[]): RunRecord {
   const json = row.pausedJson;
   if (json === null) return record;
   const key = json.startsWith('{"interrupted":')
     ? 'interrupted'
-    : json.startsWith('{"started":')
+    : json.startsWith('{"started":') || json.startsWith(STARTED_HEAD_PREFIX)
       ? 'started'
-      : json.startsWith('{"') && !json.startsWith('{"interrupted"') && !json.startsWith('{"started"')
+      : json.startsWith('{"') && !json.startsWith('{"interrupted"') && !json.startsWith('{"started')
         ? 'paused'
         : undefined;
-  if (key === undefined) return { ...record, ...stateOf(json, row.pausedDigest) };
+  if (key === undefined) return { ...record, ...stateOf(json, row.pausedDigest, items) };
   let state: StateColumn | undefined;
   return Object.defineProperty({ ...record }, key, {
     enumerable: true,
     configurable: true,
     get: () => {
-      state ??= stateOf(json, row.pausedDigest);
+      state ??= stateOf(json, row.pausedDigest, items);
       return state[key];
     },
   });
@@ -704,8 +729,10 @@ function withLazyState(record: RunRecord, row: RunRow): RunRecord {
  * hashes to the stored digest, the parsed state is marked as such: the runner then knows it is what was
  * written without serialising it again (see `stored-state.ts`).
  */
-function stateOf(json: string | null, digest: string | null): StateColumn {
+function stateOf(json: string | null, digest: string | null, items: readonly StateItemRow[]): StateColumn {
   if (json === null) return {};
+  // A started turn stored append-only: its head, and its lists from the item rows.
+  if (json.startsWith(STARTED_HEAD_PREFIX)) return { started: startedOfHead(json, digest, items) };
   const state = JSON.parse(json) as PausedRun | { interrupted: InterruptedRun } | { started: StartedTurn };
   const inner = 'interrupted' in state ? state.interrupted : 'started' in state ? state.started : state;
   if (digest !== null && typeof inner === 'object' && inner !== null && digestOfCanonical(json) === digest) {

@@ -110,7 +110,10 @@ export interface RunRecord {
   readonly updatedAt: string;
   /** The paused state (while paused, resuming or interrupted). */
   readonly paused?: PausedRun;
-  /** SHA-256 of `paused` as it was written: a state altered in the store no longer matches. */
+  /**
+   * SHA-256 of the state column as it was written (`paused`, `{ interrupted }`, or a started turn's head,
+   * whose chain digests cover its item rows): a state altered in the store no longer matches.
+   */
   readonly pausedDigest?: string;
   /**
    * Everything played when the model failed (core's `InterruptedRun`, from `error.interrupted`): set on an

@@ -14,6 +14,11 @@ export interface RunRow {
   readonly turn: number | null;
   readonly pausedJson: string | null;
   readonly pausedDigest: string | null;
+  /**
+   * What the run's item rows hold (schema 4 on): per list of a started turn, its length and chain digest
+   * (see `appended-state.ts`); null when it has none.
+   */
+  readonly itemsJson: string | null;
   readonly resultJson: string | null;
   readonly catalogueJson: string;
   readonly claimToken: string | null;
@@ -40,6 +45,15 @@ export interface CallRow {
   readonly updatedAt: string;
 }
 
+/** One item of a stored started turn's list (a message, a model turn, an untrusted source), written once. */
+export interface StateItemRow {
+  readonly runId: string;
+  readonly part: 'messages' | 'turns' | 'sources';
+  /** Its position in its list. */
+  readonly idx: number;
+  readonly itemJson: string;
+}
+
 /** A journal row with the columns a backend indexes it by (verification compares them with the record). */
 export interface StoredJournalRow extends RawJournalRow {
   readonly runId: string;
@@ -51,6 +65,8 @@ export interface ReadTransaction {
   /** In turn, then call order. */
   getCalls(runId: string): Promise<CallRow[]>;
   getCall(runId: string, turn: number, callId: string): Promise<CallRow | undefined>;
+  /** The run's state item rows, in list then position order. */
+  getItems(runId: string): Promise<StateItemRow[]>;
   /** Undefined when the head row is gone (a damaged store: verification reports it). */
   head(): Promise<StoredJournalHead | undefined>;
   /** Rows in seq order, after `afterSeq`, at most `limit`, optionally of one run. */
@@ -67,6 +83,10 @@ export interface WriteTransaction extends ReadTransaction {
   updateRun(row: RunRow): Promise<void>;
   insertCall(row: CallRow): Promise<void>;
   updateCall(row: CallRow): Promise<void>;
+  /** Appends item rows (their positions are free). */
+  insertItems(rows: readonly StateItemRow[]): Promise<void>;
+  /** Deletes the run's item rows: of the lists named, or all of them. */
+  deleteItems(runId: string, parts?: readonly StateItemRow['part'][]): Promise<void>;
   /** Appends the row and moves the head to it; the first keyed row also sets the head's `keyedSince`. */
   appendJournal(row: StoredJournalRow): Promise<void>;
 }
@@ -81,11 +101,16 @@ export interface StoreBackend {
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T>;
   read<T>(work: (tx: ReadTransaction) => Promise<T>): Promise<T>;
   /**
-   * A run and its calls (in turn, then call order) read in one snapshot, if the backend has a cheaper way
+   * A run, its calls (in turn, then call order) and its item rows read in one snapshot, if the backend has a cheaper way
    * than a `read` transaction; otherwise the store uses `read`.
    */
   readonly readRun?:
-    | ((runId: string) => Promise<{ readonly run: RunRow; readonly calls: readonly CallRow[] } | undefined>)
+    | ((
+        runId: string,
+      ) => Promise<
+        | { readonly run: RunRow; readonly calls: readonly CallRow[]; readonly items: readonly StateItemRow[] }
+        | undefined
+      >)
     | undefined;
   /** The `resuming` runs whose `leaseExpiresAt` is before `before`, oldest lease first, at most `limit`. */
   expiredClaims(before: string, limit: number): Promise<ExpiredClaim[]>;

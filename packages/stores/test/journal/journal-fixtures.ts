@@ -83,7 +83,8 @@ function sqliteUnderTest(file: string): JournalUnderTest {
       .replaceAll('{head}', 'journal_head')
       .replaceAll('{migrations}', 'schema_migrations')
       .replaceAll('{runs}', 'runs')
-      .replaceAll('{calls}', 'run_calls');
+      .replaceAll('{calls}', 'run_calls')
+      .replaceAll('{items}', 'run_items');
   return {
     raw: {
       rows: async () =>
@@ -172,6 +173,7 @@ function postgresUnderTest(url: string, schema: string): JournalUnderTest {
       .replaceAll('{migrations}', q('schema_migrations'))
       .replaceAll('{runs}', q('runs'))
       .replaceAll('{calls}', q('run_calls'))
+      .replaceAll('{items}', q('run_items'))
       .replace(/\?/g, () => `$${++index}`);
   };
   return {

@@ -205,6 +205,7 @@ export const TAMPERING_CASES: readonly TamperingCase[] = [
     name: 'wipe the journal and the run tables, reset the head row and clear its keyed mark',
     tamper: async (db) => {
       await db.sql('DELETE FROM {calls}');
+      await db.sql('DELETE FROM {items}');
       await db.sql('DELETE FROM {runs}');
       await db.replace([], headOf([]));
       await db.sql('UPDATE {head} SET keyed_since = NULL');

@@ -176,9 +176,9 @@ if (url === undefined) {
         async (client) =>
           (await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).rows,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
       const again = await open(schema);
-      expect(await again.schemaVersion()).toBe(3);
+      expect(await again.schemaVersion()).toBe(4);
       await again.close();
     });
 

@@ -2,10 +2,12 @@
 // is sealed, and one rewritten in the database together with its digest column (what anyone with write
 // access can do: the digest is a plain SHA-256) is refused before anything runs. A paused run restored
 // after it was resumed (a replay) is refused by the decisions recorded with its first claim.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  canonicalJson,
   confirmationFor,
   createSession,
   InMemoryConfirmations,
@@ -76,8 +78,31 @@ function rewriteState(file: string, runId: string, rewrite: (state: Record<strin
   }
 }
 
+/**
+ * Empties the untrusted sources of a started turn stored append-only (its head and item rows), with its
+ * chain and digest recomputed, as anyone with write access to the database can.
+ */
+function emptyAppendedSources(file: string, runId: string): void {
+  const db = new Database(file);
+  try {
+    const row = db.prepare('SELECT paused_json FROM runs WHERE run_id = ?').get(runId) as { paused_json: string };
+    const prefix = '{"startedHead":';
+    expect(row.paused_json.startsWith(prefix)).toBe(true);
+    const head = JSON.parse(row.paused_json.slice(prefix.length, -1)) as { lists: Record<string, unknown> };
+    const forged = `${prefix}${canonicalJson({ ...head, lists: { ...head.lists, sources: [0, ''] } })}}`;
+    db.prepare("DELETE FROM run_items WHERE run_id = ? AND part = 'sources'").run(runId);
+    db.prepare('UPDATE runs SET paused_json = ?, paused_digest = ? WHERE run_id = ?').run(
+      forged,
+      createHash('sha256').update(forged).digest('hex'),
+      runId,
+    );
+  } finally {
+    db.close();
+  }
+}
+
 /** The state with its untrusted sources emptied (and its turn's sources, for a wrapped state). */
-function emptySources(state: Record<string, unknown>, wrapper?: 'interrupted' | 'started'): unknown {
+function emptySources(state: Record<string, unknown>, wrapper?: 'interrupted'): unknown {
   if (wrapper === undefined) return { ...state, provenance: { sources: [] } };
   const inner = state[wrapper] as Record<string, unknown>;
   return { [wrapper]: { ...inner, provenance: { sources: [] } } };
@@ -159,7 +184,7 @@ describe('the durable runner seals what it stores', () => {
     expect(record?.started?.seal?.keyId).toBe('app-2026');
     expect(record?.started?.provenance?.sources.map((source) => [source.callId, source.turn])).toEqual([['m1', 1]]);
 
-    rewriteState(file, 'run-s', (state) => emptySources(state, 'started'));
+    emptyAppendedSources(file, 'run-s');
     const recovering = runner(w, store, createScriptedModel([payTurn('p1'), textTurn('ok')])).recover('run-s', {
       session: w.session,
       force: true,

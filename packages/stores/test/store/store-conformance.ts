@@ -694,7 +694,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 
       it('reports its schema version', async () => {
         const { store } = await open();
-        expect(await store.schemaVersion()).toBe(3);
+        expect(await store.schemaVersion()).toBe(4);
       });
     });
 
