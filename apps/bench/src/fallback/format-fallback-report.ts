@@ -17,7 +17,7 @@ export function formatFallbackReport(inProcess: FallbackCost, overSdk: FallbackC
     '',
     ...[inProcess, overSdk].map(
       (cost) =>
-        `${cost.path}: ratio ${(cost.listUs / cost.oneUs).toFixed(2)}×, the list adding ${us(cost.listUs - cost.oneUs)} µs per turn (median of ${cost.rounds} alternating rounds, a GC before each).`,
+        `${cost.path}: ratio ${cost.pairedRatio.toFixed(2)}× (median of ${cost.rounds} rounds' ratios, each round the two runs back to back, a GC before each), ${(cost.listUs / cost.oneUs).toFixed(2)}× between the medians.`,
     ),
   ].join('\n');
 }

@@ -12,13 +12,18 @@ export interface FallbackCost {
   readonly oneUs: number;
   /** CPU µs per turn of the same run given `[model, spare]`, the spare never asked. */
   readonly listUs: number;
+  /**
+   * The median of each round's list / one-model ratio: the two runs of a round are timed back to back, so a
+   * machine whose load or compiled code drifts over the rounds moves both alike.
+   */
+  readonly pairedRatio: number;
   /** The two runs' `LoopResult.cost` totals, in US dollars (the same turns at the same price: equal). */
   readonly oneUsd: number | 'unknown';
   readonly listUsd: number | 'unknown';
   readonly samples: { readonly one: number[]; readonly list: number[] };
 }
 
-const WARM_ROUNDS = 5;
+const WARM_ROUNDS = 10;
 
 /** One run of `turns` turns, on one model or on the list: its result and the CPU µs it took, per turn. */
 export type PlayRun = (mode: 'one' | 'list') => Promise<{ readonly result: LoopResult; readonly usPerTurn: number }>;
@@ -54,6 +59,7 @@ export async function compareOneAndList(
     rounds,
     oneUs: median(samples.one),
     listUs: median(samples.list),
+    pairedRatio: median(samples.list.map((list, round) => list / (samples.one[round] as number))),
     oneUsd: last.one?.cost.total.usd ?? 'unknown',
     listUsd: last.list?.cost.total.usd ?? 'unknown',
     samples,

@@ -39,6 +39,7 @@ describe('the fallback phase', () => {
             rounds: 3,
             oneUs: 10,
             listUs,
+            pairedRatio: listUs / 10,
             oneUsd: 0.5,
             listUsd,
             samples: { one: [], list: [] },

@@ -8,10 +8,10 @@ const money = (value: number | 'unknown') => (value === 'unknown' ? 'unknown' : 
 
 function judgeFallback(fallback: FallbackCost | undefined) {
   if (fallback === undefined) return NOT_MEASURED;
-  const ratio = fallback.listUs / fallback.oneUs;
+  const ratio = fallback.pairedRatio;
   const sameCost = fallback.oneUsd === fallback.listUsd && fallback.oneUsd !== 'unknown';
   return {
-    measured: `${ratio.toFixed(2)}×; ${fallback.listUs.toFixed(2)} vs ${fallback.oneUs.toFixed(2)} µs per turn (median of ${fallback.rounds} rounds); cost ${money(fallback.listUsd)} vs ${money(fallback.oneUsd)}`,
+    measured: `${ratio.toFixed(2)}× (median of ${fallback.rounds} paired rounds); ${fallback.listUs.toFixed(2)} vs ${fallback.oneUs.toFixed(2)} µs per turn (medians); cost ${money(fallback.listUsd)} vs ${money(fallback.oneUsd)}`,
     pass: Number.isFinite(ratio) && ratio <= FALLBACK_COST_LIMIT && sameCost,
     peer: `one model ${fallback.oneUs.toFixed(2)} µs per turn, ${money(fallback.oneUsd)}`,
   };
