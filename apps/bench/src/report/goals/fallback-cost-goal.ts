@@ -24,7 +24,7 @@ function judgeFallback(fallback: FallbackCost | undefined) {
  */
 export const fallbackCostGoal: GoalRow = {
   order: 82,
-  path: '`runLoop` on `[model, spare]`, the first never failing (100 turns of one call, Anthropic adapter and SDK, in-process fetch)',
+  path: '`runLoop` on `[model, spare]` through the Anthropic adapter and SDK, the first never failing (100 turns of one call, in-process fetch)',
   goal: `≤ ${FALLBACK_COST_LIMIT}× the same run on one model, same \`LoopResult.cost\``,
   phases: ['fallback'],
   judge: ({ fallbackOverSdk }) => judgeFallback(fallbackOverSdk),
@@ -36,7 +36,7 @@ export const fallbackCostGoal: GoalRow = {
  */
 export const fallbackOwnCostGoal: GoalRow = {
   order: 83,
-  path: '`runLoop` on `[model, spare]`, the first never failing (200 turns of one lookup, in-process model: the list’s own cost)',
+  path: '`runLoop` on `[model, spare]` with an in-process model (the list’s own cost), the first never failing (200 turns of one lookup)',
   goal: `≤ ${FALLBACK_COST_LIMIT}× the same run on one model, same \`LoopResult.cost\``,
   phases: ['fallback'],
   judge: ({ fallback }) => judgeFallback(fallback),
