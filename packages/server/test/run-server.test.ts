@@ -1,7 +1,7 @@
 import { toolResultText } from '@toolcircuit/core';
 import { textTurn, toolCallsTurn } from '@toolcircuit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { json, payBob, post, type Served, serve, tempStoreFile } from './support/server-world.js';
+import { json, payBob, post, type Served, serve, sessions, tempStoreFile } from './support/server-world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -257,6 +257,51 @@ describe('run server', () => {
     expect(started.status).toBe(201);
     expect((await json(started)).run).toMatchObject({ id: playing, status: 'aborted' });
     expect(executions).toEqual([]);
+  });
+
+  it('after two identical approvals, the run the winner is playing can still be cancelled (the loser does not hide it)', async () => {
+    const executions: unknown[] = [];
+    const tokens = sessions();
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const bothArrived = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = await served(
+      [
+        payBob(),
+        async (request) => {
+          // The model after the approved transfer answers only once the run is aborted.
+          await new Promise((resolve) => request.signal?.addEventListener('abort', resolve, { once: true }));
+          return textTurn('Sent.');
+        },
+      ],
+      executions,
+      {
+        // Both decisions are held until both arrived, so both pass the checks and race for the claim.
+        authenticate: async (request) => {
+          if (request.url.endsWith('/decisions')) {
+            arrived += 1;
+            if (arrived === 2) release();
+            await bothArrived;
+          }
+          return tokens.get('marie-laptop');
+        },
+      },
+    );
+    const { runId, approval } = await startPaused(server);
+    const body = { decisions: [{ callId: 'pay', approved: true, inputDigest: approval.inputDigest }] };
+    const first = post(server, `/runs/${runId}/decisions`, body);
+    const second = post(server, `/runs/${runId}/decisions`, body);
+    // The winner waits on the model; the loser answers at once.
+    const loser = await Promise.race([first, second]);
+    expect(loser.status).toBe(409);
+    const cancelled = await post(server, `/runs/${runId}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect((await json(cancelled)).run.status).toBe('aborted');
+    const winner = (await first) === loser ? await second : await first;
+    expect(winner.status).toBe(200);
+    expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
   });
 
   it('a server started again over the same store file goes on with the run the first one paused', async () => {

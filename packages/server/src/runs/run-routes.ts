@@ -24,7 +24,7 @@ export class RunRoutes {
   readonly #store: DurableStore;
   readonly #journalTail: number;
   readonly #index: HumanRunIndex;
-  readonly #playing = new Map<string, Playing>();
+  readonly #playing = new Map<string, Set<Playing>>();
 
   constructor(runner: DurableRunner, store: DurableStore, journalTail: number) {
     this.#runner = runner;
@@ -86,10 +86,10 @@ export class RunRoutes {
 
   async #cancel(runId: string, session: Session): Promise<Response> {
     const record = await this.#own(runId, session);
-    const playing = this.#playing.get(runId);
-    if (playing !== undefined) {
-      playing.controller.abort();
-      await playing.done.catch(() => undefined);
+    const playing = [...(this.#playing.get(runId) ?? [])];
+    if (playing.length > 0) {
+      for (const stretch of playing) stretch.controller.abort();
+      await Promise.all(playing.map((stretch) => stretch.done.catch(() => undefined)));
       return this.#view(runId, 200);
     }
     if (record.status !== 'paused') {
@@ -128,7 +128,12 @@ export class RunRoutes {
   async #play(runId: string, stretch: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
     const controller = new AbortController();
     const done = stretch(controller.signal);
-    this.#playing.set(runId, { controller, done });
+    // Two stretches may race for one run (two identical decisions): both are tracked until each ends, so
+    // the loser's end never hides the winner from a cancel, whichever of them started first.
+    const playing: Playing = { controller, done };
+    const stretches = this.#playing.get(runId) ?? new Set<Playing>();
+    stretches.add(playing);
+    this.#playing.set(runId, stretches);
     try {
       await done;
     } catch (error) {
@@ -137,7 +142,8 @@ export class RunRoutes {
       const record = await this.#store.getRun(runId);
       if (record?.status !== 'interrupted') throw error;
     } finally {
-      if (this.#playing.get(runId)?.done === done) this.#playing.delete(runId);
+      stretches.delete(playing);
+      if (stretches.size === 0 && this.#playing.get(runId) === stretches) this.#playing.delete(runId);
     }
   }
 
