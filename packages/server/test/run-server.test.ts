@@ -304,6 +304,24 @@ describe('run server', () => {
     expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
   });
 
+  it('a model that fails leaves the run interrupted, and the answer says so with the error', async () => {
+    const executions: unknown[] = [];
+    const server = await served(
+      [
+        () => {
+          throw new Error('the provider is down');
+        },
+      ],
+      executions,
+    );
+    const response = await post(server, '/runs', { prompt: 'Pay 10 to Bob.' });
+    expect(response.status).toBe(201);
+    const { run } = await json(response);
+    expect(run.status).toBe('interrupted');
+    expect(run.error).toMatch(/the provider is down/);
+    expect((await json(await server.call(`/runs/${run.id}`))).run.status).toBe('interrupted');
+  });
+
   it('a server started again over the same store file goes on with the run the first one paused', async () => {
     const temp = tempStoreFile();
     cleanups.push(temp.remove);
