@@ -56,8 +56,13 @@ describe('run server', () => {
     expect(run.status).toBe('completed');
     expect(run.text).toBe('Sent 10 to Bob.');
     expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
-    const decision = run.journal.find((row: { record: { kind: string } }) => row.record.kind === 'decision');
-    expect(decision.record).toMatchObject({ humanId: 'marie', callId: 'pay', approved: true });
+    const decision = run.journal.find((row: { kind: string }) => row.kind === 'decision');
+    expect(decision).toMatchObject({ humanId: 'marie', callId: 'pay', approved: true });
+    expect(run.journal.map((row: { kind: string }) => row.kind)).toEqual(
+      expect.arrayContaining(['call', 'decision', 'start']),
+    );
+    // What the journal keeps for the operator (worker ids, tool error texts) is not shown to the human.
+    expect(JSON.stringify(run.journal)).not.toMatch(/workerId|"detail"/);
 
     expect((await json(await server.call('/approvals'))).approvals).toEqual([]);
     const read = await json(await server.call(`/runs/${runId}`));
@@ -174,7 +179,7 @@ describe('run server', () => {
     expect(['decision_conflict', 'run_not_paused']).toContain((await json(loser)).error.code);
     expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
     const rows = (await json(await server.call(`/runs/${runId}`))).run.journal;
-    expect(rows.filter((row: { record: { kind: string } }) => row.record.kind === 'decision')).toHaveLength(1);
+    expect(rows.filter((row: { kind: string }) => row.kind === 'decision')).toHaveLength(1);
   });
 
   it('another human never sees, decides or cancels the run: 404 as for a run that does not exist, and an empty inbox', async () => {
@@ -216,8 +221,8 @@ describe('run server', () => {
     expect(run.status).toBe('aborted');
     expect(asked).toBe(0);
     expect(executions).toEqual([]);
-    const decision = run.journal.find((row: { record: { kind: string } }) => row.record.kind === 'decision');
-    expect(decision.record).toMatchObject({ humanId: 'marie', approved: false });
+    const decision = run.journal.find((row: { kind: string }) => row.kind === 'decision');
+    expect(decision).toMatchObject({ humanId: 'marie', approved: false });
     const late = await post(server, `/runs/${runId}/decisions`, {
       decisions: [{ callId: 'pay', approved: true, inputDigest: approval.inputDigest }],
     });

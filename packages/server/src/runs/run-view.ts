@@ -1,6 +1,7 @@
 import type { Message } from '@toolcircuit/core';
 import type { JournalRow, RunRecord, RunStatus } from '@toolcircuit/stores';
 import { type ApprovalView, approvalsOf } from './approval-view.js';
+import { type JournalRowView, journalRowView } from './journal-row-view.js';
 
 /** A run as its human reads it. */
 export interface RunView {
@@ -17,7 +18,7 @@ export interface RunView {
   /** Why the run was interrupted. */
   readonly error?: string;
   /** The run's last journal records (decisions with their human, starts, call verdicts). */
-  readonly journal: readonly JournalRow[];
+  readonly journal: readonly JournalRowView[];
 }
 
 export function runView(record: RunRecord, journal: readonly JournalRow[]): RunView {
@@ -30,7 +31,7 @@ export function runView(record: RunRecord, journal: readonly JournalRow[]): RunV
     ...(record.result === undefined ? {} : { text: record.result.text }),
     pending: pendingOf(record),
     ...(record.error === undefined ? {} : { error: record.error }),
-    journal,
+    journal: journal.map(journalRowView),
   };
 }
 
