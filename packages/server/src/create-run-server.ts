@@ -27,7 +27,8 @@ export interface RunServer {
  * `toNodeListener`, or hand `handle` to any fetch-based runtime.
  */
 export function createRunServer(options: RunServerOptions): RunServer {
-  const { authenticate, allowedOrigins, maxBodyBytes, journalTail, ...runnerOptions } = checkOptions(options);
+  const { authenticate, allowedOrigins, maxBodyBytes, journalTail, onError, ...runnerOptions } = checkOptions(options);
+  const report = onError ?? ((error: unknown) => console.error('@toolcircuit/server: request failed', error));
   const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const routes = new RunRoutes(
     createDurableRunner(runnerOptions),
@@ -49,8 +50,12 @@ export function createRunServer(options: RunServerOptions): RunServer {
         return await handle(request);
       } catch (error) {
         if (error instanceof HttpProblem) return problemResponse(error);
-        // Not the caller's fault; the details stay in the server's logs, not in the answer.
-        console.error('@toolcircuit/server: request failed', error);
+        // Not the caller's fault; the details go to the server's log, not into the answer.
+        try {
+          report(error, request);
+        } catch {
+          // A failing reporter must not turn a 500 into a thrown handler.
+        }
         return jsonResponse(500, { error: { code: 'internal_error', message: 'the server failed to answer.' } });
       }
     },
@@ -97,6 +102,9 @@ function checkOptions(options: RunServerOptions): RunServerOptions {
       'maxBodyBytes',
       `must be a positive whole number of bytes (got ${String(maxBodyBytes)}).`,
     );
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new InvalidServerOptionError('onError', 'must be a function (error, request) => void.');
   }
   if (journalTail !== undefined && !(Number.isSafeInteger(journalTail) && journalTail >= 0)) {
     throw new InvalidServerOptionError('journalTail', `must be a whole number ≥ 0 (got ${String(journalTail)}).`);

@@ -21,6 +21,11 @@ export interface RunServerOptions extends DurableRunnerOptions {
   readonly maxBodyBytes?: number;
   /** How many of a run's last journal rows `GET /runs/:id` shows. Default 20; 0 reads none. */
   readonly journalTail?: number;
+  /**
+   * Told of every failure answered 500 (the caller only learns that the server failed, never the details).
+   * Default: `console.error`.
+   */
+  readonly onError?: (error: unknown, request: Request) => void;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

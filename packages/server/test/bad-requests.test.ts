@@ -141,6 +141,19 @@ describe('run server: bad requests', () => {
     expect((await app.call('/approvals', { headers: { origin: 'https://evil.example' } })).status).toBe(200);
   });
 
+  it('500 with a generic message when the application fails; the details go to onError only', async () => {
+    const reported: unknown[] = [];
+    const server = await served({
+      authenticate: () => {
+        throw new Error('auth database password rejected');
+      },
+      onError: (error) => reported.push(error),
+    });
+    const message = await expectError(await server.call('/approvals'), 500, 'internal_error');
+    expect(message).not.toMatch(/password/);
+    expect(reported).toEqual([expect.objectContaining({ message: 'auth database password rejected' })]);
+  });
+
   it('typed configuration errors name the option to fix', () => {
     const base: RunServerOptions = {
       store: createMemoryStore(),
@@ -162,6 +175,7 @@ describe('run server: bad requests', () => {
     expect(field({ ...base, model: undefined })).toMatchObject({ field: 'model' });
     expect(field({ ...base, catalogue: undefined })).toMatchObject({ field: 'catalogue' });
     expect(field({ ...base, maxBodyBytes: 0 })).toBeInstanceOf(InvalidServerOptionError);
+    expect(field({ ...base, onError: 'log' })).toMatchObject({ field: 'onError' });
     expect(field({ ...base, allowedOrigins: ['https://app.example/path'] })).toMatchObject({ field: 'allowedOrigins' });
     expect(field(base)).toBeUndefined();
   });
