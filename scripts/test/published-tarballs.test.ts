@@ -120,6 +120,7 @@ describe('published tarballs', () => {
       '@toolcircuit/openai',
       '@toolcircuit/otel',
       '@toolcircuit/schema',
+      '@toolcircuit/server',
       '@toolcircuit/stores',
       '@toolcircuit/testing',
     ]);

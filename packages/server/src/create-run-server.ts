@@ -1,0 +1,132 @@
+import type { Session } from '@toolcircuit/core';
+import { createDurableRunner } from '@toolcircuit/stores';
+import { InvalidServerOptionError } from './errors/invalid-server-option-error.js';
+import { MissingServerOptionError } from './errors/missing-server-option-error.js';
+import { checkOrigin } from './http/check-origin.js';
+import { HttpProblem, jsonResponse, problemResponse } from './http/http-problem.js';
+import { readJsonBody } from './http/read-json-body.js';
+import { matchRoute } from './http/routes.js';
+import {
+  type Authenticate,
+  DEFAULT_JOURNAL_TAIL,
+  DEFAULT_MAX_BODY_BYTES,
+  type RunServerOptions,
+} from './run-server-options.js';
+import { RunRoutes } from './runs/run-routes.js';
+
+export interface RunServer {
+  /** Answers one request; never throws (a failure is a 500 with a JSON body). */
+  handle(request: Request): Promise<Response>;
+}
+
+/**
+ * Durable runs over HTTP, as one Web-standard handler: start a run, read it, list the caller's pending
+ * approvals with the informed request, decide them (bound to the arguments and the untrusted sources the
+ * human was shown; of two identical decisions the tool runs once), cancel. Runs live in the store, so a
+ * server started again over the same store goes on with the runs it paused. Serve it from Node with
+ * `toNodeListener`, or hand `handle` to any fetch-based runtime.
+ */
+export function createRunServer(options: RunServerOptions): RunServer {
+  const { authenticate, allowedOrigins, maxBodyBytes, journalTail, onError, ...runnerOptions } = checkOptions(options);
+  const report = onError ?? ((error: unknown) => console.error('@toolcircuit/server: request failed', error));
+  const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const routes = new RunRoutes(
+    createDurableRunner(runnerOptions),
+    runnerOptions.store,
+    journalTail ?? DEFAULT_JOURNAL_TAIL,
+  );
+
+  async function handle(request: Request): Promise<Response> {
+    const route = matchRoute(request);
+    const session = await sessionOf(authenticate, request);
+    if (route.write) checkOrigin(request, allowedOrigins);
+    const body = route.write ? await readJsonBody(request, limit) : undefined;
+    return routes.answer(route, session, body);
+  }
+
+  return {
+    handle: async (request) => {
+      try {
+        return await handle(request);
+      } catch (error) {
+        if (error instanceof HttpProblem) return problemResponse(error);
+        // Not the caller's fault; the details go to the server's log, not into the answer.
+        try {
+          report(error, request);
+        } catch {
+          // A failing reporter must not turn a 500 into a thrown handler.
+        }
+        return jsonResponse(500, { error: { code: 'internal_error', message: 'the server failed to answer.' } });
+      }
+    },
+  };
+}
+
+async function sessionOf(authenticate: Authenticate, request: Request): Promise<Session> {
+  const session = await authenticate(request);
+  if (session === undefined) {
+    throw new HttpProblem(
+      401,
+      'unauthenticated',
+      'sign in first: this request carries no session the server accepts.',
+      {
+        'www-authenticate': 'Bearer',
+      },
+    );
+  }
+  return session;
+}
+
+function checkOptions(options: RunServerOptions): RunServerOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new MissingServerOptionError('store', 'pass { store, authenticate, model, catalogue }.');
+  }
+  const store = options.store as Partial<RunServerOptions['store']> | undefined;
+  if (typeof store?.getRun !== 'function' || typeof store.claimRun !== 'function') {
+    throw new MissingServerOptionError(
+      'store',
+      'a durable store from @toolcircuit/stores (openSqliteStore, openPostgresStore or createMemoryStore) keeps the runs.',
+    );
+  }
+  if (typeof options.authenticate !== 'function') {
+    throw new MissingServerOptionError(
+      'authenticate',
+      "a function (request) => session | undefined that builds the caller's session from your own authentication.",
+    );
+  }
+  if (options.model === undefined) throw new MissingServerOptionError('model', 'the model that plays the runs.');
+  if (options.catalogue === undefined) throw new MissingServerOptionError('catalogue', 'the tools the runs may call.');
+  const { maxBodyBytes, journalTail, allowedOrigins } = options;
+  if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) {
+    throw new InvalidServerOptionError(
+      'maxBodyBytes',
+      `must be a positive whole number of bytes (got ${String(maxBodyBytes)}).`,
+    );
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new InvalidServerOptionError('onError', 'must be a function (error, request) => void.');
+  }
+  if (journalTail !== undefined && !(Number.isSafeInteger(journalTail) && journalTail >= 0)) {
+    throw new InvalidServerOptionError('journalTail', `must be a whole number ≥ 0 (got ${String(journalTail)}).`);
+  }
+  if (allowedOrigins !== undefined) {
+    const bad = Array.isArray(allowedOrigins)
+      ? allowedOrigins.find((origin) => typeof origin !== 'string' || !isOrigin(origin))
+      : allowedOrigins;
+    if (bad !== undefined || !Array.isArray(allowedOrigins)) {
+      throw new InvalidServerOptionError(
+        'allowedOrigins',
+        `must be a list of origins such as "https://app.example" (scheme, host and port, no path); ${JSON.stringify(bad)} is not one.`,
+      );
+    }
+  }
+  return options;
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}

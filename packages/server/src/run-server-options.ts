@@ -1,0 +1,32 @@
+import type { Session } from '@toolcircuit/core';
+import type { DurableRunnerOptions } from '@toolcircuit/stores';
+
+/** Who is asking, from the application's own authentication; `undefined` answers 401. */
+export type Authenticate = (request: Request) => Session | undefined | Promise<Session | undefined>;
+
+export interface RunServerOptions extends DurableRunnerOptions {
+  /**
+   * The caller's session, from YOUR authentication (a verified token, a server-side login): rights and
+   * human come from here only, never from a request body or the model. A run belongs to the `humanId` that
+   * started it: only that human reads, decides or cancels it.
+   */
+  readonly authenticate: Authenticate;
+  /**
+   * Origins whose pages may call the state-changing routes (`Origin` header, exactly as browsers send it:
+   * `https://app.example`). Default: the server's own origin only. Requests without `Origin` are not
+   * browsers acting for another site and are let through.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** The largest request body accepted, in bytes (413 above). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** How many of a run's last journal rows `GET /runs/:id` shows. Default 20; 0 reads none. */
+  readonly journalTail?: number;
+  /**
+   * Told of every failure answered 500 (the caller only learns that the server failed, never the details).
+   * Default: `console.error`.
+   */
+  readonly onError?: (error: unknown, request: Request) => void;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_JOURNAL_TAIL = 20;
