@@ -183,6 +183,7 @@ export {
 export { canonicalJson, jsonDigest } from './json/canonical-json.js';
 export type { JsonObject, JsonValue } from './json/json.js';
 export { continueLoop } from './loop/continue-loop.js';
+export type { LoopEventListener } from './loop/event-listener.js';
 export { INTERRUPTED_RUN_SEAL, type InterruptedRun, interruptedRunOfError } from './loop/interrupted-run.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_TURNS } from './loop/loop-defaults.js';
 export type { CallEvent, LoopHooks, ResultEvent, RetryEvent, TurnEvent } from './loop/loop-hooks.js';

@@ -49,6 +49,7 @@ export {
   type DurableRunner,
   type DurableRunnerOptions,
   type DurableRunResult,
+  type PerCallOptions,
   type RecoverContext,
   type ResumeContext,
   type StartInput,

@@ -11,8 +11,10 @@ import { ResumeConfirmations } from '../session/resume-confirmations.js';
 import type { ResumeTokenStore } from '../session/resume-tokens.js';
 import { createSession, type Session } from '../session/session.js';
 import { appendReply } from './append-reply.js';
+import { callVerdictEventOf } from './call-events.js';
 import type { CallTask } from './call-tasks.js';
 import { checkLoopOptions } from './check-loop-options.js';
+import { emitterOf, type LoopEventListener } from './event-listener.js';
 import { executionContext, type StepScope } from './execution-context.js';
 import { finishLoop } from './finish-loop.js';
 import { type LoadedTools, loadedToolsOf } from './loaded-tools.js';
@@ -27,7 +29,7 @@ import { driveLoop } from './run-loop.js';
 import { settleCalls } from './settle-calls.js';
 import { spendResumeToken } from './spend-resume-token.js';
 
-export interface ResumeOptions extends Omit<LoopOptions, 'messages' | 'runId'> {
+export interface ResumeOptions extends Omit<LoopOptions, 'messages' | 'runId'>, LoopEventListener {
   /**
    * Where `resumeLoop` spends the paused run's resume token. Default: the session's confirmation store
    * (`ConfirmationStore.spendResumeToken`). A durable engine whose run store consumed the pause already (a
@@ -109,9 +111,15 @@ export async function resumeLoop(
     return { index: pending.index, call, run };
   });
   const decided = new Map<number, ToolResultPart>();
+  // The resumed calls' verdicts and results, and the turn's reply, told as the paused turn would have.
+  const emit = emitterOf(options.onEvent, false);
+  const { runId, turn } = paused;
   try {
-    await settleCalls(tasks, paused.turn, paused.runId, options, ({ event }) => {
+    await settleCalls(tasks, turn, runId, options, ({ event }) => {
       decided.set(event.index, event.result);
+      if (emit === undefined) return;
+      emit('type' in event ? event : callVerdictEventOf(event));
+      emit({ type: 'tool-result', runId, turn, index: event.index, result: event.result });
     });
   } finally {
     confirmations.close();
@@ -131,13 +139,18 @@ export async function resumeLoop(
     ...(provenance === undefined ? {} : { provenance }),
     ...(loadedTools === undefined ? {} : { loadedTools }),
   };
-  await appendReply(
+  const message = await appendReply(
     state,
     paused.turn,
     results.map((result) => ({ result })),
     options,
   );
-  if (isAborted(options.signal)) return finishLoop(state, 'aborted');
+  emit?.({ type: 'reply', runId, turn, message });
+  if (isAborted(options.signal)) {
+    const result = finishLoop(state, 'aborted');
+    emit?.({ type: 'loop-end', runId, result });
+    return result;
+  }
   return driveLoop(state, options);
 }
 

@@ -16,6 +16,7 @@ import {
   type LoopHooks,
   type LoopOptions,
   type LoopResult,
+  type LoopStreamEvent,
   type Message,
   PAUSED_RUN_SEAL,
   type PausedRun,
@@ -96,19 +97,28 @@ export interface DurableRunnerOptions
   readonly clock?: () => Date;
 }
 
-export interface StartInput {
+/** What one call of the runner may add to the loop options it was created with. */
+export interface PerCallOptions {
+  readonly signal?: AbortSignal;
+  /**
+   * Told of this stretch's events as `streamLoop` yields them (text deltas included when the model streams,
+   * each call's verdict and result, `loop-end` with the status it stopped on). A listener only: it changes
+   * nothing that runs or is stored, and what it throws is ignored.
+   */
+  readonly onEvent?: (event: LoopStreamEvent) => void;
+}
+
+export interface StartInput extends PerCallOptions {
   /** Built by the application from its own authentication. */
   readonly session: Session;
   readonly messages: readonly Message[];
   /** Default: a new UUID. */
   readonly runId?: string;
-  readonly signal?: AbortSignal;
 }
 
-export interface ResumeContext {
+export interface ResumeContext extends PerCallOptions {
   /** The session of the human who decided, from the application's authentication (rights are re-checked). */
   readonly session: Session;
-  readonly signal?: AbortSignal;
 }
 
 export interface RecoverContext extends ResumeContext {
@@ -231,7 +241,7 @@ class Runner implements DurableRunner {
         journal: held.journal,
         confirmation: 'pause',
         hooks: this.#durableHooks(runId, claim.token, mirror),
-        ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...perCall(input),
       });
       return { ...result, unknownOutcomes: [] };
     });
@@ -364,7 +374,7 @@ class Runner implements DurableRunner {
       journal: held.journal,
       confirmation: 'pause' as const,
       hooks: this.#durableHooks(runId, token, mirror),
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...perCall(context),
     });
     return this.#settle(runId, claim, held, async () => {
       if (started.turn === 0) {
@@ -638,7 +648,7 @@ class Runner implements DurableRunner {
         journal: held.journal,
         confirmation: 'pause',
         hooks: this.#durableHooks(claimed.runId, claim.token, mirror),
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...perCall(context),
       });
       return { ...result, unknownOutcomes: [] };
     });
@@ -720,7 +730,7 @@ class Runner implements DurableRunner {
         journal: held.journal,
         confirmation: 'pause',
         hooks,
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...perCall(context),
       });
       return { ...result, unknownOutcomes };
     });
@@ -928,6 +938,11 @@ class Runner implements DurableRunner {
   #now(): string {
     return this.#clock().toISOString();
   }
+}
+
+/** The signal and listener of one call, when given. */
+function perCall({ signal, onEvent }: PerCallOptions): PerCallOptions {
+  return { ...(signal === undefined ? {} : { signal }), ...(onEvent === undefined ? {} : { onEvent }) };
 }
 
 function outcomeOf(result: LoopResult): RunOutcome {
