@@ -2,6 +2,8 @@ import type { Session } from '@toolcircuit/core';
 import { createDurableRunner } from '@toolcircuit/stores';
 import { InvalidServerOptionError } from './errors/invalid-server-option-error.js';
 import { MissingServerOptionError } from './errors/missing-server-option-error.js';
+import { RunEventLog } from './events/run-event-log.js';
+import { RunEventsRoute } from './events/run-events-route.js';
 import { checkOrigin } from './http/check-origin.js';
 import { HttpProblem, jsonResponse, problemResponse } from './http/http-problem.js';
 import { readJsonBody } from './http/read-json-body.js';
@@ -30,16 +32,20 @@ export function createRunServer(options: RunServerOptions): RunServer {
   const { authenticate, allowedOrigins, maxBodyBytes, journalTail, onError, ...runnerOptions } = checkOptions(options);
   const report = onError ?? ((error: unknown) => console.error('@toolcircuit/server: request failed', error));
   const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const events = new RunEventLog();
   const routes = new RunRoutes(
     createDurableRunner(runnerOptions),
     runnerOptions.store,
     journalTail ?? DEFAULT_JOURNAL_TAIL,
+    events,
   );
+  const eventRoute = new RunEventsRoute(runnerOptions.store, events);
 
   async function handle(request: Request): Promise<Response> {
     const route = matchRoute(request);
     const session = await sessionOf(authenticate, request);
     if (route.write) checkOrigin(request, allowedOrigins);
+    if (route.name === 'events') return eventRoute.answer(route.runId, session, request);
     const body = route.write ? await readJsonBody(request, limit) : undefined;
     return routes.answer(route, session, body);
   }

@@ -12,6 +12,7 @@ export type RunServerErrorCode =
   | 'payload_too_large'
   | 'invalid_json'
   | 'invalid_body'
+  | 'invalid_event_id'
   | 'call_not_pending'
   | 'input_digest_mismatch'
   | 'taint_digest_mismatch'

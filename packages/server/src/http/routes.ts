@@ -6,6 +6,7 @@ export type Route =
   | { readonly name: 'read'; readonly write: false; readonly runId: string }
   | { readonly name: 'decide'; readonly write: true; readonly runId: string }
   | { readonly name: 'cancel'; readonly write: true; readonly runId: string }
+  | { readonly name: 'events'; readonly write: false; readonly runId: string }
   | { readonly name: 'approvals'; readonly write: false };
 
 /** The route of a request: 404 for an unknown path, 405 (with `Allow`) for a known path and another method. */
@@ -21,6 +22,7 @@ export function matchRoute(request: Request): Route {
     if (action === undefined) return only(method, 'GET', { name: 'read', write: false, runId });
     if (action === 'decisions') return only(method, 'POST', { name: 'decide', write: true, runId });
     if (action === 'cancel') return only(method, 'POST', { name: 'cancel', write: true, runId });
+    if (action === 'events') return only(method, 'GET', { name: 'events', write: false, runId });
   }
   throw new HttpProblem(404, 'not_found', `there is no route ${method} ${pathname}.`);
 }

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { ConfirmationDecision, PausedRun, Session } from '@toolcircuit/core';
+import type { ConfirmationDecision, LoopStreamEvent, PausedRun, Session } from '@toolcircuit/core';
 import type { DurableRunner, DurableStore, RunRecord } from '@toolcircuit/stores';
+import type { RunEventLog } from '../events/run-event-log.js';
 import { HttpProblem, jsonResponse } from '../http/http-problem.js';
 import type { Route } from '../http/routes.js';
 import { runErrorProblem } from '../http/run-error-problem.js';
 import { HumanRunIndex } from './human-run-index.js';
+import { ownedRun } from './owned-run.js';
 import { type DecisionInput, parseDecisions } from './parse-decisions.js';
 import { invalid, parseStart } from './parse-start.js';
 import { pendingOf, runView } from './run-view.js';
 
 /** What a cancelled paused run's declined calls tell the model. */
 const CANCEL_NOTE = 'The user cancelled the run.';
+
+/** What a stretch of a run is played with: what aborts it, and the listener that logs its events. */
+type Stretch = (signal: AbortSignal, onEvent: (event: LoopStreamEvent) => void) => Promise<unknown>;
 
 /** A stretch of a run this process is playing: what cancels it, and its end. */
 interface Playing {
@@ -25,15 +30,17 @@ export class RunRoutes {
   readonly #journalTail: number;
   readonly #index: HumanRunIndex;
   readonly #playing = new Map<string, Set<Playing>>();
+  readonly #events: RunEventLog;
 
-  constructor(runner: DurableRunner, store: DurableStore, journalTail: number) {
+  constructor(runner: DurableRunner, store: DurableStore, journalTail: number, events: RunEventLog) {
     this.#runner = runner;
+    this.#events = events;
     this.#store = store;
     this.#journalTail = journalTail;
     this.#index = new HumanRunIndex(store);
   }
 
-  answer(route: Route, session: Session, body: unknown): Promise<Response> {
+  answer(route: Exclude<Route, { readonly name: 'events' }>, session: Session, body: unknown): Promise<Response> {
     switch (route.name) {
       case 'start':
         return this.#start(session, body);
@@ -51,7 +58,7 @@ export class RunRoutes {
   async #start(session: Session, body: unknown): Promise<Response> {
     const messages = parseStart(body);
     const runId = randomUUID();
-    await this.#play(runId, (signal) => this.#runner.start({ session, messages, runId, signal }));
+    await this.#play(runId, (signal, onEvent) => this.#runner.start({ session, messages, runId, signal, onEvent }));
     return this.#view(runId, 201);
   }
 
@@ -78,8 +85,8 @@ export class RunRoutes {
     const record = await this.#own(runId, session);
     const paused = pausedOf(record);
     const checked = checkDecisions(paused, decisions);
-    await this.#play(runId, (signal) =>
-      this.#runner.resume(runId, checked, { session: asRunSession(session, record), signal }),
+    await this.#play(runId, (signal, onEvent) =>
+      this.#runner.resume(runId, checked, { session: asRunSession(session, record), signal, onEvent }),
     );
     return this.#view(runId, 200);
   }
@@ -105,19 +112,18 @@ export class RunRoutes {
     // model again: the run ends `aborted`, through the same atomic claim as any decision.
     const paused = pausedOf(record);
     const declined = paused.pending.map((call) => ({ callId: call.callId, approved: false, note: CANCEL_NOTE }));
-    await this.#play(runId, () =>
-      this.#runner.resume(runId, declined, { session: asRunSession(session, record), signal: AbortSignal.abort() }),
+    await this.#play(runId, (_signal, onEvent) =>
+      this.#runner.resume(runId, declined, {
+        session: asRunSession(session, record),
+        signal: AbortSignal.abort(),
+        onEvent,
+      }),
     );
     return this.#view(runId, 200);
   }
 
-  /** The run, if it is the caller's: another human's run answers exactly like a run that does not exist. */
-  async #own(runId: string, session: Session): Promise<RunRecord> {
-    const record = await this.#store.getRun(runId);
-    if (record === undefined || record.humanId !== session.humanId) {
-      throw new HttpProblem(404, 'run_not_found', 'there is no such run.');
-    }
-    return record;
+  #own(runId: string, session: Session): Promise<RunRecord> {
+    return ownedRun(this.#store, runId, session);
   }
 
   /**
@@ -125,9 +131,11 @@ export class RunRoutes {
    * model failure after the claim leaves the run `interrupted` (stored with its error) and is answered
    * with the run, which says so.
    */
-  async #play(runId: string, stretch: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+  async #play(runId: string, stretch: Stretch): Promise<void> {
     const controller = new AbortController();
-    const done = stretch(controller.signal);
+    // Its events are logged for `GET /runs/:id/events` until it ends, whichever way it ends.
+    const onEvent = this.#events.begin(runId);
+    const done = stretch(controller.signal, onEvent);
     // Two stretches may race for one run (two identical decisions): both are tracked until each ends, so
     // the loser's end never hides the winner from a cancel, whichever of them started first.
     const playing: Playing = { controller, done };
@@ -144,6 +152,7 @@ export class RunRoutes {
     } finally {
       stretches.delete(playing);
       if (stretches.size === 0 && this.#playing.get(runId) === stretches) this.#playing.delete(runId);
+      this.#events.end(runId);
     }
   }
 

@@ -36,23 +36,29 @@ export function catalogue(executions: unknown[]) {
       right: everySession,
       run: () => INBOX_MAIL,
     }),
-    defineTool({
-      name: 'transfer',
-      description: 'Transfer money. Irreversible.',
-      inputSchema: {
-        type: 'object',
-        properties: { amount: { type: 'integer', minimum: 1 }, to: { type: 'string' } },
-        required: ['amount', 'to'],
-        additionalProperties: false,
-      },
-      right: 'payments:write',
-      irreversible: true,
-      run: (input) => {
-        executions.push(input);
-        return `sent ${input.amount} to ${input.to}`;
-      },
-    }),
+    transferTool(executions),
   ]);
+}
+
+/** The irreversible transfer; with `wait`, each execution first waits for it (a tool still running). */
+export function transferTool(executions: unknown[], wait?: () => Promise<void>) {
+  return defineTool({
+    name: 'transfer',
+    description: 'Transfer money. Irreversible.',
+    inputSchema: {
+      type: 'object',
+      properties: { amount: { type: 'integer', minimum: 1 }, to: { type: 'string' } },
+      required: ['amount', 'to'],
+      additionalProperties: false,
+    },
+    right: 'payments:write',
+    irreversible: true,
+    run: async (input) => {
+      await wait?.();
+      executions.push(input);
+      return `sent ${input.amount} to ${input.to}`;
+    },
+  });
 }
 
 export const payBob = () => toolCallsTurn([{ id: 'pay', name: 'transfer', input: { amount: 10, to: 'bob' } }]);

@@ -1,0 +1,119 @@
+import type { LoopStreamEvent } from '@toolcircuit/core';
+import { eventData } from './event-data.js';
+
+/** One event of a run as it is served: its place in the run's log, its type and its JSON text. */
+export interface LoggedEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: string;
+}
+
+/** Who reads a run's log as it grows. */
+export interface EventFollower {
+  /** Events the log no longer holds (dropped over its bound) were asked for: `missed` of them. */
+  gap(missed: number): void;
+  event(event: LoggedEvent): void;
+  /** The run stopped being played in this process: nothing follows until it is played again. */
+  stopped(): void;
+}
+
+interface RunLog {
+  readonly events: LoggedEvent[];
+  /** The seq of the last event appended (the log may have dropped it since). */
+  last: number;
+  /** Stretches of the run this process is playing now. */
+  playing: number;
+  readonly followers: Set<EventFollower>;
+}
+
+export const DEFAULT_MAX_EVENTS_PER_RUN = 10_000;
+export const DEFAULT_MAX_LOGGED_RUNS = 1_000;
+
+/**
+ * The events of the runs this process plays, per run, numbered from 1 in the order the loop emitted them,
+ * so that a reader can ask for what came after the last event it saw. Kept in memory and bounded: a run
+ * keeps its last `maxEventsPerRun` events, and of the runs not being played, the most recently played
+ * `maxRuns` are kept. A server started again begins with an empty log.
+ */
+export class RunEventLog {
+  readonly #runs = new Map<string, RunLog>();
+  readonly #maxEventsPerRun: number;
+  readonly #maxRuns: number;
+
+  constructor(maxEventsPerRun = DEFAULT_MAX_EVENTS_PER_RUN, maxRuns = DEFAULT_MAX_LOGGED_RUNS) {
+    this.#maxEventsPerRun = maxEventsPerRun;
+    this.#maxRuns = maxRuns;
+  }
+
+  /** A stretch of the run starts: the listener it hands to the runner appends each event. */
+  begin(runId: string): (event: LoopStreamEvent) => void {
+    const log = this.#logOf(runId);
+    log.playing += 1;
+    return (event) => this.#append(log, event);
+  }
+
+  /** A stretch of the run ended; once none is left, its followers are told. */
+  end(runId: string): void {
+    const log = this.#runs.get(runId);
+    if (log === undefined) return;
+    log.playing = Math.max(0, log.playing - 1);
+    if (log.playing > 0) return;
+    for (const follower of [...log.followers]) follower.stopped();
+    log.followers.clear();
+    this.#evict();
+  }
+
+  /**
+   * Hands `follower` the events after `after` at once, then (while the run is played here) each new one as
+   * it is appended, then `stopped`. Synchronous, so nothing is appended between the two: no event is lost or
+   * given twice. Returns what stops following.
+   */
+  follow(runId: string, after: number, follower: EventFollower): () => void {
+    const log = this.#runs.get(runId);
+    if (log === undefined) {
+      follower.stopped();
+      return () => {};
+    }
+    const first = log.events[0]?.seq ?? log.last + 1;
+    if (after + 1 < first) follower.gap(first - after - 1);
+    for (const event of log.events) if (event.seq > after) follower.event(event);
+    if (log.playing === 0) {
+      follower.stopped();
+      return () => {};
+    }
+    log.followers.add(follower);
+    return () => log.followers.delete(follower);
+  }
+
+  #append(log: RunLog, event: LoopStreamEvent): void {
+    log.last += 1;
+    const logged: LoggedEvent = { seq: log.last, type: event.type, data: JSON.stringify(eventData(event)) };
+    log.events.push(logged);
+    if (log.events.length > this.#maxEventsPerRun) log.events.shift();
+    for (const follower of log.followers) follower.event(logged);
+  }
+
+  #logOf(runId: string): RunLog {
+    const known = this.#runs.get(runId);
+    if (known !== undefined) {
+      // Played again: the most recent run again in the eviction order.
+      this.#runs.delete(runId);
+      this.#runs.set(runId, known);
+      return known;
+    }
+    const log: RunLog = { events: [], last: 0, playing: 0, followers: new Set() };
+    this.#runs.set(runId, log);
+    return log;
+  }
+
+  /** Drops the logs of the least recently played runs that nobody plays, over the bound. */
+  #evict(): void {
+    let over = this.#runs.size - this.#maxRuns;
+    for (const [runId, log] of this.#runs) {
+      if (over <= 0) return;
+      if (log.playing > 0) continue;
+      this.#runs.delete(runId);
+      over -= 1;
+    }
+  }
+}
