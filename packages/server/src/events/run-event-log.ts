@@ -19,6 +19,8 @@ export interface EventFollower {
 
 interface RunLog {
   readonly events: LoggedEvent[];
+  /** Where its numbers start: its first event is `start + 1`. */
+  readonly start: number;
   /** The seq of the last event appended (the log may have dropped it since). */
   last: number;
   /** Stretches of the run this process is playing now. */
@@ -26,23 +28,34 @@ interface RunLog {
   readonly followers: Set<EventFollower>;
 }
 
+/**
+ * A run's log, when this process starts one, numbers its events from the current time in microseconds: above
+ * every id an earlier log of the run handed out (in a server that ran before a restart, or before the log
+ * was dropped over its bound), unless that log numbered more than a thousand events per millisecond of its
+ * age. So a reader reconnecting with such an id gets every event of the new log, and none is taken for seen.
+ */
+const IDS_PER_MS = 1000;
+
 export const DEFAULT_MAX_EVENTS_PER_RUN = 10_000;
 export const DEFAULT_MAX_LOGGED_RUNS = 1_000;
 
 /**
- * The events of the runs this process plays, per run, numbered from 1 in the order the loop emitted them,
- * so that a reader can ask for what came after the last event it saw. Kept in memory and bounded: a run
+ * The events of the runs this process plays, per run, numbered in the order the loop emitted them (see
+ * `IDS_PER_MS` for where the numbers start), so that a reader can ask for what came after the last event it saw. Kept in memory and bounded: a run
  * keeps its last `maxEventsPerRun` events, and of the runs not being played, the most recently played
- * `maxRuns` are kept. A server started again begins with an empty log.
+ * `maxRuns` are kept. A server started again begins with an empty log, numbered above the ids of the last one.
  */
 export class RunEventLog {
   readonly #runs = new Map<string, RunLog>();
   readonly #maxEventsPerRun: number;
   readonly #maxRuns: number;
 
-  constructor(maxEventsPerRun = DEFAULT_MAX_EVENTS_PER_RUN, maxRuns = DEFAULT_MAX_LOGGED_RUNS) {
+  readonly #now: () => number;
+
+  constructor(maxEventsPerRun = DEFAULT_MAX_EVENTS_PER_RUN, maxRuns = DEFAULT_MAX_LOGGED_RUNS, now = Date.now) {
     this.#maxEventsPerRun = maxEventsPerRun;
     this.#maxRuns = maxRuns;
+    this.#now = now;
   }
 
   /** A stretch of the run starts: the listener it hands to the runner appends each event. */
@@ -74,8 +87,10 @@ export class RunEventLog {
       follower.stopped();
       return () => {};
     }
+    // Events dropped over the bound that the reader has not seen.
     const first = log.events[0]?.seq ?? log.last + 1;
-    if (after + 1 < first) follower.gap(first - after - 1);
+    const missed = first - 1 - Math.max(after, log.start);
+    if (missed > 0) follower.gap(missed);
     for (const event of log.events) if (event.seq > after) follower.event(event);
     if (log.playing === 0) {
       follower.stopped();
@@ -101,7 +116,8 @@ export class RunEventLog {
       this.#runs.set(runId, known);
       return known;
     }
-    const log: RunLog = { events: [], last: 0, playing: 0, followers: new Set() };
+    const start = this.#now() * IDS_PER_MS;
+    const log: RunLog = { events: [], start, last: start, playing: 0, followers: new Set() };
     this.#runs.set(runId, log);
     return log;
   }
