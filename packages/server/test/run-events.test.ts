@@ -131,6 +131,25 @@ describe('run events (SSE)', () => {
     expect(again).toEqual([...paused.slice(0, -1), ...uninterrupted]);
   });
 
+  it('a run the model fails streams the error and ends interrupted', async () => {
+    const temp = tempStoreFile();
+    cleanups.push(temp.remove);
+    const failing = () => {
+      throw new Error('the provider is down');
+    };
+    const server = await serve(temp.file, [failing], []);
+    cleanups.push(() => server.close());
+    const { run } = await json(await post(server, '/runs', { prompt: 'Pay 10 to Bob.' }));
+    expect(run.status).toBe('interrupted');
+    const frames = await readAll((await openSse(server.base, `/runs/${run.id}/events`)).reader);
+    expect(frames.map((frame) => frame.event)).toEqual(['turn-start', 'error', 'end']);
+    expect(frames[1]?.data).toMatchObject({
+      turn: 1,
+      error: { message: expect.stringMatching(/the provider is down/) },
+    });
+    expect(frames[2]?.data).toEqual({ runId: run.id, status: 'interrupted' });
+  });
+
   it('only the run’s human streams it: another human gets 404 as for an unknown run, no session gets 401; a bad last event id is refused', async () => {
     const executions: unknown[] = [];
     const { server } = await gatedServer(executions);
