@@ -6,6 +6,9 @@ import type { EventFollower, LoggedEvent, RunEventLog } from './run-event-log.js
 
 const encoder = new TextEncoder();
 
+/** How often a quiet stream sends a comment line. */
+const KEEP_ALIVE_MS = 15_000;
+
 /**
  * `GET /runs/:id/events`: the run's events as Server-Sent Events (`id: <seq>`, `event: <type>`,
  * `data: <json>`). First those logged after `Last-Event-ID` (or `?after=`), then each new one while this
@@ -26,17 +29,27 @@ export class RunEventsRoute {
     const after = afterOf(request);
     const store = this.#store;
     const log = this.#log;
-    let stop = (): void => {};
+    // Ends following, whoever ends first: the run stopping, the reader going away, the runtime cancelling.
+    let finish = (): void => {};
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         let open = true;
+        let stop = (): void => {};
         const send = (text: string): void => {
           if (open) controller.enqueue(encoder.encode(text));
         };
-        const close = (): void => {
+        // Comment lines keep proxies from closing a stream that is quiet while a tool or a human takes long.
+        const keepAlive = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
+        keepAlive.unref?.();
+        finish = (): void => {
           if (!open) return;
           open = false;
+          clearInterval(keepAlive);
           stop();
+        };
+        const close = (): void => {
+          if (!open) return;
+          finish();
           controller.close();
         };
         const follower: EventFollower = {
@@ -63,7 +76,7 @@ export class RunEventsRoute {
         if (!open) stop();
       },
       cancel() {
-        stop();
+        finish();
       },
     });
     return new Response(body, {
