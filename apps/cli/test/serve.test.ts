@@ -1,0 +1,132 @@
+// `toolcircuit serve` as a user starts it: the built binary as a child process, offline (a synthetic
+// cassette written here from scripted turns, played by the CLI's own replay server through the real
+// Anthropic adapter and SDK), a real SQLite file, and one approval round trip over HTTP with the printed token.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scriptedCassette, textTurn, toolCallsTurn } from '@toolcircuit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BinProcess, startBin } from './support/cli-process.js';
+
+const CATALOGUE = fileURLToPath(new URL('./fixtures/mail-payment-catalogue.mjs', import.meta.url));
+const IBAN = 'GB33BUKB20201555555555';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function served(): Promise<{ api: string; token: string; bin: BinProcess; folder: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'toolcircuit-serve-'));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  const cassette = scriptedCassette(
+    'anthropic-messages',
+    [
+      toolCallsTurn([{ id: 'mail', name: 'read_mail', input: {} }]),
+      toolCallsTurn([{ id: 'pay', name: 'send_money', input: { iban: IBAN, amount: 9800 } }]),
+      textTurn('Paid invoice 2026-11.'),
+    ],
+    { model: 'claude-haiku-5-5', name: 'serve-round-trip' },
+  );
+  await writeFile(join(folder, 'pay.json'), JSON.stringify(cassette));
+  const bin = startBin(
+    [
+      'serve',
+      '--catalogue',
+      CATALOGUE,
+      '--model',
+      'anthropic:claude-haiku-5-5',
+      '--replay',
+      'pay.json',
+      '--port',
+      '0',
+      '--human',
+      'camille',
+    ],
+    { cwd: folder },
+  );
+  cleanups.push(async () => {
+    bin.child.kill('SIGTERM');
+    await bin.done;
+  });
+  const [, api = ''] = await bin.line(/api: (http:\/\/127\.0\.0\.1:\d+\/)/);
+  const [, token = ''] = await bin.line(/login token: (\S+)/);
+  return { api, token, bin, folder };
+}
+
+describe('toolcircuit serve', () => {
+  it('offline with a replay cassette: the printed token starts a run, the approval is listed with the copied IBAN, approved once, and the run completes', async () => {
+    const { api, token } = await served();
+    const call = (path: string, body?: unknown, bearer: string | null = token) =>
+      fetch(new URL(path, api), {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    // The page is served at /, under a policy that allows no inline script.
+    const page = await fetch(api);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('approval inbox');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Without the token, or with another one, nobody is let in.
+    expect((await call('approvals', undefined, null)).status).toBe(401);
+    expect((await call('approvals', undefined, `${token}x`)).status).toBe(401);
+
+    const started = await call('runs', { prompt: 'Pay the invoice in my mail.' });
+    expect(started.status).toBe(201);
+    const { run } = (await started.json()) as { run: { id: string; status: string } };
+    expect(run.status).toBe('paused');
+
+    const { approvals } = (await (await call('approvals')).json()) as {
+      approvals: {
+        runId: string;
+        callId: string;
+        toolName: string;
+        input: unknown;
+        inputDigest: string;
+        taintDigest?: string;
+        untrustedSources: { toolName: string; excerpt: string }[];
+        flaggedArguments: { path: string; value: unknown }[];
+      }[];
+    };
+    expect(approvals).toHaveLength(1);
+    const [approval] = approvals;
+    expect(approval).toMatchObject({
+      runId: run.id,
+      toolName: 'send_money',
+      input: { iban: IBAN, amount: 9800 },
+    });
+    expect(approval?.untrustedSources[0]?.toolName).toBe('read_mail');
+    expect(approval?.untrustedSources[0]?.excerpt).toContain(IBAN);
+    expect(approval?.flaggedArguments.map((flag) => flag.path)).toEqual(expect.arrayContaining(['/iban', '/amount']));
+
+    const decision = {
+      decisions: [
+        {
+          callId: approval?.callId,
+          approved: true,
+          inputDigest: approval?.inputDigest,
+          taintDigest: approval?.taintDigest,
+        },
+      ],
+    };
+    const decided = await call(`runs/${run.id}/decisions`, decision);
+    expect(decided.status).toBe(200);
+    const after = (await decided.json()) as {
+      run: { status: string; text: string; messages: { role: string; content: unknown }[] };
+    };
+    expect(after.run.status).toBe('completed');
+    expect(after.run.text).toBe('Paid invoice 2026-11.');
+    const sent = JSON.stringify(after.run.messages).match(new RegExp(`sent 9800 to ${IBAN}`, 'g'));
+    expect(sent).toHaveLength(1);
+    // The same approval again changes nothing: the call is not pending any more.
+    const again = await call(`runs/${run.id}/decisions`, decision);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('run_not_paused');
+  });
+});
