@@ -17,7 +17,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function served(): Promise<{ api: string; token: string; bin: BinProcess; folder: string }> {
+async function served(
+  extra: readonly string[] = [],
+): Promise<{ api: string; token: string; bin: BinProcess; folder: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'toolcircuit-serve-'));
   cleanups.push(() => rm(folder, { recursive: true, force: true }));
   const cassette = scriptedCassette(
@@ -43,6 +45,7 @@ async function served(): Promise<{ api: string; token: string; bin: BinProcess; 
       '0',
       '--human',
       'camille',
+      ...extra,
     ],
     { cwd: folder },
   );
@@ -51,7 +54,7 @@ async function served(): Promise<{ api: string; token: string; bin: BinProcess; 
     await bin.done;
   });
   const [, api = ''] = await bin.line(/api: (http:\/\/127\.0\.0\.1:\d+\/)/);
-  const [, token = ''] = await bin.line(/login token: (\S+)/);
+  const [, token = ''] = extra.includes('--auth') ? [] : await bin.line(/login token: (\S+)/);
   return { api, token, bin, folder };
 }
 
@@ -128,5 +131,21 @@ describe('toolcircuit serve', () => {
     const again = await call(`runs/${run.id}/decisions`, decision);
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe('run_not_paused');
+  });
+
+  it("--auth: the application's authenticate decides who is asking, and no login token is made", async () => {
+    const { api, bin } = await served([
+      '--auth',
+      fileURLToPath(new URL('./fixtures/header-auth.mjs', import.meta.url)),
+    ]);
+    await bin.line(/inbox: \S+ \(sign-in through /);
+    const approvals = (key?: string) =>
+      fetch(new URL('approvals', api), key === undefined ? {} : { headers: { 'x-test-key': key } });
+    expect((await approvals('key-of-ines')).status).toBe(200);
+    expect((await approvals('key-of-someone-else')).status).toBe(401);
+    expect((await approvals()).status).toBe(401);
+    bin.child.kill('SIGTERM');
+    const { stdout } = await bin.done;
+    expect(stdout).not.toMatch(/token/);
   });
 });
