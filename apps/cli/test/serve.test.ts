@@ -1,15 +1,18 @@
-// `toolcircuit serve` as a user starts it: the built binary as a child process, offline (a synthetic
-// cassette written here from scripted turns, played by the CLI's own replay server through the real
-// Anthropic adapter and SDK), a real SQLite file, and one approval round trip over HTTP with the printed token.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// `toolcircuit serve` as a user starts it from the README's quick start: the built binary as a child process,
+// offline (the synthetic cassette cassettes/inbox/pay-invoice.json, played by the CLI's own replay server
+// through the real Anthropic adapter and SDK), a real SQLite file, and one approval round trip over HTTP with
+// the printed token.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scriptedCassette, textTurn, toolCallsTurn } from '@toolcircuit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BinProcess, startBin } from './support/cli-process.js';
 
-const CATALOGUE = fileURLToPath(new URL('./fixtures/mail-payment-catalogue.mjs', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+/** The third command of the README's quick start (checked against the README below). */
+const QUICK_START =
+  'pnpm exec toolcircuit serve --catalogue apps/cli/examples/inbox-tools.mjs --model anthropic:claude-haiku-5-5 --replay apps/cli/cassettes/inbox/pay-invoice.json';
 const IBAN = 'GB33BUKB20201555555555';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -17,37 +20,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function served(
-  extra: readonly string[] = [],
-): Promise<{ api: string; token: string; bin: BinProcess; folder: string }> {
+async function served(extra: readonly string[] = []): Promise<{ api: string; token: string; bin: BinProcess }> {
   const folder = await mkdtemp(join(tmpdir(), 'toolcircuit-serve-'));
   cleanups.push(() => rm(folder, { recursive: true, force: true }));
-  const cassette = scriptedCassette(
-    'anthropic-messages',
-    [
-      toolCallsTurn([{ id: 'mail', name: 'read_mail', input: {} }]),
-      toolCallsTurn([{ id: 'pay', name: 'send_money', input: { iban: IBAN, amount: 9800 } }]),
-      textTurn('Paid invoice 2026-11.'),
-    ],
-    { model: 'claude-haiku-5-5', name: 'serve-round-trip' },
-  );
-  await writeFile(join(folder, 'pay.json'), JSON.stringify(cassette));
+  // The README's quick start, word for word from the repository's root, but on a free port and a temp store.
   const bin = startBin(
-    [
-      'serve',
-      '--catalogue',
-      CATALOGUE,
-      '--model',
-      'anthropic:claude-haiku-5-5',
-      '--replay',
-      'pay.json',
-      '--port',
-      '0',
-      '--human',
-      'camille',
-      ...extra,
-    ],
-    { cwd: folder },
+    [...QUICK_START.split(' ').slice(3), '--port', '0', '--store', `sqlite:${join(folder, 'runs.sqlite')}`, ...extra],
+    { cwd: REPO, env: { USER: 'camille' } },
   );
   cleanups.push(async () => {
     bin.child.kill('SIGTERM');
@@ -55,10 +34,14 @@ async function served(
   });
   const [, api = ''] = await bin.line(/api: (http:\/\/127\.0\.0\.1:\d+\/)/);
   const [, token = ''] = extra.includes('--auth') ? [] : await bin.line(/login token: (\S+)/);
-  return { api, token, bin, folder };
+  return { api, token, bin };
 }
 
 describe('toolcircuit serve', () => {
+  it("is the README's quick start", async () => {
+    expect(await readFile(join(REPO, 'README.md'), 'utf8')).toContain(QUICK_START);
+  });
+
   it('offline with a replay cassette: the printed token starts a run, the approval is listed with the copied IBAN, approved once, and the run completes', async () => {
     const { api, token } = await served();
     const call = (path: string, body?: unknown, bearer: string | null = token) =>
@@ -124,8 +107,8 @@ describe('toolcircuit serve', () => {
       run: { status: string; text: string; messages: { role: string; content: unknown }[] };
     };
     expect(after.run.status).toBe('completed');
-    expect(after.run.text).toBe('Paid invoice 2026-11.');
-    const sent = JSON.stringify(after.run.messages).match(new RegExp(`sent 9800 to ${IBAN}`, 'g'));
+    expect(after.run.text).toBe(`Done: 9800 EUR sent to ${IBAN} for invoice 2026-11.`);
+    const sent = JSON.stringify(after.run.messages).match(new RegExp(`sent 9800 EUR to ${IBAN}`, 'g'));
     expect(sent).toHaveLength(1);
     // The same approval again changes nothing: the call is not pending any more.
     const again = await call(`runs/${run.id}/decisions`, decision);
