@@ -2,10 +2,12 @@
 // offline (the synthetic cassette cassettes/inbox/pay-invoice.json, played by the CLI's own replay server
 // through the real Anthropic adapter and SDK), a real SQLite file, and one approval round trip over HTTP with
 // the printed token.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BinProcess, startBin } from './support/cli-process.js';
 
@@ -14,6 +16,9 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const QUICK_START =
   'pnpm exec toolcircuit serve --catalogue apps/cli/examples/inbox-tools.mjs --model anthropic:claude-haiku-5-5 --replay apps/cli/cassettes/inbox/pay-invoice.json';
 const IBAN = 'GB33BUKB20201555555555';
+const CHROMIUM = '/usr/bin/chromium';
+// In CI a missing browser is a failure (.ci/run installs it); elsewhere the test says why it did not run.
+const browserMissing = !existsSync(CHROMIUM) && process.env['CI'] !== 'true';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -131,4 +136,32 @@ describe('toolcircuit serve', () => {
     const { stdout } = await bin.done;
     expect(stdout).not.toMatch(/token/);
   });
+
+  it.skipIf(browserMissing)(
+    'the printed inbox link in Chromium: ask, see the copied IBAN marked, approve, read the answer',
+    async () => {
+      const { bin } = await served();
+      const [, link = ''] = await bin.line(/inbox: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/);
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+      cleanups.push(() => browser.close());
+      const page = await browser.newPage();
+      await page.goto(link);
+      await page.getByLabel('Message', { exact: true }).fill('Pay the invoice in my mail.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const card = page.locator('[data-approval]');
+      await expect.poll(() => card.count()).toBe(1);
+      expect((await card.locator('[data-arguments] mark').allTextContents()).sort()).toEqual([`"${IBAN}"`, '9800']);
+      expect(await card.locator('[data-excerpt] mark').allTextContents()).toEqual(expect.arrayContaining([IBAN]));
+      await card.getByRole('button', { name: 'Approve send_money with these arguments' }).click();
+      await expect.poll(() => page.locator('#run-status').getAttribute('data-status')).toBe('completed');
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
+      expect(await page.locator('#messages').innerText()).toContain(
+        `Done: 9800 EUR sent to ${IBAN} for invoice 2026-11.`,
+      );
+    },
+  );
 });
