@@ -1,5 +1,5 @@
 // `toolcircuit serve` as a user starts it from the README's quick start: the built binary as a child process,
-// offline (the synthetic cassette cassettes/inbox/pay-invoice.json, played by the CLI's own replay server
+// offline (the synthetic cassette examples/inbox/pay-invoice.json, played by the CLI's own replay server
 // through the real Anthropic adapter and SDK), a real SQLite file, and one approval round trip over HTTP with
 // the printed token.
 import { existsSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { type BinProcess, startBin } from './support/cli-process.js';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 /** The third command of the README's quick start (checked against the README below). */
 const QUICK_START =
-  'pnpm exec toolcircuit serve --catalogue apps/cli/examples/inbox-tools.mjs --model anthropic:claude-haiku-5-5 --replay apps/cli/cassettes/inbox/pay-invoice.json';
+  'pnpm exec toolcircuit serve --catalogue apps/cli/examples/inbox/tools.mjs --model anthropic:claude-haiku-5-5 --replay apps/cli/examples/inbox/pay-invoice.json';
 const IBAN = 'GB33BUKB20201555555555';
 const CHROMIUM = '/usr/bin/chromium';
 // In CI a missing browser is a failure (.ci/run installs it); elsewhere the test says why it did not run.

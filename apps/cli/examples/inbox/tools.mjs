@@ -1,4 +1,4 @@
-// Synthetic: the catalogue of the README's quick start (`toolcircuit serve … --replay cassettes/inbox/pay-invoice.json`).
+// Synthetic: the catalogue of the README's quick start (`toolcircuit serve … --replay pay-invoice.json`, beside it).
 // A mail reader whose output the outside world writes (untrusted), and an irreversible payment: the model pays
 // the account the mail names, and the inbox shows which argument values were copied from the mail.
 import { defineTool, everySession } from '@toolcircuit/core';
