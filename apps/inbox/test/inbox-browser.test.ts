@@ -103,6 +103,8 @@ describe.skipIf(browserMissing)('the approval inbox in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => status(page).getAttribute('data-status')).toBe('completed');
     expect(world.executions).toEqual([{ amount: 4411, to: ATTACKER_ACCOUNT }]);
+    // The decided card is gone; the focus is on what happened, not lost to the page.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('notice');
     // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a person sees it.
     expect(await page.locator('#messages').innerText()).toContain(`Done: sent 4411 to ${ATTACKER_ACCOUNT}.`);
     await expect.poll(() => page.locator('[data-approval]').count()).toBe(0);

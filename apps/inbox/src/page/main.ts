@@ -30,6 +30,7 @@ let starting = false;
 /** Decisions taken on some calls of a run with several pending ones: sent together once all are taken. */
 const choices = new Map<string, Map<string, DecisionBody>>();
 let shownApprovals = '';
+let polling = false;
 
 // A login link (`/#token=…`, as `toolcircuit serve` prints it) is taken once and removed from the address bar.
 const fromLink = /(?:^|&)token=([^&]+)/.exec(location.hash.slice(1))?.[1];
@@ -72,7 +73,7 @@ function signIn(token: string | null): void {
   who.textContent = 'signed in';
   const runId = sessionStorage.getItem(RUN_KEY);
   if (runId !== null) void refreshRun(runId);
-  void poll();
+  if (!polling) void poll();
 }
 
 async function startRun(text: string): Promise<void> {
@@ -130,6 +131,7 @@ async function refreshApprovals(): Promise<void> {
 }
 
 async function poll(): Promise<void> {
+  polling = true;
   for (;;) {
     await refreshApprovals();
     if (run !== undefined && !FINISHED.has(run.status) && run.status !== 'paused') await refreshRun(run.id);
@@ -219,6 +221,8 @@ async function decide(
     const { run: after } = await api.decide(approval.runId, [...taken.values()]);
     if (run === undefined || run.id === after.id) show(after);
     say(`${approved ? 'Approved' : 'Declined'} ${approval.toolName}. ${describe(after)}`);
+    // The card the focus was on is gone: keyboard users land on what happened, then Tab on to the chat.
+    notice.focus();
   } catch (error) {
     report(error);
     // Whoever decided it, the run goes on: show it here too.
