@@ -35,10 +35,11 @@ const EXTRA: Readonly<Record<string, readonly RegExp[]>> = {
     /^conformance-cassettes\/[\w-]+\/[\w-]+(?:\.(?:native|tool))?\.generated\.json$/,
     /^synthetic-cassettes\/(anthropic|gemini|openai-chat|openai-responses)\/[\w.-]+\.json$/,
   ],
-  // The trace viewer's built page, served by `toolcircuit trace open`.
+  // The trace viewer's built page, served by `toolcircuit trace open`, and the approval inbox's, by `toolcircuit serve`.
   '@toolcircuit/cli': [
     /^cassettes\/demo\/[\w-]+\.json$/,
     /^dist\/trace-viewer\/(index\.html|assets\/[\w-]+\.(js|css))$/,
+    /^dist\/inbox\/(index\.html|assets\/[\w-]+\.(js|css))$/,
   ],
 };
 /** Text that marks code or data written by someone else (a bundled library keeps its licence comment). */

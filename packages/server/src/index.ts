@@ -3,6 +3,7 @@ export { InvalidServerOptionError } from './errors/invalid-server-option-error.j
 export { MissingServerOptionError } from './errors/missing-server-option-error.js';
 export type { RunServerErrorBody, RunServerErrorCode } from './http/http-problem.js';
 export { type FetchHandler, toNodeListener } from './node/to-node-listener.js';
+export { type StaticPageOptions, withStaticPage } from './page/with-static-page.js';
 export type { Authenticate, RunServerOptions } from './run-server-options.js';
 export type { ApprovalView, SourceView } from './runs/approval-view.js';
 export type { JournalRowView } from './runs/journal-row-view.js';

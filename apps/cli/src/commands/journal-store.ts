@@ -55,7 +55,7 @@ export const defaultJournalOpeners: JournalOpeners = {
   },
 };
 
-async function importOptional(specifier: string, driver: string): Promise<unknown> {
+export async function importOptional(specifier: string, driver: string): Promise<unknown> {
   try {
     return await import(specifier);
   } catch (error) {

@@ -18,6 +18,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./run-command.js')).runCommand,
   },
   {
+    name: 'serve',
+    summary: 'Serve durable runs of a catalogue over HTTP with the approval inbox page (on 127.0.0.1).',
+    load: async () => (await import('./serve-command.js')).serveCommand,
+  },
+  {
     name: 'lint',
     summary: 'Check catalogues for tools a model will confuse and schemas a provider will reject or rewrite.',
     load: async () => (await import('./lint-command.js')).lintCommand,
