@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createModel, DEFAULT_API_KEY_ENV, formatModelSpec, resolveModelConfig } from '@toolcircuit/config';
-import { createSession } from '@toolcircuit/core';
+import { createSession, type Model } from '@toolcircuit/core';
 import { loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
 import { operatorSession } from '../catalogue/operator-session.js';
 import type { Command } from '../command.js';
@@ -108,7 +108,7 @@ export const serveCommand: Command = {
       const env =
         replay === undefined ? io.env : { ...placeholderKeys(), ...io.env, TOOLCIRCUIT_BASE_URL: replay.baseUrl };
       const modelConfig = resolveModelConfig({ model: args.string('model'), env });
-      const model = await createModel(modelConfig, { env, envOverrides: false });
+      const model = asRecorded(await createModel(modelConfig, { env, envOverrides: false }), replay);
       const opened = await openRunStore(args.string('store') ?? DEFAULT_STORE, io.cwd);
       stores.push(opened);
       const local = operatorSession(args, loaded.session, io);
@@ -172,11 +172,29 @@ export const serveCommand: Command = {
 };
 
 /** The replay server a `--replay` cassette is played from, and the base URL the adapter's SDK needs. */
-async function startReplay(file: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const { loadCassette, startReplayServer } = await import('@toolcircuit/testing');
+async function startReplay(file: string): Promise<{ baseUrl: string; streamed: boolean; close(): Promise<void> }> {
+  const { loadCassette, recordedAsStream, startReplayServer } = await import('@toolcircuit/testing');
   const cassette = loadCassette(basename(file), { directory: dirname(file) });
   const server = await startReplayServer(cassette);
-  return { baseUrl: sdkBaseUrl(cassette.protocol, server.url), close: () => server.close() };
+  return {
+    baseUrl: sdkBaseUrl(cassette.protocol, server.url),
+    // The server streams each run's events, so the loop asks a streaming adapter for streams: a cassette
+    // recorded with whole answers must be played with whole turns, or every request is a mismatch.
+    streamed: cassette.interactions.some((interaction) => recordedAsStream(interaction) === true),
+    close: () => server.close(),
+  };
+}
+
+/** The model as it was recorded: without `stream` when the cassette holds whole answers. */
+function asRecorded(model: Model, replay: { readonly streamed: boolean } | undefined): Model {
+  if (replay === undefined || replay.streamed || model.stream === undefined) return model;
+  // A new object rather than a copy: an adapter's model may keep its methods on its prototype.
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    ...(model.clearsToolResults === undefined ? {} : { clearsToolResults: model.clearsToolResults }),
+    generate: (request) => model.generate(request),
+  };
 }
 
 /** Replayed providers need no key; the SDKs still want one to be set. */
