@@ -6,12 +6,12 @@ import {
   type Message,
   type Model,
   type ModelRequest,
-  type ModelTurn,
   runLoop,
   type ToolMessage,
 } from '@toolcircuit/core';
 import { collectGarbage } from '../measure/collect-garbage.js';
 import { median } from '../measure/stats.js';
+import { oneCallATurnModel } from '../scenario/one-call-a-turn-model.js';
 import { archivePage, LONG_RUN_RESULT_CHARS } from './long-run-pages.js';
 import { LONG_RUN_BUDGET } from './play-long-run.js';
 
@@ -85,28 +85,20 @@ async function measure(rounds: number, turns: number): Promise<PolicyCost> {
 
 /** Calls `query_archive` for pages 1…turns, then answers; `floor`: shapes each request by hand first. */
 function inProcessModel(turns: number, floor: boolean): Model {
-  let served = 0;
-  const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-  return {
-    provider: 'bench',
-    modelId: 'in-process',
-    generate: async (request: ModelRequest): Promise<ModelTurn> => {
-      // Its result is read, so that no engine can drop the work as unused.
-      if (floor && floorShape(request.messages, LONG_RUN_BUDGET, 3).length === 0) throw new Error('nothing to send');
-      served += 1;
-      if (served > turns)
-        return {
-          content: [{ type: 'text', text: 'done' }],
-          stopReason: { unified: 'end_turn', raw: 'end_turn' },
-          usage,
-        };
-      return {
-        content: [{ type: 'tool_call', id: `call_${served}`, name: 'query_archive', input: { page: served } }],
-        stopReason: { unified: 'tool_calls', raw: 'tool_use' },
-        usage,
-      };
-    },
-  };
+  return oneCallATurnModel({
+    turns,
+    toolName: 'query_archive',
+    inputOf: (page) => ({ page }),
+    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    ...(floor
+      ? {
+          beforeTurn: (request: ModelRequest) => {
+            // Its result is read, so that no engine can drop the work as unused.
+            if (floorShape(request.messages, LONG_RUN_BUDGET, 3).length === 0) throw new Error('nothing to send');
+          },
+        }
+      : {}),
+  });
 }
 
 /**

@@ -4,12 +4,10 @@ import {
   defineTool,
   everySession,
   type Message,
-  type Model,
   type ModelPrice,
-  type ModelRequest,
-  type ModelTurn,
   runLoop,
 } from '@toolcircuit/core';
+import { oneCallATurnModel } from '../scenario/one-call-a-turn-model.js';
 import { compareOneAndList, cpuUsPerTurn, type FallbackCost } from './one-or-list.js';
 
 /** The in-process model's price: a row of the bench's own, so both runs have a figure to compare. */
@@ -45,8 +43,8 @@ export async function measureFallbackCost(options: {
   const session = createSession({ id: 'bench', humanId: 'bench', rights: [] });
   const messages: Message[] = [{ role: 'user', content: 'Look up every record.' }];
   return compareOneAndList('in-process model', turns, options.rounds, async (mode) => {
-    const model = inProcessModel(turns);
-    const spare = inProcessModel(turns);
+    const model = lookupModel(turns);
+    const spare = lookupModel(turns);
     const start = process.cpuUsage();
     const result = await runLoop({
       model: mode === 'one' ? model : [model, spare],
@@ -62,28 +60,8 @@ export async function measureFallbackCost(options: {
   });
 }
 
-/** Calls `lookup` once a turn for `turns` turns, then answers; says how many requests it was asked. */
-function inProcessModel(turns: number): Model & { asked(): number } {
-  let served = 0;
+/** Calls `lookup` once a turn for `turns` turns, then answers. */
+function lookupModel(turns: number) {
   const usage = { inputTokens: 1_000, outputTokens: 50, totalTokens: 1_050 };
-  return {
-    provider: 'bench',
-    modelId: 'in-process',
-    asked: () => served,
-    generate: async (_request: ModelRequest): Promise<ModelTurn> => {
-      served += 1;
-      if (served > turns) {
-        return {
-          content: [{ type: 'text', text: 'done' }],
-          stopReason: { unified: 'end_turn', raw: 'end_turn' },
-          usage,
-        };
-      }
-      return {
-        content: [{ type: 'tool_call', id: `call_${served}`, name: 'lookup', input: { n: served } }],
-        stopReason: { unified: 'tool_calls', raw: 'tool_use' },
-        usage,
-      };
-    },
-  };
+  return oneCallATurnModel({ turns, toolName: 'lookup', inputOf: (n) => ({ n }), usage });
 }
