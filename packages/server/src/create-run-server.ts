@@ -8,6 +8,8 @@ import { checkOrigin } from './http/check-origin.js';
 import { HttpProblem, jsonResponse, problemResponse } from './http/http-problem.js';
 import { readJsonBody } from './http/read-json-body.js';
 import { matchRoute } from './http/routes.js';
+import { checkRecovery } from './recovery/check-recovery.js';
+import { startRecovery } from './recovery/run-recovery.js';
 import {
   type Authenticate,
   DEFAULT_JOURNAL_TAIL,
@@ -19,6 +21,11 @@ import { RunRoutes } from './runs/run-routes.js';
 export interface RunServer {
   /** Answers one request; never throws (a failure is a 500 with a JSON body). */
   handle(request: Request): Promise<Response>;
+  /**
+   * Stops taking over other processes' runs (the `recovery` sweep). Resolves once the runs it took over
+   * reached their next stop; aborts nothing. Without `recovery`, resolves at once.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -29,7 +36,8 @@ export interface RunServer {
  * `toNodeListener`, or hand `handle` to any fetch-based runtime.
  */
 export function createRunServer(options: RunServerOptions): RunServer {
-  const { authenticate, allowedOrigins, maxBodyBytes, journalTail, onError, ...runnerOptions } = checkOptions(options);
+  const { authenticate, allowedOrigins, maxBodyBytes, journalTail, onError, recovery, ...runnerOptions } =
+    checkOptions(options);
   const report = onError ?? ((error: unknown) => console.error('@toolcircuit/server: request failed', error));
   const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const events = new RunEventLog();
@@ -40,6 +48,17 @@ export function createRunServer(options: RunServerOptions): RunServer {
     events,
   );
   const eventRoute = new RunEventsRoute(runnerOptions.store, events);
+  // Started with the server: the runs a dead process left mid-turn are taken over at once, then the sweep
+  // goes on while the server lives.
+  const sweep =
+    recovery === undefined
+      ? undefined
+      : startRecovery(
+          runnerOptions.store,
+          (runId, context) => routes.recover(runId, context),
+          recovery,
+          runnerOptions.clock ?? (() => new Date()),
+        );
 
   async function handle(request: Request): Promise<Response> {
     const route = matchRoute(request);
@@ -64,6 +83,9 @@ export function createRunServer(options: RunServerOptions): RunServer {
         }
         return jsonResponse(500, { error: { code: 'internal_error', message: 'the server failed to answer.' } });
       }
+    },
+    close: async () => {
+      await sweep?.stop();
     },
   };
 }
@@ -112,6 +134,7 @@ function checkOptions(options: RunServerOptions): RunServerOptions {
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new InvalidServerOptionError('onError', 'must be a function (error, request) => void.');
   }
+  checkRecovery(options.recovery);
   if (journalTail !== undefined && !(Number.isSafeInteger(journalTail) && journalTail >= 0)) {
     throw new InvalidServerOptionError('journalTail', `must be a whole number ≥ 0 (got ${String(journalTail)}).`);
   }

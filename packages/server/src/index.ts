@@ -4,6 +4,7 @@ export { MissingServerOptionError } from './errors/missing-server-option-error.j
 export type { RunServerErrorBody, RunServerErrorCode } from './http/http-problem.js';
 export { type FetchHandler, toNodeListener } from './node/to-node-listener.js';
 export { type StaticPageOptions, withStaticPage } from './page/with-static-page.js';
+export type { RecoveryOptions } from './recovery/run-recovery.js';
 export type { Authenticate, RunServerOptions } from './run-server-options.js';
 export type { ApprovalView, SourceView } from './runs/approval-view.js';
 export type { JournalRowView } from './runs/journal-row-view.js';

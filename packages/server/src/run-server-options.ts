@@ -1,5 +1,6 @@
 import type { Session } from '@toolcircuit/core';
 import type { DurableRunnerOptions } from '@toolcircuit/stores';
+import type { RecoveryOptions } from './recovery/run-recovery.js';
 
 /** Who is asking, from the application's own authentication; `undefined` answers 401. */
 export type Authenticate = (request: Request) => Session | undefined | Promise<Session | undefined>;
@@ -26,6 +27,13 @@ export interface RunServerOptions extends DurableRunnerOptions {
    * Default: `console.error`.
    */
   readonly onError?: (error: unknown, request: Request) => void;
+  /**
+   * Takes over the runs a dead process left mid-turn (killed, its machine gone): at once when the server
+   * is created, then on a timer until `close()`, each continued through the durable runner once its lease
+   * (`leaseMs`) has ended. Needs `sessionFor`, the session of a run's human. Without it, such runs wait for
+   * a server that has it, or for the durable runner's `recover`.
+   */
+  readonly recovery?: RecoveryOptions;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -60,6 +60,7 @@ export {
   type LeaseSweepOptions,
   type RecoverExpiredOptions,
   type RecoveredRun,
+  recoverExpiredRuns,
   startLeaseSweep,
 } from './runner/lease-sweep.js';
 export { BackedStore, type BackedStoreOptions } from './store/backed-store.js';

@@ -1,22 +1,29 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createModel, DEFAULT_API_KEY_ENV, formatModelSpec, resolveModelConfig } from '@toolcircuit/config';
-import { createSession, type Model } from '@toolcircuit/core';
+import type { Model } from '@toolcircuit/core';
 import { loadCatalogueModule } from '../catalogue/load-catalogue-module.js';
 import { operatorSession } from '../catalogue/operator-session.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { sdkBaseUrl } from '../sdk-base-url.js';
-import { loadAuthenticate, tokenAuthenticate } from '../serve/load-authenticate.js';
+import { loadAuthenticate, localLogin } from '../serve/load-authenticate.js';
 import { DEFAULT_STORE, openRunStore } from '../serve/open-run-store.js';
 import { portOf } from '../trace/serve-until-stopped.js';
 
 const DEFAULT_PORT = 8787;
+/**
+ * The lease of the runs this server plays (renewed every third of it while they run): a run left mid-turn
+ * by a server that was killed is continued this long after its last renewal, by the next server started
+ * over the store (or one sharing it), which looks every `RECOVERY_INTERVAL_MS`.
+ */
+const LEASE_MS = 10_000;
+const RECOVERY_INTERVAL_MS = 2_000;
 
 /** The inbox page, copied next to the CLI's own files by its build (`scripts/copy-inbox.mjs`). */
 function inboxDirectory(): string {
@@ -32,12 +39,15 @@ export const serveCommand: Command = {
     'Starts the run server of @toolcircuit/server and the approval inbox page on 127.0.0.1: start runs from',
     'the page, follow them, and approve or decline their irreversible calls with the exact arguments, the',
     'untrusted sources and the values copied from them in view. Runs are kept in the store (default',
-    `${DEFAULT_STORE}), so a server started again over it goes on with the runs it paused.`,
+    `${DEFAULT_STORE}), so a server started again over it goes on with the runs it paused, and continues`,
+    'the runs a killed server left mid-turn once their 10 s lease ended (calls that had started are reported',
+    '"outcome unknown", never run twice).',
     '',
     'Who is asking: without --auth, the server makes a login token at start and prints a link that carries',
     'it; whoever holds it acts as the local human (--human, default $USER, with the --right rights or the',
     "module's exported session). With --auth, the module's `authenticate(request)` (or default export)",
-    'builds the session of each request from your own authentication, and no token is made.',
+    'builds the session of each request from your own authentication, and no token is made; its optional',
+    "`sessionFor(run)` gives the session of a run's human (run.humanId) to continue the runs left mid-turn.",
     '',
     'Model: --model, else TOOLCIRCUIT_MODEL. With --replay, the model',
     'is played offline from a cassette by a local replay server (no key needed): each model request takes',
@@ -113,25 +123,22 @@ export const serveCommand: Command = {
       stores.push(opened);
       const local = operatorSession(args, loaded.session, io);
       const token = authFile === undefined ? randomBytes(24).toString('base64url') : undefined;
-      const authenticate =
-        authFile !== undefined
-          ? await loadAuthenticate(authFile)
-          : tokenAuthenticate(
-              token ?? '',
-              // One login: its own session id, the local human's rights.
-              createSession({ id: `serve-${randomUUID()}`, humanId: local.humanId, rights: [...local.rights] }),
-            );
+      const auth = authFile !== undefined ? await loadAuthenticate(authFile) : localLogin(token ?? '', local);
+      const report = (error: unknown, what = 'a run left mid-turn could not be continued'): void => {
+        io.stderr.write(`${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      };
       const { createRunServer, toNodeListener, withStaticPage } = await import('@toolcircuit/server');
       const runs = createRunServer({
         store: opened.store,
         model,
         catalogue: loaded.catalogue,
-        authenticate,
+        authenticate: auth.authenticate,
+        leaseMs: LEASE_MS,
+        ...(auth.sessionFor === undefined
+          ? {}
+          : { recovery: { sessionFor: auth.sessionFor, intervalMs: RECOVERY_INTERVAL_MS, onError: report } }),
         ...(loaded.system === undefined ? {} : { system: loaded.system }),
-        onError: (error) =>
-          io.stderr.write(
-            `request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-          ),
+        onError: (error) => report(error, 'request failed'),
       });
       const server = createServer(toNodeListener(withStaticPage(runs, { directory: page })));
       await new Promise<void>((ready, fail) => {
@@ -161,6 +168,9 @@ export const serveCommand: Command = {
         if (io.signal.aborted) stopped();
         else io.signal.addEventListener('abort', () => stopped(), { once: true });
       });
+      // Stops taking over runs; the runs it took over are not waited for (Ctrl-C stops now): their leases
+      // end, and the next start over this store continues them.
+      void runs.close();
       server.closeAllConnections();
       await new Promise<void>((closed) => server.close(() => closed()));
       return ExitCode.ok;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ConfirmationDecision, LoopStreamEvent, PausedRun, Session } from '@toolcircuit/core';
-import type { DurableRunner, DurableStore, RunRecord } from '@toolcircuit/stores';
+import type { DurableRunner, DurableRunResult, DurableStore, RunRecord } from '@toolcircuit/stores';
 import type { RunEventLog } from '../events/run-event-log.js';
 import { HttpProblem, jsonResponse } from '../http/http-problem.js';
 import type { Route } from '../http/routes.js';
 import { runErrorProblem } from '../http/run-error-problem.js';
+import { asRunSession } from './as-run-session.js';
 import { HumanRunIndex } from './human-run-index.js';
 import { ownedRun } from './owned-run.js';
 import { type DecisionInput, parseDecisions } from './parse-decisions.js';
@@ -15,7 +16,12 @@ import { pendingOf, runView } from './run-view.js';
 const CANCEL_NOTE = 'The user cancelled the run.';
 
 /** What a stretch of a run is played with: what aborts it, and the listener that logs its events. */
-type Stretch = (signal: AbortSignal, onEvent: (event: LoopStreamEvent) => void) => Promise<unknown>;
+type Stretch<T> = (signal: AbortSignal, onEvent: (event: LoopStreamEvent) => void) => Promise<T>;
+
+/** What a recovery is continued with: the run's session (its human's), built by the application. */
+export interface RecoveryContext {
+  readonly session: Session;
+}
 
 /** A stretch of a run this process is playing: what cancels it, and its end. */
 interface Playing {
@@ -127,13 +133,33 @@ export class RunRoutes {
   }
 
   /**
+   * Continues a run a dead process left mid-turn (see `recovery`), tracked and logged like any stretch
+   * played here (a cancel aborts it, `GET /runs/:id/events` follows it). The runner's errors are thrown
+   * as they are, so that a sweep tells a run another worker claimed first from a failure.
+   */
+  recover(runId: string, context: RecoveryContext): Promise<DurableRunResult> {
+    return this.#track(runId, (signal, onEvent) => this.#runner.recover(runId, { ...context, signal, onEvent }));
+  }
+
+  /**
    * Plays a stretch of a run (start or resume) to where it stops. The runner's refusals become answers; a
    * model failure after the claim leaves the run `interrupted` (stored with its error) and is answered
    * with the run, which says so.
    */
-  async #play(runId: string, stretch: Stretch): Promise<void> {
+  async #play(runId: string, stretch: Stretch<unknown>): Promise<void> {
+    try {
+      await this.#track(runId, stretch);
+    } catch (error) {
+      const problem = runErrorProblem(error);
+      if (problem !== undefined) throw problem;
+      const record = await this.#store.getRun(runId);
+      if (record?.status !== 'interrupted') throw error;
+    }
+  }
+
+  /** Plays a stretch, cancellable and with its events logged until it ends, whichever way it ends. */
+  async #track<T>(runId: string, stretch: Stretch<T>): Promise<T> {
     const controller = new AbortController();
-    // Its events are logged for `GET /runs/:id/events` until it ends, whichever way it ends.
     const onEvent = this.#events.begin(runId);
     const done = stretch(controller.signal, onEvent);
     // Two stretches may race for one run (two identical decisions): both are tracked until each ends, so
@@ -143,12 +169,7 @@ export class RunRoutes {
     stretches.add(playing);
     this.#playing.set(runId, stretches);
     try {
-      await done;
-    } catch (error) {
-      const problem = runErrorProblem(error);
-      if (problem !== undefined) throw problem;
-      const record = await this.#store.getRun(runId);
-      if (record?.status !== 'interrupted') throw error;
+      return await done;
     } finally {
       stretches.delete(playing);
       if (stretches.size === 0 && this.#playing.get(runId) === stretches) this.#playing.delete(runId);
@@ -220,13 +241,4 @@ function checkDecisions(paused: PausedRun, decisions: readonly DecisionInput[]):
     ...(inputDigest === undefined ? {} : { inputDigest }),
     ...(note === undefined ? {} : { note }),
   }));
-}
-
-/**
- * The caller's session for a run of theirs: a run is resumed under the session id that started it (the
- * runner binds it to that session), while the rights and confirmations are the caller's as authenticated
- * now (the runner re-checks the rights). The human was checked to be the run's by the caller.
- */
-function asRunSession(session: Session, record: RunRecord): Session {
-  return session.id === record.sessionId ? session : Object.freeze({ ...session, id: record.sessionId });
 }

@@ -48,7 +48,9 @@ export interface ExpiredRunRecoverer {
 
 /**
  * Lists the runs whose lease ended before `at` and recovers each, all at once. The claim is atomic: of two
- * workers recovering the same run one claims it, the other's is `taken`.
+ * workers recovering the same run one claims it, the other's is `taken`. `recover` is the runner's own, or
+ * one that wraps it (a server that tracks and streams each run it plays); it must throw the runner's
+ * claim errors as they are.
  */
 export async function recoverExpiredRuns(
   store: DurableStore,
