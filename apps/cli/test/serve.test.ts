@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BinProcess, startBin } from './support/cli-process.js';
+import { ExitCode } from '../src/exit-codes.js';
+import { type BinProcess, runBin, startBin } from './support/cli-process.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 /** The third command of the README's quick start (checked against the README below). */
@@ -135,6 +136,25 @@ describe('toolcircuit serve', () => {
     bin.child.kill('SIGTERM');
     const { stdout } = await bin.done;
     expect(stdout).not.toMatch(/token/);
+  });
+
+  it('--auth: a module exporting a sessionFor that is not a function is refused at start, naming it', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'toolcircuit-serve-'));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const { code, stderr } = await runBin(
+      [
+        ...QUICK_START.split(' ').slice(3),
+        '--port',
+        '0',
+        '--store',
+        `sqlite:${join(folder, 'runs.sqlite')}`,
+        '--auth',
+        fileURLToPath(new URL('./fixtures/bad-session-for-auth.mjs', import.meta.url)),
+      ],
+      { cwd: REPO },
+    );
+    expect(code).toBe(ExitCode.usage);
+    expect(stderr).toContain('exports a sessionFor that is not a function');
   });
 
   it.skipIf(browserMissing)(
