@@ -2,7 +2,8 @@ import type { Session } from '@toolcircuit/core';
 import { createDurableRunner } from '@toolcircuit/stores';
 import { InvalidServerOptionError } from './errors/invalid-server-option-error.js';
 import { MissingServerOptionError } from './errors/missing-server-option-error.js';
-import { RunEventLog } from './events/run-event-log.js';
+import { DEFAULT_MAX_EVENTS_PER_RUN, RunEventLog } from './events/run-event-log.js';
+import { RunEventWriter } from './events/run-event-writer.js';
 import { RunEventsRoute } from './events/run-events-route.js';
 import { checkOrigin } from './http/check-origin.js';
 import { HttpProblem, jsonResponse, problemResponse } from './http/http-problem.js';
@@ -41,11 +42,22 @@ export function createRunServer(options: RunServerOptions): RunServer {
   const report = onError ?? ((error: unknown) => console.error('@toolcircuit/server: request failed', error));
   const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const events = new RunEventLog();
+  const { store } = runnerOptions;
+  // Stores that keep run events (schema 5) get them, batched per turn; others stream from memory only.
+  const writer =
+    store.appendRunEvents === undefined
+      ? undefined
+      : new RunEventWriter(
+          { appendRunEvents: (request) => store.appendRunEvents?.(request) ?? Promise.resolve() },
+          DEFAULT_MAX_EVENTS_PER_RUN,
+          (error) => console.error('@toolcircuit/server: run events could not be stored', error),
+        );
   const routes = new RunRoutes(
     createDurableRunner(runnerOptions),
-    runnerOptions.store,
+    store,
     journalTail ?? DEFAULT_JOURNAL_TAIL,
     events,
+    writer,
   );
   const eventRoute = new RunEventsRoute(runnerOptions.store, events);
   // Started with the server: the runs a dead process left mid-turn are taken over at once, then the sweep

@@ -5,6 +5,7 @@
 import { createCatalogue } from '@toolcircuit/core';
 import { createScriptedStreamingModel, textTurn } from '@toolcircuit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gate } from './support/gate.js';
 import { json, payBob, post, type Served, serve, tempStoreFile, transferTool } from './support/server-world.js';
 import { openSse, readAll, type SseFrame } from './support/sse.js';
 
@@ -12,14 +13,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function gate(): { readonly opened: Promise<void>; open(): void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
 
 /** A server whose transfer waits for `toolGate` (telling `entered`), and whose second model turn waits for `modelGate`. */
 async function gatedServer(executions: unknown[]) {

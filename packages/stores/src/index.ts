@@ -85,6 +85,7 @@ export type {
   RunRecord,
   RunStatus,
   StartedTurn,
+  StoredRunEvent,
   UnknownOutcomeRequest,
 } from './store/durable-store.js';
 export type { ReadonlyJournal } from './store/readonly-journal.js';

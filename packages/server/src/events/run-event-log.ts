@@ -58,11 +58,31 @@ export class RunEventLog {
     this.#now = now;
   }
 
-  /** A stretch of the run starts: the listener it hands to the runner appends each event. */
-  begin(runId: string): (event: LoopStreamEvent) => void {
+  /**
+   * A stretch of the run starts: the listener it hands to the runner appends each event (and hands it to
+   * `tap`, which writes it to the store).
+   */
+  begin(runId: string, tap?: (event: LoggedEvent) => void): (event: LoopStreamEvent) => void {
     const log = this.#logOf(runId);
     log.playing += 1;
-    return (event) => this.#append(log, event);
+    return (event) => {
+      const logged = this.#append(log, event);
+      tap?.(logged);
+    };
+  }
+
+  /** The seq this process's log of the run gave out last, if it has one. */
+  lastSeq(runId: string): number | undefined {
+    return this.#runs.get(runId)?.last;
+  }
+
+  /**
+   * Numbers the run's next events from the current time (see `IDS_PER_MS`), above `seq`: another process
+   * played the run since this log's last event, and its ids (from its own start time) are above ours.
+   */
+  numberAbove(runId: string, seq: number): void {
+    const log = this.#runs.get(runId);
+    if (log !== undefined) log.last = Math.max(log.last, seq, this.#now() * IDS_PER_MS);
   }
 
   /** A stretch of the run ended; once none is left, its followers are told. */
@@ -100,12 +120,13 @@ export class RunEventLog {
     return () => log.followers.delete(follower);
   }
 
-  #append(log: RunLog, event: LoopStreamEvent): void {
+  #append(log: RunLog, event: LoopStreamEvent): LoggedEvent {
     log.last += 1;
     const logged: LoggedEvent = { seq: log.last, type: event.type, data: JSON.stringify(eventData(event)) };
     log.events.push(logged);
     if (log.events.length > this.#maxEventsPerRun) log.events.shift();
     for (const follower of log.followers) follower.event(logged);
+    return logged;
   }
 
   #logOf(runId: string): RunLog {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfirmationDecision, LoopStreamEvent, PausedRun, Session } from '@toolcircuit/core';
 import type { DurableRunner, DurableRunResult, DurableStore, RunRecord } from '@toolcircuit/stores';
 import type { RunEventLog } from '../events/run-event-log.js';
+import type { RunEventWriter } from '../events/run-event-writer.js';
 import { HttpProblem, jsonResponse } from '../http/http-problem.js';
 import type { Route } from '../http/routes.js';
 import { runErrorProblem } from '../http/run-error-problem.js';
@@ -37,10 +38,18 @@ export class RunRoutes {
   readonly #index: HumanRunIndex;
   readonly #playing = new Map<string, Set<Playing>>();
   readonly #events: RunEventLog;
+  readonly #writer: RunEventWriter | undefined;
 
-  constructor(runner: DurableRunner, store: DurableStore, journalTail: number, events: RunEventLog) {
+  constructor(
+    runner: DurableRunner,
+    store: DurableStore,
+    journalTail: number,
+    events: RunEventLog,
+    writer: RunEventWriter | undefined,
+  ) {
     this.#runner = runner;
     this.#events = events;
+    this.#writer = writer;
     this.#store = store;
     this.#journalTail = journalTail;
     this.#index = new HumanRunIndex(store);
@@ -159,8 +168,10 @@ export class RunRoutes {
 
   /** Plays a stretch, cancellable and with its events logged until it ends, whichever way it ends. */
   async #track<T>(runId: string, stretch: Stretch<T>): Promise<T> {
+    const writer = this.#writer;
+    if (writer !== undefined) await this.#numberAboveStored(runId);
     const controller = new AbortController();
-    const onEvent = this.#events.begin(runId);
+    const onEvent = this.#events.begin(runId, writer === undefined ? undefined : (event) => writer.add(runId, event));
     const done = stretch(controller.signal, onEvent);
     // Two stretches may race for one run (two identical decisions): both are tracked until each ends, so
     // the loser's end never hides the winner from a cancel, whichever of them started first.
@@ -173,8 +184,21 @@ export class RunRoutes {
     } finally {
       stretches.delete(playing);
       if (stretches.size === 0 && this.#playing.get(runId) === stretches) this.#playing.delete(runId);
+      // Stored before the answer goes out: a reader of another process then reads the whole stretch.
+      await writer?.settle(runId);
       this.#events.end(runId);
     }
+  }
+
+  /**
+   * When this process logged the run before and the store holds events above its last one (another
+   * process played the run since), the next events are numbered above those.
+   */
+  async #numberAboveStored(runId: string): Promise<void> {
+    const last = this.#events.lastSeq(runId);
+    if (last === undefined || this.#store.readRunEvents === undefined) return;
+    const [above] = await this.#store.readRunEvents({ runId, afterSeq: last, limit: 1 });
+    if (above !== undefined) this.#events.numberAbove(runId, above.seq);
   }
 
   async #view(runId: string, status: number): Promise<Response> {

@@ -1,6 +1,6 @@
 import { GENESIS_HASH } from '../journal/journal-chain.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
-import type { ExpiredClaim } from '../store/durable-store.js';
+import type { ExpiredClaim, StoredRunEvent } from '../store/durable-store.js';
 import { expiredClaimsOf } from '../store/expired-claims.js';
 import type {
   CallRow,
@@ -27,6 +27,8 @@ export class MemoryBackend implements StoreBackend {
   /** Each run's state item rows, by `part/idx`. */
   readonly #items = new Map<string, Map<string, StateItemRow>>();
   readonly #journal: StoredJournalRow[];
+  /** Each run's events, in seq order. */
+  readonly #events = new Map<string, StoredRunEvent[]>();
   #head: StoredJournalHead;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -60,10 +62,33 @@ export class MemoryBackend implements StoreBackend {
     return this.#serialised(async () => expiredClaimsOf(this.#runs.values(), before, limit));
   }
 
+  appendEvents(runId: string, events: readonly StoredRunEvent[], keep: number | undefined): Promise<void> {
+    return this.#serialised(async () => {
+      const stored = this.#events.get(runId) ?? [];
+      const last = stored.at(-1)?.seq ?? 0;
+      // As the databases' primary key does: a seq already stored fails the whole append.
+      if (events.some((event, i) => event.seq <= (i === 0 ? last : (events[i - 1]?.seq ?? last)))) {
+        throw new Error(`run "${runId}": events must be appended in seq order, above those stored`);
+      }
+      stored.push(...events.map((event) => ({ ...event })));
+      if (keep !== undefined && stored.length > keep) stored.splice(0, stored.length - keep);
+      this.#events.set(runId, stored);
+    });
+  }
+
+  readEvents(runId: string, afterSeq: number, limit: number): Promise<StoredRunEvent[]> {
+    return this.#serialised(async () =>
+      (this.#events.get(runId) ?? [])
+        .filter((event) => event.seq > afterSeq)
+        .slice(0, limit)
+        .map((event) => ({ ...event })),
+    );
+  }
+
   async schemaVersion(): Promise<number> {
     // The memory store has no schema; it reports the version whose rows it keeps (keyed entries and the
-    // head's keyed mark: 3; a started turn's lists as item rows: 4).
-    return 4;
+    // head's keyed mark: 3; a started turn's lists as item rows: 4; run events: 5).
+    return 5;
   }
 
   async close(): Promise<void> {}

@@ -117,5 +117,18 @@ export function postgresMigrations(schema: string): readonly Migration[] {
         `ALTER TABLE ${s}.runs ADD COLUMN items_json TEXT`,
       ],
     },
+    {
+      version: 5,
+      name: "run events: each run's loop events as appended rows, for readers of another process or a later one",
+      statements: [
+        `CREATE TABLE ${s}.run_events (
+          run_id TEXT NOT NULL REFERENCES ${s}.runs (run_id),
+          seq BIGINT NOT NULL,
+          type TEXT NOT NULL,
+          data TEXT NOT NULL,
+          PRIMARY KEY (run_id, seq)
+        )`,
+      ],
+    },
   ];
 }

@@ -1,6 +1,6 @@
 import { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
-import type { CallState, ExpiredClaim, RunStatus } from '../store/durable-store.js';
+import type { CallState, ExpiredClaim, RunStatus, StoredRunEvent } from '../store/durable-store.js';
 import type {
   CallRow,
   ReadTransaction,
@@ -13,6 +13,7 @@ import type {
 import type { SqlConnection, SqlSession } from './sql-connection.js';
 import { selectExpiredClaims } from './sql-expired-claims.js';
 import { appliedVersion } from './sql-migrations.js';
+import { appendRunEvents, readRunEvents } from './sql-run-events.js';
 
 const RUN_COLUMNS = [
   'run_id',
@@ -144,6 +145,14 @@ export class SqlBackend implements StoreBackend {
 
   expiredClaims(before: string, limit: number): Promise<ExpiredClaim[]> {
     return this.#noting(selectExpiredClaims(this.#connection, before, limit));
+  }
+
+  appendEvents(runId: string, events: readonly StoredRunEvent[], keep: number | undefined): Promise<void> {
+    return this.#noting(appendRunEvents(this.#connection, runId, events, keep));
+  }
+
+  readEvents(runId: string, afterSeq: number, limit: number): Promise<StoredRunEvent[]> {
+    return this.#noting(readRunEvents(this.#connection, runId, afterSeq, limit));
   }
 
   schemaVersion(): Promise<number> {

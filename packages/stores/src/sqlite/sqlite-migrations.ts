@@ -104,4 +104,17 @@ export const sqliteMigrations: readonly Migration[] = [
       'ALTER TABLE runs ADD COLUMN items_json TEXT',
     ],
   },
+  {
+    version: 5,
+    name: "run events: each run's loop events as appended rows, for readers of another process or a later one",
+    statements: [
+      `CREATE TABLE run_events (
+        run_id TEXT NOT NULL REFERENCES runs (run_id),
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) STRICT`,
+    ],
+  },
 ];

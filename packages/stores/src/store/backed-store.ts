@@ -38,6 +38,7 @@ import type {
   RunOutcome,
   RunRecord,
   StartedTurn,
+  StoredRunEvent,
   UnknownOutcomeRequest,
 } from './durable-store.js';
 import type {
@@ -422,6 +423,24 @@ export class BackedStore implements DurableStore {
 
   listExpiredClaims(options: { readonly at: string; readonly limit?: number }): Promise<ExpiredClaim[]> {
     return this.#backend.expiredClaims(options.at, options.limit ?? 100);
+  }
+
+  async appendRunEvents(request: {
+    readonly runId: string;
+    readonly events: readonly StoredRunEvent[];
+    readonly keep?: number;
+  }): Promise<void> {
+    if (request.events.length === 0) return;
+    const keep = request.keep === undefined ? undefined : Math.max(1, request.keep);
+    await this.#backend.appendEvents(request.runId, request.events, keep);
+  }
+
+  readRunEvents(request: {
+    readonly runId: string;
+    readonly afterSeq: number;
+    readonly limit: number;
+  }): Promise<StoredRunEvent[]> {
+    return this.#backend.readEvents(request.runId, request.afterSeq, request.limit);
   }
 
   async finishRun(request: {

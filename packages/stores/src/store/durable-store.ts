@@ -237,6 +237,13 @@ export interface AnchorJournalOptions {
   readonly key?: JournalKey;
 }
 
+/** One event of a run as a store keeps it (see `appendRunEvents`): its place in the run's log, type and JSON text. */
+export interface StoredRunEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: string;
+}
+
 /** A `resuming` run whose worker's lease has ended: `recover` may take it over (see `listExpiredClaims`). */
 export interface ExpiredClaim {
   readonly runId: string;
@@ -306,6 +313,22 @@ export interface DurableStore {
    * stalled), oldest lease first, at most `limit` (default 100). Reading them claims nothing.
    */
   listExpiredClaims(options: { readonly at: string; readonly limit?: number }): Promise<ExpiredClaim[]>;
+  /**
+   * Appends events of a run (in `seq` order, each above every seq stored for the run) in one transaction,
+   * then, with `keep`, drops the run's oldest events over it. What a run server streams, kept for readers of another
+   * process or of a later one (schema 5). Optional: a store without it streams from memory only.
+   */
+  appendRunEvents?(request: {
+    readonly runId: string;
+    readonly events: readonly StoredRunEvent[];
+    readonly keep?: number;
+  }): Promise<void>;
+  /** The run's stored events with a seq above `afterSeq`, in seq order, at most `limit`. */
+  readRunEvents?(request: {
+    readonly runId: string;
+    readonly afterSeq: number;
+    readonly limit: number;
+  }): Promise<StoredRunEvent[]>;
   /** Ends the claim: paused again (a later turn) or finished. Throws `ClaimLostError` if the claim is not held. */
   finishRun(request: {
     readonly runId: string;

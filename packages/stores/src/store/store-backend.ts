@@ -2,7 +2,7 @@ import type { StoreCorruptError } from '../errors/store-corrupt-error.js';
 import type { StoredJournalHead } from '../journal/journal-record.js';
 import type { DecidedCallRow, RunOwnerRow } from '../journal/run-tables-check.js';
 import type { RawJournalRow } from '../journal/verify-journal.js';
-import type { CallState, ExpiredClaim, RunStatus } from './durable-store.js';
+import type { CallState, ExpiredClaim, RunStatus, StoredRunEvent } from './durable-store.js';
 
 /** A run as a backend stores it: flat, JSON as text. */
 export interface RunRow {
@@ -114,6 +114,10 @@ export interface StoreBackend {
     | undefined;
   /** The `resuming` runs whose `leaseExpiresAt` is before `before`, oldest lease first, at most `limit`. */
   expiredClaims(before: string, limit: number): Promise<ExpiredClaim[]>;
+  /** Appends a run's events in one transaction, then (with `keep`) keeps only its last `keep` (see `appendRunEvents`). */
+  appendEvents(runId: string, events: readonly StoredRunEvent[], keep: number | undefined): Promise<void>;
+  /** The run's events above `afterSeq`, in seq order, at most `limit`. */
+  readEvents(runId: string, afterSeq: number, limit: number): Promise<StoredRunEvent[]>;
   schemaVersion(): Promise<number>;
   /** The damage this backend met in the database, if any: the store then creates and claims no run. */
   damage?(): StoreCorruptError | undefined;

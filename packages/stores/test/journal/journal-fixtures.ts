@@ -84,7 +84,8 @@ function sqliteUnderTest(file: string): JournalUnderTest {
       .replaceAll('{migrations}', 'schema_migrations')
       .replaceAll('{runs}', 'runs')
       .replaceAll('{calls}', 'run_calls')
-      .replaceAll('{items}', 'run_items');
+      .replaceAll('{items}', 'run_items')
+      .replaceAll('{events}', 'run_events');
   return {
     raw: {
       rows: async () =>
@@ -174,6 +175,7 @@ function postgresUnderTest(url: string, schema: string): JournalUnderTest {
       .replaceAll('{runs}', q('runs'))
       .replaceAll('{calls}', q('run_calls'))
       .replaceAll('{items}', q('run_items'))
+      .replaceAll('{events}', q('run_events'))
       .replace(/\?/g, () => `$${++index}`);
   };
   return {

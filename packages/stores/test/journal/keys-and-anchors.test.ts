@@ -304,7 +304,7 @@ function describeKeysAndAnchors(dialect: () => Dialect) {
       expect(cli).toMatchObject({ code: 0, stdout: expect.stringMatching(/^journal intact: 9 entries/) });
       const migrated = await reopen(d, under.cliArgs, { key: k1.key });
       try {
-        expect(await migrated.schemaVersion()).toBe(4);
+        expect(await migrated.schemaVersion()).toBe(5);
         await startPaused(world(), migrated, 'run-3');
         expect(await migrated.verifyJournal({ acceptUnkeyedUpTo: 9 })).toMatchObject({
           ok: true,
@@ -325,7 +325,9 @@ async function undoKeyedHead(
   d: Dialect,
   under: { raw: { sql(statement: string): Promise<void> }; cliArgs: readonly string[] },
 ) {
-  // Nor had it the run state's item rows (schema 4).
+  // Nor had it the run events (schema 5), nor the run state's item rows (schema 4).
+  await under.raw.sql('DROP TABLE {events}');
+  await under.raw.sql('DELETE FROM {migrations} WHERE version = 5');
   await under.raw.sql('DROP TABLE {items}');
   await under.raw.sql('ALTER TABLE {runs} DROP COLUMN items_json');
   await under.raw.sql('DELETE FROM {migrations} WHERE version = 4');

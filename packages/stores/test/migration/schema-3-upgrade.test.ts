@@ -59,7 +59,7 @@ async function loadSchema3(exec: Exec, table: (name: string) => string, migratio
 
 /** Opens the old store with this release and takes each of its runs to the end. */
 async function goOn(store: DurableStore): Promise<void> {
-  expect(await store.schemaVersion()).toBe(4);
+  expect(await store.schemaVersion()).toBe(5);
   const executions: Executions = new Map();
   const catalogue = schema3Catalogue(executions);
   const session = schema3Session();

@@ -176,9 +176,9 @@ if (url === undefined) {
         async (client) =>
           (await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).rows,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
       const again = await open(schema);
-      expect(await again.schemaVersion()).toBe(4);
+      expect(await again.schemaVersion()).toBe(5);
       await again.close();
     });
 

@@ -694,7 +694,53 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 
       it('reports its schema version', async () => {
         const { store } = await open();
-        expect(await store.schemaVersion()).toBe(4);
+        expect(await store.schemaVersion()).toBe(5);
+      });
+    });
+
+    describe('run events', () => {
+      const event = (seq: number) => ({ seq, type: seq % 2 === 0 ? 'turn-end' : 'text-delta', data: `{"n":${seq}}` });
+
+      it("appends a run's events in order, reads them after a seq, and keeps the last `keep`", async () => {
+        const { store } = await open();
+        await startPaused(world(), store, 'run-1');
+        await startPaused(world(), store, 'run-2');
+        const seqs = (events: readonly { seq: number }[]) => events.map((stored) => stored.seq);
+        // Ids as a run server gives them: large, increasing, not consecutive across its stretches.
+        const base = 1_796_292_000_000_000;
+        await store.appendRunEvents?.({ runId: 'run-1', events: [1, 2, 3].map((n) => event(base + n)), keep: 4 });
+        await store.appendRunEvents?.({ runId: 'run-2', events: [event(7)], keep: 4 });
+        await store.appendRunEvents?.({ runId: 'run-1', events: [], keep: 4 });
+        expect(await store.readRunEvents?.({ runId: 'run-1', afterSeq: 0, limit: 100 })).toEqual(
+          [1, 2, 3].map((n) => event(base + n)),
+        );
+        expect(seqs((await store.readRunEvents?.({ runId: 'run-1', afterSeq: base + 1, limit: 1 })) ?? [])).toEqual([
+          base + 2,
+        ]);
+        // Over the bound, the oldest go; another run's events are not touched.
+        await store.appendRunEvents?.({
+          runId: 'run-1',
+          events: [10, 11, 12].map((n) => event(base + 1000 + n)),
+          keep: 4,
+        });
+        expect(seqs((await store.readRunEvents?.({ runId: 'run-1', afterSeq: 0, limit: 100 })) ?? [])).toEqual([
+          base + 3,
+          base + 1010,
+          base + 1011,
+          base + 1012,
+        ]);
+        expect(await store.readRunEvents?.({ runId: 'run-2', afterSeq: 0, limit: 100 })).toEqual([event(7)]);
+        expect(await store.readRunEvents?.({ runId: 'run-3', afterSeq: 0, limit: 100 })).toEqual([]);
+      });
+
+      it('refuses an event whose seq is stored already, appending none of its batch', async () => {
+        const { store } = await open();
+        await startPaused(world(), store, 'run-1');
+        await store.appendRunEvents?.({ runId: 'run-1', events: [event(1), event(2)], keep: 100 });
+        await expect(
+          store.appendRunEvents?.({ runId: 'run-1', events: [event(3), event(2)], keep: 100 }),
+        ).rejects.toThrow();
+        expect(await store.readRunEvents?.({ runId: 'run-1', afterSeq: 0, limit: 100 })).toEqual([event(1), event(2)]);
       });
     });
 

@@ -28,6 +28,8 @@ function countingBackend() {
     },
     read: (work) => inner.read(work),
     expiredClaims: (before, limit) => inner.expiredClaims(before, limit),
+    appendEvents: (runId, events, keep) => inner.appendEvents(runId, events, keep),
+    readEvents: (runId, afterSeq, limit) => inner.readEvents(runId, afterSeq, limit),
     schemaVersion: () => inner.schemaVersion(),
     close: () => inner.close(),
   };
