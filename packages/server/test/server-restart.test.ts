@@ -1,6 +1,8 @@
 // A run server SIGKILLed with 50 runs paused on approvals and 50 runs mid-turn (25 with a tool running, 25
 // with a model request in flight), then started again over the same SQLite file: every run completes,
-// nothing runs twice, and every approval pending before the kill is listed and decided over HTTP. The
+// nothing runs twice, every approval pending before the kill is listed and decided over HTTP, and a reader
+// of a run's events cut by the kill resumes on the new process with Last-Event-ID, missing and repeating
+// nothing (the events are in the store). The
 // server is a child process on the built packages (fixtures/restart-server.mjs), on 127.0.0.1. The tool
 // and the model block in the first process, so "mid-turn" is a state the test waits for, not a timing.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSse, readAll, type SseFrame } from './support/sse.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'toolcircuit-server-restart-'));
@@ -117,7 +120,7 @@ function statuses(file: string): Record<string, number> {
 }
 
 describe('a run server killed mid-run (SIGKILL) and started again on the same SQLite store', () => {
-  it('completes every run, runs no tool twice, and keeps every pending approval decidable over HTTP', async () => {
+  it('completes every run, runs no tool twice, keeps every pending approval decidable over HTTP, and resumes an event stream', async () => {
     const file = join(root, 'runs.sqlite');
     const effects = join(root, 'effects.jsonl');
     const base = { file, effects, leaseMs: LEASE_MS };
@@ -150,6 +153,24 @@ describe('a run server killed mid-run (SIGKILL) and started again on the same SQ
       );
     }, 'every mid-turn run to reach its blocked tool or model request');
     const killedAt = performance.now();
+    // A reader follows one run whose tool is running, up to the kill (its stream is cut then).
+    const stepRun = effectsIn(effects)
+      .find((line) => line.tool === 'slow_step')
+      ?.key?.split('/')[0] as string;
+    const followed = await openSse(first.api.replace(/\/$/, ''), `/runs/${stepRun}/events`, { token: 'marie' });
+    const seen: SseFrame[] = [];
+    const following = (async () => {
+      try {
+        for (let frame = await followed.reader.next(); frame !== undefined; frame = await followed.reader.next()) {
+          seen.push(frame);
+        }
+      } catch {
+        // The connection is cut by the kill.
+      }
+    })();
+    await until(() => seen.some((frame) => frame.event === 'turn-end'), 'the reader to get the turn');
+    // Events are written in batches within 100 ms; those of the last moments before a kill may be lost.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
     expect(await Promise.all(cut)).toEqual(Array(MID).fill('cut'));
@@ -173,6 +194,20 @@ describe('a run server killed mid-run (SIGKILL) and started again on the same SQ
       // the model requests in flight are asked again, and their calls run once, here.
       expect(recovered.filter((line) => line.unknown === 1)).toHaveLength(MID / 2);
       expect(recovered.filter((line) => line.unknown === 0)).toHaveLength(MID / 2);
+
+      // The reader reconnects to the new process with the id of the last event it got: it gets the rest
+      // of the run (taken over here), nothing twice, and everything read from the start matches.
+      await following;
+      expect(seen.length).toBeGreaterThan(0);
+      const api = second.api.replace(/\/$/, '');
+      const rest = await readAll(
+        (await openSse(api, `/runs/${stepRun}/events`, { token: 'marie', lastEventId: seen.at(-1)?.id as string }))
+          .reader,
+      );
+      expect(rest.at(-1)).toEqual({ event: 'end', data: { runId: stepRun, status: 'completed' } });
+      expect(rest.some((frame) => frame.event === 'loop-end')).toBe(true);
+      const whole = await readAll((await openSse(api, `/runs/${stepRun}/events?after=0`, { token: 'marie' })).reader);
+      expect(whole).toEqual([...seen, ...rest]);
 
       // Every approval pending before the kill is listed, with the same arguments, and decided over HTTP.
       const after = await approvalsOf(second.api);
