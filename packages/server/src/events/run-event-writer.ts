@@ -1,12 +1,7 @@
 import type { DurableStore, StoredRunEvent } from '@toolcircuit/stores';
 import type { LoggedEvent } from './run-event-log.js';
 
-/**
- * Events with which what is pending is written at once: a turn's start (so a fast turn's events go out in
- * one write, with the next turn's start) and the stretch's end.
- */
-const FLUSH_AT = new Set(['turn-start', 'error', 'loop-end']);
-/** Otherwise pending events wait at most this long (a slow tool, a long streamed answer). */
+/** Pending events wait at most this long (a slow model or tool, a long streamed answer). */
 export const MAX_WAIT_MS = 100;
 /** Pending events written at once whatever the time (a long streamed answer). */
 const MAX_PENDING = 256;
@@ -39,12 +34,16 @@ export class RunEventWriter {
     this.#onError = onError;
   }
 
-  /** Takes one logged event of a run; writes the batch at a turn's start, the stretch's end, or soon. */
+  /**
+   * Takes one logged event of a run. A turn's events are written together when the next turn starts (a
+   * fast turn: one write), the last turn's with the stretch's end (`settle`), or within `MAX_WAIT_MS`.
+   */
   add(runId: string, event: LoggedEvent): void {
     const batch = this.#runs.get(runId) ?? { pending: [], chain: Promise.resolve(), timer: undefined, sinceTrim: 0 };
     this.#runs.set(runId, batch);
+    if (event.type === 'turn-start' && batch.pending.length > 0) this.#flush(runId, batch, false);
     batch.pending.push({ seq: event.seq, type: event.type, data: event.data });
-    if (FLUSH_AT.has(event.type) || batch.pending.length >= MAX_PENDING) this.#flush(runId, batch, false);
+    if (batch.pending.length >= MAX_PENDING) this.#flush(runId, batch, false);
     else if (batch.timer === undefined) {
       batch.timer = setTimeout(() => this.#flush(runId, batch, false), MAX_WAIT_MS);
       batch.timer.unref?.();
@@ -68,12 +67,13 @@ export class RunEventWriter {
   #flush(runId: string, batch: RunBatch, last: boolean): void {
     if (batch.timer !== undefined) clearTimeout(batch.timer);
     batch.timer = undefined;
-    if (batch.pending.length === 0) return;
     const events = batch.pending;
     batch.pending = [];
     batch.sinceTrim += events.length;
-    // Trimming reads the run's newest rows: done once in a while rather than with every write.
-    const trim = last || batch.sinceTrim >= TRIM_EVERY;
+    // Trimming reads the run's newest rows: done at the stretch's end and every TRIM_EVERY events, not with
+    // every write.
+    const trim = batch.sinceTrim > 0 && (last || batch.sinceTrim >= TRIM_EVERY);
+    if (events.length === 0 && !trim) return;
     if (trim) batch.sinceTrim = 0;
     batch.chain = batch.chain.then(() =>
       this.#store.appendRunEvents({ runId, events, ...(trim ? { keep: this.#keep } : {}) }).catch((error: unknown) => {

@@ -430,8 +430,8 @@ export class BackedStore implements DurableStore {
     readonly events: readonly StoredRunEvent[];
     readonly keep?: number;
   }): Promise<void> {
-    if (request.events.length === 0) return;
     const keep = request.keep === undefined ? undefined : Math.max(1, request.keep);
+    if (request.events.length === 0 && keep === undefined) return;
     await this.#backend.appendEvents(request.runId, request.events, keep);
   }
 

@@ -315,7 +315,7 @@ export interface DurableStore {
   listExpiredClaims(options: { readonly at: string; readonly limit?: number }): Promise<ExpiredClaim[]>;
   /**
    * Appends events of a run (in `seq` order, each above every seq stored for the run) in one transaction,
-   * then, with `keep`, drops the run's oldest events over it. What a run server streams, kept for readers of another
+   * then, with `keep`, drops the run's oldest events over it (no events and a `keep`: only that). What a run server streams, kept for readers of another
    * process or of a later one (schema 5). Optional: a store without it streams from memory only.
    */
   appendRunEvents?(request: {
