@@ -53,12 +53,12 @@ function addedCpuRow(order: number, backend: ServerFigures['backend']): GoalRow 
   };
 }
 
-export const serverSqliteCpuGoal: GoalRow = addedCpuRow(60, 'SQLite');
-export const serverPostgresCpuGoal: GoalRow = addedCpuRow(61, 'PostgreSQL');
+export const serverSqliteCpuGoal: GoalRow = addedCpuRow(55, 'SQLite');
+export const serverPostgresCpuGoal: GoalRow = addedCpuRow(56, 'PostgreSQL');
 
 /** From the client sending the approval to the tool starting in the server's process (one machine clock). */
 export const serverDecisionLatencyGoal: GoalRow = {
-  order: 62,
+  order: 57,
   path: '`@toolcircuit/server` on SQLite, 200 concurrent runs: decision sent over HTTP → the irreversible tool starts',
   goal: `p95 ≤ ${SERVER_DECISION_P95_MS} ms`,
   phases: ['server'],
