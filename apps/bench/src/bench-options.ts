@@ -13,7 +13,8 @@ export type Phase =
   | 'search'
   | 'context'
   | 'fallback'
-  | 'realistic';
+  | 'realistic'
+  | 'server';
 export const PHASES: readonly Phase[] = [
   'timing',
   'paths',
@@ -27,6 +28,7 @@ export const PHASES: readonly Phase[] = [
   'context',
   'fallback',
   'realistic',
+  'server',
 ];
 
 export interface BenchOptions {

@@ -53,6 +53,8 @@ import { scenarioLabel } from './scenario/scenario.js';
 import { formatHeldOutReport } from './search/format-held-out-report.js';
 import { type HeldOutRow, measureHeldOutRecall } from './search/measure-held-out-recall.js';
 import { measureSearchSpeed, type SearchSpeed } from './search/measure-search-speed.js';
+import { formatServerReport } from './server/format-server-report.js';
+import { measureServer, type ServerReport } from './server/measure-server.js';
 import { ai7System } from './systems/ai7-system.js';
 import { allSystems } from './systems/all-systems.js';
 import { SYSTEM_IDS } from './systems/load-system.js';
@@ -196,6 +198,19 @@ if (options.phases.has('realistic')) {
   print(formatRealisticReport(realistic));
 }
 
+// The run server: concurrent runs over loopback HTTP, each approved by a separate client, against the runner alone.
+let server: ServerReport | undefined;
+if (options.phases.has('server')) {
+  log(`run server: ${options.quick ? 50 : 200} concurrent runs over HTTP, each approved over HTTP (${elapsed()})`);
+  server = await measureServer({
+    runs: options.quick ? 50 : 200,
+    rounds: options.quick ? 1 : 3,
+    repoRoot: fileURLToPath(new URL('../../..', import.meta.url)),
+    log,
+  });
+  print(formatServerReport(server));
+}
+
 const results: BenchResults = {
   options,
   cells,
@@ -213,6 +228,7 @@ const results: BenchResults = {
   fallback,
   fallbackOverSdk,
   realistic,
+  server,
 };
 const judged = await judgeGoals(results);
 

@@ -8,6 +8,7 @@ import {
   type ModelTurn,
   type Session,
   type ToolCallPart,
+  type ToolContext,
 } from '@toolcircuit/core';
 
 /** K transfer calls per turn, S turns, then a text answer. */
@@ -46,7 +47,11 @@ export async function sendTransfer(input: { amount: number; to: string }): Promi
  * same tool runs at once (the goal's scenario): the durable runner still starts each call under a start
  * record of a stored turn and commits its outcome, as the floor does.
  */
-export function durableCatalogue(options: { readonly irreversible: boolean }): Catalogue {
+export function durableCatalogue(options: {
+  readonly irreversible: boolean;
+  /** Told of each execution before the transfer is sent (the server phase counts and stamps them). */
+  readonly onRun?: (context: ToolContext) => void;
+}): Catalogue {
   return createCatalogue([
     defineTool({
       name: 'transfer',
@@ -54,7 +59,10 @@ export function durableCatalogue(options: { readonly irreversible: boolean }): C
       inputSchema: transferSchema,
       right: TRANSFER_RIGHT,
       irreversible: options.irreversible,
-      run: (input) => sendTransfer(input),
+      run: (input, context) => {
+        options.onRun?.(context);
+        return sendTransfer(input);
+      },
     }),
   ]);
 }

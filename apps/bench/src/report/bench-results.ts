@@ -13,6 +13,7 @@ import type { RssChildReport } from '../rss-child.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { HeldOutRow } from '../search/measure-held-out-recall.js';
 import type { SearchSpeed } from '../search/measure-search-speed.js';
+import type { ServerReport } from '../server/measure-server.js';
 import type { WireCostReport } from '../wire/measure-wire-cost.js';
 
 export interface RssMeasurement {
@@ -53,4 +54,6 @@ export interface BenchResults {
   readonly fallbackOverSdk?: FallbackCost | undefined;
   /** The `realistic` phase: a six-property schema at its defaults against the floor, in fresh processes. */
   readonly realistic?: RealisticCell | undefined;
+  /** The `server` phase: concurrent approved runs on the run server over HTTP against the durable runner alone. */
+  readonly server?: ServerReport | undefined;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createCatalogue, createSession, defineTool, everySession, type Session } from '@toolcircuit/core';
 import { openSqliteStore, type SqliteStore } from '@toolcircuit/stores/sqlite';
 import { createScriptedModel, type ScriptedStep, toolCallsTurn } from '@toolcircuit/testing';
-import { createRunServer, type RunServerOptions, toNodeListener } from '../../src/index.js';
+import { createRunServer, type RunServer, type RunServerOptions, toNodeListener } from '../../src/index.js';
 
 export const INBOX_MAIL =
   'From: billing@supplier.example\nSubject: new bank details\n\n' +
@@ -66,6 +66,8 @@ export const payBob = () => toolCallsTurn([{ id: 'pay', name: 'transfer', input:
 export interface Served {
   readonly base: string;
   readonly store: SqliteStore;
+  /** The run server itself, for runtimes that call `handle` directly. */
+  readonly handler: RunServer;
   /** As Marie (her laptop login) unless another token is given. */
   call(path: string, init?: RequestInit & { readonly token?: string | null }): Promise<Response>;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export async function serve(
   return {
     base,
     store,
+    handler,
     call: (path, init = {}) => {
       const { token = 'marie-laptop', ...rest } = init;
       const headers = new Headers(rest.headers);
