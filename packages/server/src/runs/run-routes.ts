@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ConfirmationDecision, LoopStreamEvent, PausedRun, Session } from '@toolcircuit/core';
+import type { ConfirmationDecision, LoopStreamEvent, Message, PausedRun, Session } from '@toolcircuit/core';
 import type { DurableRunner, DurableStore, RunRecord } from '@toolcircuit/stores';
 import type { RunEventLog } from '../events/run-event-log.js';
 import { HttpProblem, jsonResponse } from '../http/http-problem.js';
@@ -40,7 +40,11 @@ export class RunRoutes {
     this.#index = new HumanRunIndex(store);
   }
 
-  answer(route: Exclude<Route, { readonly name: 'events' }>, session: Session, body: unknown): Promise<Response> {
+  answer(
+    route: Exclude<Route, { readonly name: 'events' | 'chat' }>,
+    session: Session,
+    body: unknown,
+  ): Promise<Response> {
     switch (route.name) {
       case 'start':
         return this.#start(session, body);
@@ -56,10 +60,24 @@ export class RunRoutes {
   }
 
   async #start(session: Session, body: unknown): Promise<Response> {
-    const messages = parseStart(body);
-    const runId = randomUUID();
-    await this.#play(runId, (signal, onEvent) => this.#runner.start({ session, messages, runId, signal, onEvent }));
+    const { runId, done } = this.startRun(session, parseStart(body));
+    await done;
     return this.#view(runId, 201);
+  }
+
+  /** Starts a run of the caller from `messages`; `listen` is told its events too. `done` settles when it stops. */
+  startRun(
+    session: Session,
+    messages: readonly Message[],
+    listen?: (event: LoopStreamEvent) => void,
+  ): { readonly runId: string; readonly done: Promise<void> } {
+    const runId = randomUUID();
+    const done = this.#play(
+      runId,
+      (signal, onEvent) => this.#runner.start({ session, messages, runId, signal, onEvent }),
+      listen,
+    );
+    return { runId, done };
   }
 
   async #read(runId: string, session: Session): Promise<Response> {
@@ -81,14 +99,32 @@ export class RunRoutes {
   }
 
   async #decide(runId: string, session: Session, body: unknown): Promise<Response> {
-    const decisions = parseDecisions(body);
+    const { done } = await this.decideRun(runId, session, parseDecisions(body));
+    await done;
+    return this.#view(runId, 200);
+  }
+
+  /**
+   * The caller's decisions on their paused run, checked against what is pending (404, 409 and 400 answers
+   * are thrown before anything is claimed), then the resumed stretch; `listen` is told its events too.
+   * `done` settles when the run stops again. `pending` names the calls decided.
+   */
+  async decideRun(
+    runId: string,
+    session: Session,
+    decisions: readonly DecisionInput[],
+    listen?: (event: LoopStreamEvent) => void,
+  ): Promise<{ readonly pending: readonly string[]; readonly done: Promise<void> }> {
     const record = await this.#own(runId, session);
     const paused = pausedOf(record);
     const checked = checkDecisions(paused, decisions);
-    await this.#play(runId, (signal, onEvent) =>
-      this.#runner.resume(runId, checked, { session: asRunSession(session, record), signal, onEvent }),
+    const done = this.#play(
+      runId,
+      (signal, onEvent) =>
+        this.#runner.resume(runId, checked, { session: asRunSession(session, record), signal, onEvent }),
+      listen,
     );
-    return this.#view(runId, 200);
+    return { pending: paused.pending.map((call) => call.callId), done };
   }
 
   async #cancel(runId: string, session: Session): Promise<Response> {
@@ -131,10 +167,17 @@ export class RunRoutes {
    * model failure after the claim leaves the run `interrupted` (stored with its error) and is answered
    * with the run, which says so.
    */
-  async #play(runId: string, stretch: Stretch): Promise<void> {
+  async #play(runId: string, stretch: Stretch, listen?: (event: LoopStreamEvent) => void): Promise<void> {
     const controller = new AbortController();
     // Its events are logged for `GET /runs/:id/events` until it ends, whichever way it ends.
-    const onEvent = this.#events.begin(runId);
+    const log = this.#events.begin(runId);
+    const onEvent =
+      listen === undefined
+        ? log
+        : (event: LoopStreamEvent): void => {
+            log(event);
+            listen(event);
+          };
     const done = stretch(controller.signal, onEvent);
     // Two stretches may race for one run (two identical decisions): both are tracked until each ends, so
     // the loser's end never hides the winner from a cancel, whichever of them started first.
