@@ -3,7 +3,7 @@
 // handler over HTTP on 127.0.0.1 and a real SQLite store. Synthetic: every prompt and answer is written here.
 
 import { toolResultText } from '@toolcircuit/core';
-import { textTurn, toolCallsTurn } from '@toolcircuit/testing';
+import { createScriptedStreamingModel, textTurn, toolCallsTurn } from '@toolcircuit/testing';
 import {
   AbstractChat,
   type ChatState,
@@ -21,10 +21,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function served(steps: Parameters<typeof serve>[1], executions: unknown[]) {
+async function served(steps: Parameters<typeof serve>[1], executions: unknown[], extra?: Parameters<typeof serve>[3]) {
   const temp = tempStoreFile();
   cleanups.push(temp.remove);
-  const server = await serve(temp.file, steps, executions);
+  const server = await serve(temp.file, steps, executions, extra);
   cleanups.push(() => server.close());
   return server;
 }
@@ -281,6 +281,97 @@ describe('chat route (AI SDK UI message stream)', () => {
     const done = await exchange(server, 'chat-o', body.messages, body.messages[1]);
     expect(toolPart(done).state).toBe('output-available');
     expect(executions).toHaveLength(1);
+  });
+
+  it('a streaming model: reasoning, text and the call arrive as deltas, each part started and ended once, in steps', async () => {
+    const executions: unknown[] = [];
+    const thinking = {
+      ...toolCallsTurn([{ id: 'pay', name: 'transfer', input: { amount: 10, to: 'bob' } }], {
+        text: 'Paying Bob his 10 now.',
+      }),
+    };
+    const turn = {
+      ...thinking,
+      content: [{ type: 'reasoning' as const, text: 'Bob is owed 10.' }, ...thinking.content],
+    };
+    const model = createScriptedStreamingModel([turn, textTurn('Sent 10 to Bob, as asked.')], { fragmentLength: 4 });
+    const server = await served([], executions, { model });
+    const user = ask('Pay 10 to Bob.');
+    const response = await postChat(server, { id: 'chat-stream', messages: [user] });
+    const chunks = (await response.text())
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: {'))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)));
+    const types = chunks.map((chunk) => chunk.type);
+    // Deltas, not one piece: the model's fragments of 4 characters reach the page as they came.
+    expect(types.filter((type) => type === 'reasoning-delta').length).toBeGreaterThan(1);
+    expect(types.filter((type) => type === 'text-delta').length).toBeGreaterThan(1);
+    expect(types.filter((type) => type === 'tool-input-delta').length).toBeGreaterThan(1);
+    const order = types.filter((type) => !type.endsWith('-delta'));
+    expect(order).toEqual([
+      'start',
+      'start-step',
+      'reasoning-start',
+      'reasoning-end',
+      'text-start',
+      'text-end',
+      'tool-input-start',
+      'tool-input-available',
+      'finish-step',
+      'data-toolcircuit-approval',
+      'tool-approval-request',
+      'finish',
+    ]);
+    const joined = (type: string, field: string) =>
+      chunks
+        .filter((chunk) => chunk.type === type)
+        .map((chunk) => chunk[field])
+        .join('');
+    expect(joined('reasoning-delta', 'delta')).toBe('Bob is owed 10.');
+    expect(joined('text-delta', 'delta')).toBe('Paying Bob his 10 now.');
+    expect(JSON.parse(joined('tool-input-delta', 'inputTextDelta'))).toEqual({ amount: 10, to: 'bob' });
+
+    // The same chunks through the SDK's reader, then approved: the streamed answer continues that message.
+    let asked: UIMessage | undefined;
+    for await (const read of readUIMessageStream({ stream: ReadableStream.from(chunks) })) asked = read;
+    expect(toolPart(asked as UIMessage).state).toBe('approval-requested');
+    expect((asked as UIMessage).parts.find((part) => part.type === 'reasoning')).toMatchObject({
+      text: 'Bob is owed 10.',
+    });
+    const approved = answered(asked as UIMessage, true);
+    const done = await exchange(server, 'chat-stream', [user, approved], approved);
+    expect(done.parts.filter((p) => p.type === 'text').map((p: AnyPart) => p.text)).toEqual([
+      'Paying Bob his 10 now.',
+      'Sent 10 to Bob, as asked.',
+    ]);
+    expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
+  });
+
+  it('a model that fails: the stream says so in an error chunk and finishes with "error"; the run is interrupted', async () => {
+    const executions: unknown[] = [];
+    const server = await served(
+      [
+        () => {
+          throw new Error('the provider is down');
+        },
+      ],
+      executions,
+    );
+    const response = await postChat(server, { id: 'chat-fail', messages: [ask('Pay 10 to Bob.')] });
+    expect(response.status).toBe(200);
+    const chunks = (await response.text())
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: {'))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)));
+    const error = chunks.find((chunk) => chunk.type === 'error');
+    expect(error.errorText).toMatch(/the provider is down/);
+    expect(chunks.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: 'error',
+      messageMetadata: { status: 'interrupted' },
+    });
+    const runId = chunks[0].messageMetadata.runId;
+    expect((await json(await server.call(`/runs/${runId}`))).run.status).toBe('interrupted');
   });
 
   it('bad bodies are answered with the JSON errors and their stable codes, and start nothing', async () => {
