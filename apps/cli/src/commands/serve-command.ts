@@ -150,8 +150,6 @@ export const serveCommand: Command = {
           `toolcircuit serve: ${loaded.catalogue.names.length} tool(s) on ${formatModelSpec(modelConfig)}${replay === undefined ? '' : ` (replayed from ${replayArg})`}; runs in ${opened.label}`,
           `api: ${url}`,
           token === undefined ? `inbox: ${url} (sign-in through ${authArg})` : `inbox: ${url}#token=${token}`,
-          // The same page's useChat chat (POST /chat, the AI SDK UI message stream), same sign-in.
-          token === undefined ? `chat: ${url}chat.html` : `chat: ${url}chat.html#token=${token}`,
           ...(token === undefined
             ? []
             : [`login token: ${token} (for ${local.humanId}; keep it to yourself, it is made anew at each start)`]),

@@ -105,7 +105,8 @@ export class ChatRoute {
           finishReason: finishReason(record?.status),
           messageMetadata: { runId, status: record?.status ?? 'unknown' },
         });
-        if (open) controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+        if (!open) return; // cancelled by the reader: nothing more to close
+        controller.enqueue(encoder.encode('data: [DONE]\n\n'));
         open = false;
         controller.close();
       },
