@@ -260,6 +260,23 @@ describe('chat route (AI SDK UI message stream)', () => {
     expect(executions).toEqual([{ amount: 4411, to: 'mallory-offshore-77' }]);
   });
 
+  it('two tabs send the same approval at once: one streams the continuation, the other gets 409; the tool ran once', async () => {
+    const executions: unknown[] = [];
+    const server = await served([payBob(), textTurn('Sent 10 to Bob.')], executions);
+    const user = ask('Pay 10 to Bob.');
+    const asked = await exchange(server, 'chat-t', [user]);
+    const body = { id: 'chat-t', messages: [user, answered(asked, true)], trigger: 'submit-message' };
+    const [a, b] = await Promise.all([postChat(server, body), postChat(server, body, 'marie-phone')]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const [won, lost] = a.status === 200 ? [a, b] : [b, a];
+    expect(['decision_conflict', 'run_not_paused']).toContain((await json(lost)).error.code);
+    const streamed = await won.text();
+    expect(streamed).toContain('"type":"tool-output-available"');
+    expect(streamed).toContain('Sent 10 to Bob.');
+    expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
+  });
+
   it("another human never reaches the chat's run: their approval response is 404 and decides nothing; an approval of another chat is 404", async () => {
     const executions: unknown[] = [];
     const server = await served([payBob(), textTurn('Sent.')], executions);
