@@ -1,8 +1,9 @@
-import type { LoopStreamEvent, Session } from '@toolcircuit/core';
+import type { Session } from '@toolcircuit/core';
 import type { DurableStore, RunRecord, RunStatus } from '@toolcircuit/stores';
 import type { RunRoutes } from '../runs/run-routes.js';
 import { pendingOf } from '../runs/run-view.js';
 import { approvalIdOf } from './approval-id.js';
+import { EventQueue } from './event-queue.js';
 import { parseChatRequest } from './parse-chat-request.js';
 import { type UiChunk, UiChunkWriter } from './ui-chunk-writer.js';
 
@@ -136,35 +137,4 @@ function approvalChunks(chatId: string, record: RunRecord): UiChunk[] {
       { type: 'tool-approval-request', approvalId, toolCallId: approval.callId },
     ];
   });
-}
-
-/** The events of a stretch, in order, from a listener that must never block or throw into the loop. */
-class EventQueue {
-  readonly #events: LoopStreamEvent[] = [];
-  #wake: (() => void) | undefined;
-  #resolveFirst: (() => void) | undefined;
-  readonly first = new Promise<void>((resolve) => {
-    this.#resolveFirst = resolve;
-  });
-
-  readonly push = (event: LoopStreamEvent): void => {
-    this.#events.push(event);
-    this.#resolveFirst?.();
-    this.#wake?.();
-  };
-
-  async next(): Promise<LoopStreamEvent> {
-    for (;;) {
-      const event = this.#events.shift();
-      if (event !== undefined) return event;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      this.#wake = undefined;
-    }
-  }
-
-  drain(): LoopStreamEvent[] {
-    return this.#events.splice(0);
-  }
 }

@@ -1,24 +1,8 @@
+import type { ApprovalView } from '@toolcircuit/server';
 import { useState } from 'react';
 
-/** The informed request the server sends in the `data-toolcircuit-approval` part (its `ApprovalView`). */
-export interface ApprovalData {
-  readonly approvalId: string;
-  readonly runId: string;
-  readonly callId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-  readonly inputDigest: string;
-  readonly taintDigest?: string;
-  readonly gatedBecause?: 'irreversible' | 'sensitive';
-  readonly untrustedSources: readonly {
-    readonly callId: string;
-    readonly toolName: string;
-    readonly turn: number;
-    readonly excerpt: string;
-    readonly truncated: boolean;
-  }[];
-  readonly flaggedArguments: readonly { readonly path: string; readonly value: unknown; readonly decoded?: string }[];
-}
+/** The informed request the server sends in the `data-toolcircuit-approval` part: its approval, and the id. */
+export type ApprovalData = ApprovalView & { readonly approvalId: string };
 
 /**
  * One held call: the exact arguments, and once untrusted content is in the run, the sources with the values
