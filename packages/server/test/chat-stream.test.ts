@@ -2,8 +2,8 @@
 // reader, and its `AbstractChat` (what `useChat` runs) with `addToolApprovalResponse`, against the real
 // handler over HTTP on 127.0.0.1 and a real SQLite store. Synthetic: every prompt and answer is written here.
 
-import { toolResultText } from '@toolcircuit/core';
-import { createScriptedStreamingModel, textTurn, toolCallsTurn } from '@toolcircuit/testing';
+import { ProviderError, toolResultText } from '@toolcircuit/core';
+import { createScriptedModel, createScriptedStreamingModel, textTurn, toolCallsTurn } from '@toolcircuit/testing';
 import {
   AbstractChat,
   type ChatState,
@@ -275,6 +275,67 @@ describe('chat route (AI SDK UI message stream)', () => {
     expect(streamed).toContain('"type":"tool-output-available"');
     expect(streamed).toContain('Sent 10 to Bob.');
     expect(executions).toEqual([{ amount: 10, to: 'bob' }]);
+  });
+
+  it("a model that repeats a call id: the first call's part keeps its own arguments, the repeat is refused as its own part, the approval binds the first", async () => {
+    const executions: unknown[] = [];
+    const twice = toolCallsTurn([
+      { id: 'pay', name: 'transfer', input: { amount: 10, to: 'bob' } },
+      { id: 'pay', name: 'transfer', input: { amount: 20, to: 'carol' } },
+    ]);
+    for (const model of [
+      createScriptedModel([twice, textTurn('Sent.')]),
+      createScriptedStreamingModel([twice, textTurn('Sent.')]),
+    ]) {
+      const server = await served([], executions, { model });
+      const user = ask('Pay Bob and Carol.');
+      const asked = await exchange(server, 'chat-dup', [user]);
+      const parts = asked.parts.filter((part: AnyPart) => part.type === 'dynamic-tool') as AnyPart[];
+      expect(parts.map((part) => [part.toolCallId === 'pay', part.state, part.input])).toEqual([
+        [true, 'approval-requested', { amount: 10, to: 'bob' }],
+        [false, 'output-error', { amount: 20, to: 'carol' }],
+      ]);
+      expect(parts[1].errorText).toMatch(/reuses the id "pay"/);
+      expect(approvalData(asked).data.input).toEqual({ amount: 10, to: 'bob' });
+      const approved = answered(asked, true);
+      const done = await exchange(server, 'chat-dup', [user, approved], approved);
+      expect(toolPart(done)).toMatchObject({ toolCallId: 'pay', state: 'output-available', output: 'sent 10 to bob' });
+      expect(executions.splice(0)).toEqual([{ amount: 10, to: 'bob' }]);
+    }
+  });
+
+  it("a retried model request: the failed attempt's step is reset, and the retry's call (same id) is shown and held", async () => {
+    const executions: unknown[] = [];
+    const overloaded = new ProviderError({ provider: 'scripted', code: 'overloaded', message: '529', retryable: true });
+    const cut = {
+      events: [
+        { type: 'text-delta' as const, text: 'Paying ' },
+        { type: 'tool-call-start' as const, id: 'pay', name: 'transfer', index: 0 },
+        { type: 'tool-call-delta' as const, id: 'pay', argumentsDelta: '{"amount":99' },
+        { type: 'error' as const, error: overloaded },
+      ],
+    };
+    const model = createScriptedStreamingModel([cut, payBob()]);
+    const server = await served([], executions, { model, retry: { attempts: 2, baseDelayMs: 0, jitter: 'none' } });
+    const response = await postChat(server, { id: 'chat-retry', messages: [ask('Pay 10 to Bob.')] });
+    const chunks = (await response.text())
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: {'))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)));
+    expect(chunks.map((chunk) => chunk.type)).toContain('reset-step');
+    let asked: UIMessage | undefined;
+    for await (const read of readUIMessageStream({ stream: ReadableStream.from(chunks) })) asked = read;
+    const parts = (asked as UIMessage).parts.filter(
+      (part) => part.type !== 'step-start' && part.type !== 'data-toolcircuit-approval',
+    );
+    expect(parts).toEqual([
+      expect.objectContaining({
+        type: 'dynamic-tool',
+        toolCallId: 'pay',
+        state: 'approval-requested',
+        input: { amount: 10, to: 'bob' },
+      }),
+    ]);
   });
 
   it("another human never reaches the chat's run: their approval response is 404 and decides nothing; an approval of another chat is 404", async () => {

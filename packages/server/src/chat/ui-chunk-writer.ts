@@ -16,33 +16,45 @@ export class UiChunkWriter {
   #parts = 0;
   /** The calls whose part the page has: started in this stream, or (for a continuation) in the message it continues. */
   readonly #started: Set<string>;
+  /** The calls whose input is complete: a later start, delta or end of the same id is a repeat. */
+  readonly #ended: Set<string>;
+  /** The calls of the current step: forgotten when a retry voids the step. */
+  #step = new Set<string>();
 
   constructor(known: Iterable<string> = []) {
     this.#started = new Set(known);
+    this.#ended = new Set(known);
   }
 
   of(event: LoopStreamEvent): UiChunk[] {
     switch (event.type) {
       case 'turn-start':
+        this.#step = new Set();
         return [{ type: 'start-step' }];
       case 'text-delta':
         return [...this.#into('text', event.turn), { type: 'text-delta', id: this.#id(), delta: event.text }];
       case 'reasoning-delta':
         return [...this.#into('reasoning', event.turn), { type: 'reasoning-delta', id: this.#id(), delta: event.text }];
       case 'tool-call-start':
-        this.#started.add(event.id);
+        // A model that repeats an id: the page has a part of that id already, which the repeat would
+        // overwrite with other arguments. The loop refuses the repeat under a new id (its part comes then).
+        if (this.#started.has(event.id)) return [];
+        this.#begin(event.id);
         return [
           ...this.#close(),
           { type: 'tool-input-start', toolCallId: event.id, toolName: event.name, dynamic: true },
         ];
       case 'tool-call-delta':
+        if (this.#ended.has(event.id)) return [];
         return [{ type: 'tool-input-delta', toolCallId: event.id, inputTextDelta: event.argumentsDelta }];
       case 'tool-call-end': {
+        if (this.#ended.has(event.id)) return [];
         // A model that does not stream its calls gives only the end: the part starts here.
         const start = this.#started.has(event.id)
           ? []
           : [{ type: 'tool-input-start', toolCallId: event.id, toolName: event.name, dynamic: true }];
-        this.#started.add(event.id);
+        this.#begin(event.id);
+        this.#ended.add(event.id);
         const call = { toolCallId: event.id, toolName: event.name, input: event.input ?? {}, dynamic: true };
         return [
           ...this.#close(),
@@ -57,6 +69,11 @@ export class UiChunkWriter {
       case 'retry':
         // The failed attempt's deltas and calls are void: the page drops its step's parts.
         this.#open = undefined;
+        for (const id of this.#step) {
+          this.#started.delete(id);
+          this.#ended.delete(id);
+        }
+        this.#step = new Set();
         return [{ type: 'reset-step' }];
       case 'call-verdict':
         return [...this.#close(), ...this.#unseen(event.call), ...verdictChunks(event)];
@@ -79,12 +96,18 @@ export class UiChunkWriter {
    */
   #unseen(call: ToolCallPart): UiChunk[] {
     if (this.#started.has(call.id)) return [];
-    this.#started.add(call.id);
+    this.#begin(call.id);
+    this.#ended.add(call.id);
     const part = { toolCallId: call.id, toolName: call.name, dynamic: true };
     return [
       { type: 'tool-input-start', ...part },
       { type: 'tool-input-available', ...part, input: call.input ?? {} },
     ];
+  }
+
+  #begin(id: string): void {
+    this.#started.add(id);
+    this.#step.add(id);
   }
 
   #into(kind: 'text' | 'reasoning', turn: number): UiChunk[] {

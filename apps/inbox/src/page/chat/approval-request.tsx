@@ -40,7 +40,9 @@ export function ApprovalRequest({
       <h3>Arguments</h3>
       <pre className="arguments" data-arguments="">
         <Marked
-          text={JSON.stringify(input, null, 2)}
+          // The server's copy of the arguments, the ones the approval's digests bind; the tool part's own
+          // input is what the stream said while the model wrote the call.
+          text={JSON.stringify(data?.input ?? input, null, 2)}
           values={(data?.flaggedArguments ?? []).map((argument) => JSON.stringify(argument.value))}
         />
       </pre>
