@@ -1,5 +1,6 @@
 import type { Session } from '@toolcircuit/core';
 import { createDurableRunner } from '@toolcircuit/stores';
+import { ChatRoute } from './chat/chat-route.js';
 import { InvalidServerOptionError } from './errors/invalid-server-option-error.js';
 import { MissingServerOptionError } from './errors/missing-server-option-error.js';
 import { DEFAULT_MAX_EVENTS_PER_RUN, RunEventLog } from './events/run-event-log.js';
@@ -60,6 +61,7 @@ export function createRunServer(options: RunServerOptions): RunServer {
     writer,
   );
   const eventRoute = new RunEventsRoute(runnerOptions.store, events);
+  const chatRoute = new ChatRoute(routes, runnerOptions.store);
   // Started with the server: the runs a dead process left mid-turn are taken over at once, then the sweep
   // goes on while the server lives.
   const sweep =
@@ -78,6 +80,8 @@ export function createRunServer(options: RunServerOptions): RunServer {
     if (route.write) checkOrigin(request, allowedOrigins);
     if (route.name === 'events') return eventRoute.answer(route.runId, session, request);
     const body = route.write ? await readJsonBody(request, limit) : undefined;
+    // A chat stream's failure comes after its answer began: told to `onError` as a 500 would be.
+    if (route.name === 'chat') return chatRoute.answer(session, body, (error) => reportQuietly(report, error, request));
     return routes.answer(route, session, body);
   }
 
@@ -88,11 +92,7 @@ export function createRunServer(options: RunServerOptions): RunServer {
       } catch (error) {
         if (error instanceof HttpProblem) return problemResponse(error);
         // Not the caller's fault; the details go to the server's log, not into the answer.
-        try {
-          report(error, request);
-        } catch {
-          // A failing reporter must not turn a 500 into a thrown handler.
-        }
+        reportQuietly(report, error, request);
         return jsonResponse(500, { error: { code: 'internal_error', message: 'the server failed to answer.' } });
       }
     },
@@ -100,6 +100,14 @@ export function createRunServer(options: RunServerOptions): RunServer {
       await sweep?.stop();
     },
   };
+}
+
+function reportQuietly(report: (error: unknown, request: Request) => void, error: unknown, request: Request): void {
+  try {
+    report(error, request);
+  } catch {
+    // A failing reporter must not turn a 500 into a thrown handler.
+  }
 }
 
 async function sessionOf(authenticate: Authenticate, request: Request): Promise<Session> {

@@ -7,7 +7,8 @@ export type Route =
   | { readonly name: 'decide'; readonly write: true; readonly runId: string }
   | { readonly name: 'cancel'; readonly write: true; readonly runId: string }
   | { readonly name: 'events'; readonly write: false; readonly runId: string }
-  | { readonly name: 'approvals'; readonly write: false };
+  | { readonly name: 'approvals'; readonly write: false }
+  | { readonly name: 'chat'; readonly write: true };
 
 /** The route of a request: 404 for an unknown path, 405 (with `Allow`) for a known path and another method. */
 export function matchRoute(request: Request): Route {
@@ -16,6 +17,7 @@ export function matchRoute(request: Request): Route {
   const method = request.method.toUpperCase();
   const [first, id, action] = parts;
   if (parts.length === 1 && first === 'runs') return only(method, 'POST', { name: 'start', write: true });
+  if (parts.length === 1 && first === 'chat') return only(method, 'POST', { name: 'chat', write: true });
   if (parts.length === 1 && first === 'approvals') return only(method, 'GET', { name: 'approvals', write: false });
   if (first === 'runs' && id !== undefined && parts.length <= 3) {
     const runId = decoded(id);

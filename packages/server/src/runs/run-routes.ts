@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ConfirmationDecision, LoopStreamEvent, PausedRun, Session } from '@toolcircuit/core';
+import type { ConfirmationDecision, LoopStreamEvent, Message, PausedRun, Session } from '@toolcircuit/core';
 import type { DurableRunner, DurableRunResult, DurableStore, RunRecord } from '@toolcircuit/stores';
 import type { RunEventLog } from '../events/run-event-log.js';
 import type { RunEventWriter } from '../events/run-event-writer.js';
@@ -71,10 +71,24 @@ export class RunRoutes {
   }
 
   async #start(session: Session, body: unknown): Promise<Response> {
-    const messages = parseStart(body);
-    const runId = randomUUID();
-    await this.#play(runId, (signal, onEvent) => this.#runner.start({ session, messages, runId, signal, onEvent }));
+    const { runId, done } = this.startRun(session, parseStart(body));
+    await done;
     return this.#view(runId, 201);
+  }
+
+  /** Starts a run of the caller from `messages`; `listen` is told its events too. `done` settles when it stops. */
+  startRun(
+    session: Session,
+    messages: readonly Message[],
+    listen?: (event: LoopStreamEvent) => void,
+  ): { readonly runId: string; readonly done: Promise<void> } {
+    const runId = randomUUID();
+    const done = this.#play(
+      runId,
+      (signal, onEvent) => this.#runner.start({ session, messages, runId, signal, onEvent }),
+      listen,
+    );
+    return { runId, done };
   }
 
   async #read(runId: string, session: Session): Promise<Response> {
@@ -96,14 +110,32 @@ export class RunRoutes {
   }
 
   async #decide(runId: string, session: Session, body: unknown): Promise<Response> {
-    const decisions = parseDecisions(body);
+    const { done } = await this.decideRun(runId, session, parseDecisions(body));
+    await done;
+    return this.#view(runId, 200);
+  }
+
+  /**
+   * The caller's decisions on their paused run, checked against what is pending (404, 409 and 400 answers
+   * are thrown before anything is claimed), then the resumed stretch; `listen` is told its events too.
+   * `done` settles when the run stops again. `pending` names the calls decided.
+   */
+  async decideRun(
+    runId: string,
+    session: Session,
+    decisions: readonly DecisionInput[],
+    listen?: (event: LoopStreamEvent) => void,
+  ): Promise<{ readonly pending: readonly string[]; readonly done: Promise<void> }> {
     const record = await this.#own(runId, session);
     const paused = pausedOf(record);
     const checked = checkDecisions(paused, decisions);
-    await this.#play(runId, (signal, onEvent) =>
-      this.#runner.resume(runId, checked, { session: asRunSession(session, record), signal, onEvent }),
+    const done = this.#play(
+      runId,
+      (signal, onEvent) =>
+        this.#runner.resume(runId, checked, { session: asRunSession(session, record), signal, onEvent }),
+      listen,
     );
-    return this.#view(runId, 200);
+    return { pending: paused.pending.map((call) => call.callId), done };
   }
 
   async #cancel(runId: string, session: Session): Promise<Response> {
@@ -155,9 +187,13 @@ export class RunRoutes {
    * model failure after the claim leaves the run `interrupted` (stored with its error) and is answered
    * with the run, which says so.
    */
-  async #play(runId: string, stretch: Stretch<unknown>): Promise<void> {
+  async #play(
+    runId: string,
+    stretch: Stretch<unknown>,
+    listen?: (event: LoopStreamEvent) => void,
+  ): Promise<void> {
     try {
-      await this.#track(runId, stretch);
+      await this.#track(runId, stretch, listen);
     } catch (error) {
       const problem = runErrorProblem(error);
       if (problem !== undefined) throw problem;
@@ -167,11 +203,18 @@ export class RunRoutes {
   }
 
   /** Plays a stretch, cancellable and with its events logged until it ends, whichever way it ends. */
-  async #track<T>(runId: string, stretch: Stretch<T>): Promise<T> {
+  async #track<T>(runId: string, stretch: Stretch<T>, listen?: (event: LoopStreamEvent) => void): Promise<T> {
     const writer = this.#writer;
     if (writer !== undefined) await this.#numberAboveStored(runId);
     const controller = new AbortController();
-    const onEvent = this.#events.begin(runId, writer === undefined ? undefined : (event) => writer.add(runId, event));
+    const log = this.#events.begin(runId, writer === undefined ? undefined : (event) => writer.add(runId, event));
+    const onEvent =
+      listen === undefined
+        ? log
+        : (event: LoopStreamEvent): void => {
+            log(event);
+            listen(event);
+          };
     const done = stretch(controller.signal, onEvent);
     // Two stretches may race for one run (two identical decisions): both are tracked until each ends, so
     // the loser's end never hides the winner from a cancel, whichever of them started first.
