@@ -1,13 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isTextMediaType, type MediaContentPart, mediaBase64, mediaText, type ToolResultPart } from '@toolcircuit/core';
+import {
+  isAudioMediaType,
+  isTextMediaType,
+  type MediaContentPart,
+  mediaBase64,
+  mediaText,
+  type ToolResultPart,
+} from '@toolcircuit/core';
 
 /**
- * A neutral tool result as an MCP `CallToolResult`: text parts as text blocks, JSON parts as their JSON
- * text, images and files as MCP image blocks, embedded resources (text files as text, others as bytes; a file named by a URI under that URI) or resource
- * links (URLs); a result
- * that is one JSON object is also given as `structuredContent`. `isError` carries over, so
- * refusals (unknown tool, invalid input, missing right, confirmation) reach the client's model as errors
- * it can act on, never as protocol errors.
+ * A neutral tool result as an MCP `CallToolResult`: text parts as text blocks, JSON parts as their JSON text,
+ * images and sounds as MCP image and audio blocks, files as embedded resources (text files as text, others as
+ * bytes; a file named by a URI under that URI) or resource links (URLs); a result that is one JSON object is
+ * also given as `structuredContent`. `isError` carries over, so refusals (unknown tool, invalid input, missing
+ * right, confirmation) reach the client's model as errors it can act on, never as protocol errors.
  */
 export function toMcpResult(result: ToolResultPart, extraText?: string): CallToolResult {
   const content: CallToolResult['content'] = [];
@@ -39,6 +45,7 @@ function mediaBlock(part: MediaContentPart): CallToolResult['content'][number] {
     return { type: 'resource_link', uri: part.url ?? '', name, mimeType: part.mediaType };
   }
   if (part.type === 'image') return { type: 'image', data: base64, mimeType: part.mediaType };
+  if (isAudioMediaType(part.mediaType)) return { type: 'audio', data: base64, mimeType: part.mediaType };
   // A file named by a URI (`notes://42`) is that resource, embedded; any other name is an attachment's.
   const uri =
     part.name !== undefined && URI_SCHEME.test(part.name)

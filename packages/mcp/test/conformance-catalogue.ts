@@ -1,5 +1,5 @@
-import { deflateSync } from 'node:zlib';
 import { createCatalogue, defineTool, everySession, type ToolContext } from '@toolcircuit/core';
+import { SYNTHETIC_PNG_BASE64, SYNTHETIC_WAV_BASE64 } from '@toolcircuit/testing';
 import {
   type ServedCall,
   type ServedPrompt,
@@ -11,55 +11,9 @@ import {
 /*
  * Test data: the tools, resources and prompts the official conformance suite's server scenarios ask for
  * (names, arguments and answers from the scenarios' descriptions), as an application would define them.
- * Open to every session: the suite's client is anonymous. The image and the sound are synthetic, made here.
+ * Open to every session: the suite's client is anonymous. The image and the sound are the synthetic ones of
+ * @toolcircuit/testing.
  */
-
-/** A 1×1 red PNG, built here (signature, IHDR, one deflated scanline, IEND). */
-const RED_PIXEL_PNG = (() => {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]); // 1×1, 8-bit RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]).toString('base64');
-})();
-
-/** 10 ms of silence as an 8 kHz, 8-bit mono WAV, built here. */
-const SILENT_WAV = (() => {
-  const samples = Buffer.alloc(80, 128);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]).toString('base64');
-})();
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 const NO_INPUT = { type: 'object', properties: {} } as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,14 +47,14 @@ export const conformanceCatalogue = createCatalogue([
     description: 'Returns an image.',
     inputSchema: NO_INPUT,
     right: everySession,
-    run: () => ({ isError: false, content: [{ type: 'image', mediaType: 'image/png', data: RED_PIXEL_PNG }] }),
+    run: () => ({ isError: false, content: [{ type: 'image', mediaType: 'image/png', data: SYNTHETIC_PNG_BASE64 }] }),
   }),
   defineTool({
     name: 'test_audio_content',
     description: 'Returns a sound.',
     inputSchema: NO_INPUT,
     right: everySession,
-    run: () => ({ isError: false, content: [{ type: 'file', mediaType: 'audio/wav', data: SILENT_WAV }] }),
+    run: () => ({ isError: false, content: [{ type: 'file', mediaType: 'audio/wav', data: SYNTHETIC_WAV_BASE64 }] }),
   }),
   defineTool({
     name: 'test_embedded_resource',
@@ -128,7 +82,7 @@ export const conformanceCatalogue = createCatalogue([
       isError: false,
       content: [
         { type: 'text', text: 'Multiple content types test:' },
-        { type: 'image', mediaType: 'image/png', data: RED_PIXEL_PNG },
+        { type: 'image', mediaType: 'image/png', data: SYNTHETIC_PNG_BASE64 },
         {
           type: 'file',
           mediaType: 'text/plain',
@@ -311,7 +265,7 @@ export const conformanceResources: readonly ServedResource[] = [
     description: 'A static image.',
     mimeType: 'image/png',
     right: everySession,
-    read: () => [{ uri: 'test://static-binary', mimeType: 'image/png', blob: RED_PIXEL_PNG }],
+    read: () => [{ uri: 'test://static-binary', mimeType: 'image/png', blob: SYNTHETIC_PNG_BASE64 }],
   },
   {
     uri: 'test://watched-resource',
@@ -385,7 +339,7 @@ export const conformancePrompts: readonly ServedPrompt[] = [
     description: 'A prompt with an image.',
     right: everySession,
     get: () => [
-      { role: 'user', content: { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'image', data: SYNTHETIC_PNG_BASE64, mimeType: 'image/png' } },
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   },
