@@ -23,6 +23,7 @@ import {
   type ToolCallPart,
 } from '@toolcircuit/core';
 import { supportsFormElicitation } from './served/client-capabilities.js';
+import { withDeclaredOutput } from './served/declared-output.js';
 import { pageOf } from './served/page-of.js';
 import { registerCompletion } from './served/register-completion.js';
 import { registerPrompts } from './served/register-prompts.js';
@@ -165,7 +166,7 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
       const runId = `mcp-${identity.mcpSessionId ?? identity.transport}-${randomUUID()}`;
       const served = current;
       // The tool may reach its caller (progress, logs, sampling, elicitation) through `servedCallOf(context)`.
-      return withServedCall(runId, ctx, server.getClientCapabilities(), () =>
+      const result = await withServedCall(runId, ctx, server.getClientCapabilities(), () =>
         callTool(
           server,
           served,
@@ -175,6 +176,7 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
           options,
         ),
       );
+      return withDeclaredOutput(result, call.name, options.toolExtras);
     });
     const subscriptions = new Map<string, Session>();
     let mayRead = (_uri: string, _session: Session): boolean => false;

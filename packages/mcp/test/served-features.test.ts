@@ -78,6 +78,13 @@ const tools = [
     right: everySession,
     run: () => ({ status: 'open', owner: 'alice' }),
   }),
+  defineTool({
+    name: 'case_note',
+    description: 'Declares structured output but returns text.',
+    inputSchema: NO_INPUT,
+    right: everySession,
+    run: () => 'Just text.',
+  }),
 ];
 
 const resources: ServedResource[] = [
@@ -143,6 +150,7 @@ describe('serveCatalogue beyond tools/call', () => {
       prompts,
       pageSize: 3,
       toolExtras: {
+        case_note: { outputSchema: { type: 'object', properties: {} } },
         case_status: {
           title: 'Case status',
           icons: [{ src: 'https://example.test/case.png', mimeType: 'image/png' }],
@@ -214,7 +222,8 @@ describe('serveCatalogue beyond tools/call', () => {
     });
     able.setRequestHandler('sampling/createMessage', async (request) => {
       const [message] = request.params.messages;
-      asked.push(message?.content.type === 'text' ? message.content.text : '?');
+      const content = Array.isArray(message?.content) ? message.content[0] : message?.content;
+      asked.push(content?.type === 'text' ? content.text : '?');
       return { role: 'assistant', content: { type: 'text', text: 'All fine.' }, model: 'test', stopReason: 'endTurn' };
     });
     const result = await able.callTool({ name: 'summarise', arguments: {} });
@@ -301,7 +310,7 @@ describe('serveCatalogue beyond tools/call', () => {
     expect(first.tools.map((tool) => tool.name)).toEqual(['import_rows', 'summarise', 'wait_and_poll']);
     expect(first.nextCursor).toBeTypeOf('string');
     const second = await client.request({ method: 'tools/list', params: { cursor: first.nextCursor } });
-    expect(second.tools.map((tool) => tool.name)).toEqual(['case_status']);
+    expect(second.tools.map((tool) => tool.name)).toEqual(['case_status', 'case_note']);
     expect(second.nextCursor).toBeUndefined();
     expect(second.tools[0]).toMatchObject({
       title: 'Case status',
@@ -313,6 +322,10 @@ describe('serveCatalogue beyond tools/call', () => {
     );
     const status = await client.callTool({ name: 'case_status', arguments: {} });
     expect(status.structuredContent).toEqual({ status: 'open', owner: 'alice' });
+    // A tool that declares an output schema and returns no JSON object: an error result the model can read.
+    const note = await client.callTool({ name: 'case_note', arguments: {} });
+    expect(note.isError).toBe(true);
+    expect(JSON.stringify(note.content)).toContain('declares an output schema but returned no JSON object');
   });
 
   it('tells connected clients when the served catalogue changes, and serves the new one', async () => {
