@@ -9,6 +9,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ToolContext } from '@toolcircuit/core';
+import { supportsFormElicitation } from './client-capabilities.js';
 
 /**
  * What a catalogue tool can do with the MCP client that called it, while its call runs: report progress,
@@ -88,8 +89,7 @@ function servedCall(ctx: ServerContext, clientCapabilities: ClientCapabilities |
       return ctx.mcpReq.requestSampling(params, { signal: ctx.mcpReq.signal });
     },
     async elicit(params) {
-      const elicitation = clientCapabilities?.elicitation;
-      if (elicitation === undefined || (elicitation.form === undefined && Object.keys(elicitation).length > 0)) {
+      if (!supportsFormElicitation(clientCapabilities)) {
         throw new Error('This MCP client does not support form elicitation.');
       }
       return ctx.mcpReq.elicitInput({ mode: 'form', ...params } as ElicitRequestFormParams, {
