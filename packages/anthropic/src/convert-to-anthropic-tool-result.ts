@@ -4,14 +4,15 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { MediaContentPart, ResultContentChange, ResultCoverageTable, ToolResultPart } from '@toolcircuit/core';
 import {
+  describeMedia,
   isAudioMediaType,
-  type MediaContentPart,
-  type ResultContentChange,
-  type ResultCoverageTable,
-  type ToolResultPart,
-} from '@toolcircuit/core';
-import { describeMedia, mediaBase64, mediaPartChange, mediaText, resultPartKindOf } from '@toolcircuit/core/provider';
+  mediaBase64,
+  mediaPartChange,
+  mediaText,
+  resultPartKindOf,
+} from '@toolcircuit/core/provider';
 
 /**
  * What a `tool_result` block can hold: text, images (base64 or URL) and documents (PDF as base64 or URL,

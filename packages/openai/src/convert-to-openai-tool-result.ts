@@ -1,13 +1,13 @@
-import {
-  isAudioMediaType,
-  type MediaContentPart,
-  type ResultContentChange,
-  type ResultCoverageTable,
-  type ToolResultContentPart,
-  type ToolResultPart,
+import type {
+  MediaContentPart,
+  ResultContentChange,
+  ResultCoverageTable,
+  ToolResultContentPart,
+  ToolResultPart,
 } from '@toolcircuit/core';
 import {
   describeMedia,
+  isAudioMediaType,
   mediaDataUrl,
   mediaPartChange,
   mediaText,
