@@ -5,7 +5,14 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { MediaContentPart, ResultContentChange, ResultCoverageTable, ToolResultPart } from '@toolcircuit/core';
-import { describeMedia, mediaBase64, mediaPartChange, mediaText, resultPartKindOf } from '@toolcircuit/core/provider';
+import {
+  describeMedia,
+  isAudioMediaType,
+  mediaBase64,
+  mediaPartChange,
+  mediaText,
+  resultPartKindOf,
+} from '@toolcircuit/core/provider';
 
 /**
  * What a `tool_result` block can hold: text, images (base64 or URL) and documents (PDF as base64 or URL,
@@ -23,6 +30,8 @@ export const ANTHROPIC_TOOL_RESULT_COVERAGE: ResultCoverageTable = Object.freeze
   'pdf-url': 'native',
   'text-file-data': 'native',
   'text-file-url': 'placeholder',
+  'audio-data': 'placeholder',
+  'audio-url': 'placeholder',
 });
 
 type ResultBlock = TextBlockParam | ImageBlockParam | DocumentBlockParam;
@@ -43,7 +52,9 @@ export function convertToAnthropicToolResult(result: ToolResultPart): AnthropicT
       if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
       if (part.type === 'json') return [{ type: 'text', text: JSON.stringify(part.value) }];
       if (ANTHROPIC_TOOL_RESULT_COVERAGE[resultPartKindOf(part)] === 'native') return [mediaBlock(part)];
-      const detail = 'Anthropic takes documents by URL only as PDF; the URL is sent as text.';
+      const detail = isAudioMediaType(part.mediaType)
+        ? 'Anthropic takes no audio in tool results; it is described as text.'
+        : 'Anthropic takes documents by URL only as PDF; the URL is sent as text.';
       changes.push(mediaPartChange('anthropic', result, index, part, 'placeholder', detail));
       return [{ type: 'text', text: describeMedia(part) }];
     });

@@ -1,7 +1,13 @@
 // Tool results with images and documents, through the SDK against the recording server. The PNG, the PDF
 // and every response are synthetic (see @toolcircuit/testing's synthetic-media.ts and conformance wires).
 import { readFileSync } from 'node:fs';
-import { type JsonObject, RESULT_PART_KINDS, type ToolResultContentPart } from '@toolcircuit/core';
+import {
+  type JsonObject,
+  type MediaContentPart,
+  RESULT_PART_KINDS,
+  type ToolResultContentPart,
+} from '@toolcircuit/core';
+import { describeMedia } from '@toolcircuit/core/provider';
 import {
   coverageColumnOf,
   MEDIA_PART_SAMPLES,
@@ -87,7 +93,7 @@ describe('convertToAnthropicToolResult follows the coverage table', () => {
         expect(changes.map((change) => [change.part, change.kind])).toEqual([
           [kind, ANTHROPIC_TOOL_RESULT_COVERAGE[kind]],
         ]);
-        expect(sent).toEqual({ type: 'text', text: expect.stringContaining('https://example.test/notes.txt') });
+        expect(sent).toEqual({ type: 'text', text: describeMedia(part as MediaContentPart) });
       }
     });
   }

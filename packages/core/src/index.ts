@@ -51,9 +51,11 @@ export {
 export {
   type FileContentPart,
   type ImageContentPart,
+  isAudioMediaType,
   isTextMediaType,
   type MediaContentPart,
   type MediaSource,
+  SUPPORTED_AUDIO_MEDIA_TYPES,
   SUPPORTED_FILE_MEDIA_TYPES,
   SUPPORTED_IMAGE_MEDIA_TYPES,
 } from './content/media-part.js';

@@ -6,6 +6,7 @@
 export { descriptionWithExamples } from './catalogue/provider-features.js';
 export { describeMedia } from './content/describe-media.js';
 export { mediaBase64, mediaDataUrl, mediaText } from './content/media-data.js';
+export { isAudioMediaType } from './content/media-part.js';
 export { mediaPartChange, recordResultContentChanges } from './content/result-content-change.js';
 export { resultPartKindOf } from './content/result-coverage.js';
 export { abortedProviderError } from './errors/aborted-provider-error.js';

@@ -33,6 +33,8 @@ export const GOOGLE_GENAI_TOOL_RESULT_COVERAGE: ResultCoverageTable = Object.fre
   'pdf-url': 'native',
   'text-file-data': 're-encoded',
   'text-file-url': 'placeholder',
+  'audio-data': 'placeholder',
+  'audio-url': 'placeholder',
 });
 
 /**

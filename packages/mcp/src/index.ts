@@ -17,6 +17,17 @@ export {
   serveCatalogue,
 } from './serve-catalogue.js';
 export { type HttpCatalogueServer, type ServeHttpOptions, serveCatalogueHttp } from './serve-http.js';
+export type { ServedCall } from './served/served-call.js';
+export { servedCallOf } from './served/served-call.js';
+export type { ServedPrompt } from './served/served-prompts.js';
+export type {
+  ServedCompletion,
+  ServedRequestContext,
+  ServedResource,
+  ServedResourceContents,
+  ServedResourceTemplate,
+} from './served/served-resources.js';
+export type { ServedToolExtras } from './served/served-tool-listing.js';
 export { toMcpResult } from './to-mcp-result.js';
 export { toolFingerprint } from './tool-fingerprint.js';
 export {

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import type { AuthInfo, CallToolResult, ElicitResult, RequestId, Tool } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  CallToolResult,
+  ElicitResult,
+  Implementation,
+  RequestId,
+  ServerCapabilities,
+  ServerContext,
+  Tool,
+} from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import {
@@ -13,6 +22,16 @@ import {
   type Session,
   type ToolCallPart,
 } from '@toolcircuit/core';
+import { supportsFormElicitation } from './served/client-capabilities.js';
+import { withDeclaredOutput } from './served/declared-output.js';
+import { pageOf } from './served/page-of.js';
+import { registerCompletion } from './served/register-completion.js';
+import { registerPrompts } from './served/register-prompts.js';
+import { registerResources } from './served/register-resources.js';
+import { withServedCall } from './served/served-call.js';
+import type { ServedPrompt } from './served/served-prompts.js';
+import type { ServedResource, ServedResourceTemplate } from './served/served-resources.js';
+import { type ServedToolExtras, servedToolListing } from './served/served-tool-listing.js';
 import { toMcpResult } from './to-mcp-result.js';
 
 /** Who is calling, as the transport authenticated them. Nothing here comes from the request's body. */
@@ -39,8 +58,19 @@ export interface ServeCatalogueOptions {
    * 60 000). No answer in time is no confirmation: the call is refused and journaled as such.
    */
   readonly confirmationTimeoutMs?: number;
-  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** The server's name and version, and optionally its title, icons and website, as clients show them. */
+  readonly serverInfo?: Implementation;
   readonly instructions?: string;
+  /** Titles, icons and output schemas of the served tools, by tool name (see {@link ServedToolExtras}). */
+  readonly toolExtras?: Readonly<Record<string, ServedToolExtras>>;
+  /** Resources to serve at fixed URIs; with `resourceTemplates`, declares the `resources` capability. */
+  readonly resources?: readonly ServedResource[];
+  /** Resources to serve under URI templates. */
+  readonly resourceTemplates?: readonly ServedResourceTemplate[];
+  /** Prompt templates to serve; declares the `prompts` capability. */
+  readonly prompts?: readonly ServedPrompt[];
+  /** Items per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list` (default: all in one). */
+  readonly pageSize?: number;
 }
 
 /** A catalogue ready to be served; each connection (stdio, or an HTTP session) gets its own MCP `Server`. */
@@ -49,6 +79,16 @@ export interface ServedCatalogue {
   createServer(identity: Omit<McpClientIdentity, 'authInfo'>): Server;
   /** Serves over stdin/stdout (this process's by default) until the input closes. */
   serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
+  /**
+   * Serves another catalogue from now on (tools added, removed or changed) and tells every connected client
+   * (`notifications/tools/list_changed`). Calls already running finish on the catalogue they started on.
+   */
+  replaceCatalogue(next: Catalogue): Promise<void>;
+  /**
+   * Tells the clients that subscribed to `uri` that it changed (`notifications/resources/updated`), each only if
+   * its session may read it.
+   */
+  resourceUpdated(uri: string): Promise<void>;
 }
 
 const DEFAULT_CONFIRMATION_TIMEOUT_MS = 60_000;
@@ -73,31 +113,43 @@ const CONFIRM_SCHEMA = {
  * and refused with instructions when it does not.
  */
 export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOptions): ServedCatalogue {
-  const tools: Tool[] = catalogue.names.map((name) => {
-    const entry = catalogue.get(name);
-    if (entry === undefined) throw new Error(`unreachable: "${name}" is listed but not in the catalogue`);
-    return {
-      name,
-      description: entry.declaration.description,
-      inputSchema: entry.declaration.inputSchema as Tool['inputSchema'],
-      annotations: { destructiveHint: entry.definition.irreversible },
-    };
-  });
+  let current = catalogue;
+  let tools: Tool[] = servedToolListing(current, options.toolExtras);
+  const resources = options.resources ?? [];
+  const templates = options.resourceTemplates ?? [];
+  const prompts = options.prompts ?? [];
+  /** The connected servers, for list changes and resource updates. */
+  const live = new Set<{
+    readonly server: Server;
+    readonly subscriptions: Map<string, Session>;
+    readonly mayRead: (uri: string, session: Session) => boolean;
+  }>();
 
   function createServer(connection: Omit<McpClientIdentity, 'authInfo'>): Server {
     // The SDK's low-level `Server`, not `McpServer`: the catalogue's declarations are JSON Schema already and
     // its executor does the validating, so every call must reach `tools/call` as the client sent it.
     const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
-      capabilities: { tools: {} },
+      capabilities: capabilitiesOf(options),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
-    server.setRequestHandler('tools/list', () => ({ tools }));
+    const identityOf = (ctx: ServerContext): McpClientIdentity => ({
+      ...connection,
+      ...(ctx.http?.authInfo === undefined ? {} : { authInfo: ctx.http?.authInfo }),
+      ...(ctx.sessionId === undefined ? {} : { mcpSessionId: ctx.sessionId }),
+    });
+    const sessionOf = async (ctx: ServerContext): Promise<Session> => {
+      const session = await options.sessionFor(identityOf(ctx));
+      if (session === undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This client is not authorised to use this server.');
+      }
+      return session;
+    };
+    server.setRequestHandler('tools/list', (request) => {
+      const page = pageOf(tools, request.params?.cursor, options.pageSize);
+      return { tools: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+    });
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const identity: McpClientIdentity = {
-        ...connection,
-        ...(ctx.http?.authInfo === undefined ? {} : { authInfo: ctx.http?.authInfo }),
-        ...(ctx.sessionId === undefined ? {} : { mcpSessionId: ctx.sessionId }),
-      };
+      const identity = identityOf(ctx);
       const session = await options.sessionFor(identity);
       if (session === undefined) {
         throw new ProtocolError(
@@ -111,16 +163,41 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
         name: request.params.name,
         input: request.params.arguments ?? {},
       };
-      return callTool(
-        server,
-        catalogue,
-        session,
-        call,
-        { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id },
-        identity,
-        options,
+      const runId = `mcp-${identity.mcpSessionId ?? identity.transport}-${randomUUID()}`;
+      const served = current;
+      // The tool may reach its caller (progress, logs, sampling, elicitation) through `servedCallOf(context)`.
+      const result = await withServedCall(runId, ctx, server.getClientCapabilities(), () =>
+        callTool(
+          server,
+          served,
+          session,
+          call,
+          { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, runId },
+          options,
+        ),
       );
+      return withDeclaredOutput(result, call.name, options.toolExtras);
     });
+    const subscriptions = new Map<string, Session>();
+    let mayRead = (_uri: string, _session: Session): boolean => false;
+    if (resources.length > 0 || templates.length > 0) {
+      mayRead = registerResources(server, {
+        resources,
+        templates,
+        pageSize: options.pageSize,
+        sessionOf,
+        subscriptions,
+      }).mayRead;
+    }
+    if (prompts.length > 0) registerPrompts(server, prompts, options.pageSize, sessionOf);
+    if (prompts.length > 0 || templates.length > 0) registerCompletion(server, prompts, templates, sessionOf);
+    const connected = { server, subscriptions, mayRead };
+    live.add(connected);
+    const previous = server.onclose;
+    server.onclose = () => {
+      live.delete(connected);
+      previous?.();
+    };
     return server;
   }
 
@@ -131,6 +208,33 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
       await server.connect(new StdioServerTransport(stdin, stdout));
       return server;
     },
+    async replaceCatalogue(next) {
+      current = next;
+      tools = servedToolListing(next, options.toolExtras);
+      await Promise.all([...live].map(({ server }) => server.sendToolListChanged().catch(() => undefined)));
+    },
+    async resourceUpdated(uri) {
+      await Promise.all(
+        [...live].map(async ({ server, subscriptions, mayRead }) => {
+          const session = subscriptions.get(uri);
+          if (session === undefined || !mayRead(uri, session)) return;
+          await server.sendResourceUpdated({ uri }).catch(() => undefined);
+        }),
+      );
+    },
+  };
+}
+
+/** Tools (whose list may change) and logging always; resources, prompts and completion when given. */
+function capabilitiesOf(options: ServeCatalogueOptions): ServerCapabilities {
+  const resources = (options.resources?.length ?? 0) + (options.resourceTemplates?.length ?? 0) > 0;
+  const prompts = (options.prompts?.length ?? 0) > 0;
+  return {
+    tools: { listChanged: true },
+    logging: {},
+    ...(resources ? { resources: { subscribe: true } } : {}),
+    ...(prompts ? { prompts: {} } : {}),
+    ...(prompts || (options.resourceTemplates?.length ?? 0) > 0 ? { completions: {} } : {}),
   };
 }
 
@@ -139,8 +243,7 @@ async function callTool(
   catalogue: Catalogue,
   session: Session,
   call: ToolCallPart,
-  request: { readonly signal: AbortSignal; readonly requestId: RequestId },
-  identity: McpClientIdentity,
+  request: { readonly signal: AbortSignal; readonly requestId: RequestId; readonly runId: string },
   options: ServeCatalogueOptions,
 ): Promise<CallToolResult> {
   const { signal } = request;
@@ -148,7 +251,7 @@ async function callTool(
     catalogue,
     session,
     signal,
-    runId: `mcp-${identity.mcpSessionId ?? identity.transport}-${randomUUID()}`,
+    runId: request.runId,
     turn: 1,
     confirmation: 'refuse' as const,
     ...(options.journal === undefined ? {} : { journal: options.journal }),
@@ -162,7 +265,7 @@ async function callTool(
     (await catalogue.validate(call.name, call.input)).ok;
   if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
 
-  if (!supportsFormElicitation(server)) {
+  if (!supportsFormElicitation(server.getClientCapabilities())) {
     const outcome = await executeCall(call, context);
     return toMcpResult(
       outcome.result,
@@ -208,13 +311,6 @@ async function callTool(
   // Declined or cancelled: the refusal is journaled like any other, and the client's model is told.
   const outcome = await executeCall(call, context);
   return toMcpResult(outcome.result, `The human did not confirm this call (${answer.action}).`);
-}
-
-/** Form-mode elicitation: declared as `form`, or as an empty object (how clients before URL mode declared it). */
-function supportsFormElicitation(server: Server): boolean {
-  const elicitation = server.getClientCapabilities()?.elicitation;
-  if (elicitation === undefined) return false;
-  return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
 }
 
 function messageOf(error: unknown): string {

@@ -5,6 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ServedCatalogue } from './serve-catalogue.js';
+import { SessionEventStore } from './session-event-store.js';
 
 export interface ServeHttpOptions {
   /** Default 127.0.0.1. */
@@ -31,6 +32,14 @@ export interface ServeHttpOptions {
    * so a refreshed token needs a new session; return a stable user id to keep sessions across refreshes.
    */
   readonly sessionOwner?: (authInfo: AuthInfo) => string;
+  /**
+   * Resumable streams (SSE polling): each session keeps its last `maxEvents` events (default 500) so a client
+   * that reconnects with `Last-Event-ID` misses nothing, and tells clients to wait `retryMs` (default 1000)
+   * before reconnecting. A served tool may then close its call's stream and let the client poll
+   * (`ServedCall.closeStream`). Protocol 2025-11-25 and later only: older clients get plain streams.
+   * `false`: no event is kept.
+   */
+  readonly resumable?: { readonly maxEvents?: number; readonly retryMs?: number } | false;
 }
 
 export interface HttpCatalogueServer {
@@ -39,6 +48,8 @@ export interface HttpCatalogueServer {
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+const DEFAULT_MAX_EVENTS = 500;
+const DEFAULT_RETRY_MS = 1000;
 
 /**
  * Serves a catalogue over Streamable HTTP: one MCP session per client (`Mcp-Session-Id`), bound to the
@@ -53,6 +64,7 @@ export async function serveCatalogueHttp(
   const path = options.path ?? '/mcp';
   const allowed = new Set((options.allowedHostnames ?? LOOPBACK).map((name) => name.toLowerCase()));
   const transports = new Map<string, NodeStreamableHTTPServerTransport>();
+  const resumable = options.resumable ?? {};
   /** The owner digest of each session (`undefined` when the server authenticates nobody). */
   const owners = new Map<string, Buffer | undefined>();
   const ownerOf = (authInfo: AuthInfo | undefined): Buffer | undefined =>
@@ -84,6 +96,12 @@ export async function serveCatalogueHttp(
     if (body === undefined || !isInitializeRequest(body)) return reply(response, 400, 'Expected an initialize request');
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      ...(resumable === false
+        ? {}
+        : {
+            eventStore: new SessionEventStore(resumable.maxEvents ?? DEFAULT_MAX_EVENTS),
+            retryInterval: resumable.retryMs ?? DEFAULT_RETRY_MS,
+          }),
       onsessioninitialized: (id) => {
         transports.set(id, transport);
         owners.set(id, ownerOf(authInfo));

@@ -1,12 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type MediaContentPart, mediaBase64, type ToolResultPart } from '@toolcircuit/core';
+import {
+  isAudioMediaType,
+  isTextMediaType,
+  type MediaContentPart,
+  mediaBase64,
+  mediaText,
+  type ToolResultPart,
+} from '@toolcircuit/core';
 
 /**
- * A neutral tool result as an MCP `CallToolResult`: text parts as text blocks, JSON parts as their JSON
- * text, images and files as MCP image blocks, embedded resources (bytes) or resource links (URLs); a result
- * that is one JSON object is also given as `structuredContent`. `isError` carries over, so
- * refusals (unknown tool, invalid input, missing right, confirmation) reach the client's model as errors
- * it can act on, never as protocol errors.
+ * A neutral tool result as an MCP `CallToolResult`: text parts as text blocks, JSON parts as their JSON text,
+ * images and sounds as MCP image and audio blocks, files as embedded resources (text files as text, others as
+ * bytes; a file named by a URI under that URI) or resource links (URLs); a result that is one JSON object is
+ * also given as `structuredContent`. `isError` carries over, so refusals (unknown tool, invalid input, missing
+ * right, confirmation) reach the client's model as errors it can act on, never as protocol errors.
  */
 export function toMcpResult(result: ToolResultPart, extraText?: string): CallToolResult {
   const content: CallToolResult['content'] = [];
@@ -38,9 +45,19 @@ function mediaBlock(part: MediaContentPart): CallToolResult['content'][number] {
     return { type: 'resource_link', uri: part.url ?? '', name, mimeType: part.mediaType };
   }
   if (part.type === 'image') return { type: 'image', data: base64, mimeType: part.mediaType };
-  const uri = `attachment:///${encodeURIComponent(part.name ?? 'file')}`;
+  if (isAudioMediaType(part.mediaType)) return { type: 'audio', data: base64, mimeType: part.mediaType };
+  // A file named by a URI (`notes://42`) is that resource, embedded; any other name is an attachment's.
+  const uri =
+    part.name !== undefined && URI_SCHEME.test(part.name)
+      ? part.name
+      : `attachment:///${encodeURIComponent(part.name ?? 'file')}`;
+  if (isTextMediaType(part.mediaType)) {
+    return { type: 'resource', resource: { uri, mimeType: part.mediaType, text: mediaText(part) ?? '' } };
+  }
   return { type: 'resource', resource: { uri, mimeType: part.mediaType, blob: base64 } };
 }
+
+const URI_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -7,6 +7,7 @@ import type {
 } from '@toolcircuit/core';
 import {
   describeMedia,
+  isAudioMediaType,
   mediaDataUrl,
   mediaPartChange,
   mediaText,
@@ -33,6 +34,8 @@ export const OPENAI_RESPONSES_TOOL_RESULT_COVERAGE: ResultCoverageTable = Object
   'pdf-url': 'native',
   'text-file-data': 're-encoded',
   'text-file-url': 'native',
+  'audio-data': 'placeholder',
+  'audio-url': 'placeholder',
 });
 
 /**
@@ -52,6 +55,8 @@ export const OPENAI_CHAT_TOOL_RESULT_COVERAGE: ResultCoverageTable = Object.free
   'pdf-url': 'placeholder',
   'text-file-data': 're-encoded',
   'text-file-url': 'placeholder',
+  'audio-data': 'placeholder',
+  'audio-url': 'placeholder',
 });
 
 export interface OpenAIResponsesToolResult {
@@ -78,6 +83,10 @@ export function convertToOpenAIResponsesToolResult(result: ToolResultPart): Open
       if (part.type === 'json') return { type: 'input_text', text: JSON.stringify(part.value) };
       const coverage = OPENAI_RESPONSES_TOOL_RESULT_COVERAGE[resultPartKindOf(part)];
       if (coverage === 'native') return responsesMediaItem(part);
+      if (coverage === 'placeholder') {
+        changes.push(mediaPartChange('openai.responses', result, index, part, coverage, NO_AUDIO));
+        return { type: 'input_text', text: describeMedia(part) };
+      }
       changes.push(
         mediaPartChange('openai.responses', result, index, part, coverage, 'A text file goes as input_text.'),
       );
@@ -125,20 +134,16 @@ export function convertToOpenAIChatToolResult(result: ToolResultPart): OpenAICha
       );
       return `${describeMedia(part)} (attached in the next user message)`;
     }
-    changes.push(
-      mediaPartChange(
-        'openai.chat',
-        result,
-        index,
-        part,
-        'placeholder',
-        'Chat Completions cannot take a file by URL: the URL is sent as text.',
-      ),
-    );
+    const detail = isAudioMediaType(part.mediaType)
+      ? NO_AUDIO
+      : 'Chat Completions cannot take a file by URL: the URL is sent as text.';
+    changes.push(mediaPartChange('openai.chat', result, index, part, 'placeholder', detail));
     return describeMedia(part);
   });
   return { content: prefixed(result, lines.join('\n')), attachments, changes };
 }
+
+const NO_AUDIO = 'OpenAI takes no audio in tool results; it is described as text.';
 
 function hasMedia(result: ToolResultPart): boolean {
   return (

@@ -130,6 +130,8 @@ export {
   SYNTHETIC_PDF_BASE64,
   SYNTHETIC_PNG,
   SYNTHETIC_PNG_BASE64,
+  SYNTHETIC_WAV,
+  SYNTHETIC_WAV_BASE64,
 } from './media/synthetic-media.js';
 export { type Recorder, type RecorderOptions, startRecorder } from './record/recorder.js';
 export {

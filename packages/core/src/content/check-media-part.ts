@@ -1,5 +1,13 @@
 import { mediaByteLength } from './media-data.js';
-import { type MediaContentPart, SUPPORTED_FILE_MEDIA_TYPES, SUPPORTED_IMAGE_MEDIA_TYPES } from './media-part.js';
+import {
+  type MediaContentPart,
+  SUPPORTED_AUDIO_MEDIA_TYPES,
+  SUPPORTED_FILE_MEDIA_TYPES,
+  SUPPORTED_IMAGE_MEDIA_TYPES,
+} from './media-part.js';
+
+const SUPPORTED_FILES: readonly string[] = [...SUPPORTED_FILE_MEDIA_TYPES, ...SUPPORTED_AUDIO_MEDIA_TYPES];
+
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_IMAGE_BYTES, type ResultContentLimits } from './result-content-limits.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -11,7 +19,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function mediaPartProblem(part: MediaContentPart, limits: ResultContentLimits | undefined): string | undefined {
   const image = part.type === 'image';
   const what = image ? 'an image' : 'a file';
-  const supported = image ? SUPPORTED_IMAGE_MEDIA_TYPES : SUPPORTED_FILE_MEDIA_TYPES;
+  const supported = image ? SUPPORTED_IMAGE_MEDIA_TYPES : SUPPORTED_FILES;
   if (!supported.includes(part.mediaType)) {
     return `it returned ${what} of unsupported media type "${part.mediaType}" (supported: ${supported.join(', ')})`;
   }

@@ -1,5 +1,5 @@
 import { mediaByteLength, mediaDigest } from './media-data.js';
-import type { MediaContentPart } from './media-part.js';
+import { isAudioMediaType, type MediaContentPart } from './media-part.js';
 
 /**
  * One line that stands for a binary part where its bytes cannot go: in text-only renderings, in placeholders
@@ -7,7 +7,7 @@ import type { MediaContentPart } from './media-part.js';
  * model can still tell the user what the tool produced and a reader can match it with the journal.
  */
 export function describeMedia(part: MediaContentPart): string {
-  const what = part.type === 'image' ? 'image' : 'file';
+  const what = part.type === 'image' ? 'image' : isAudioMediaType(part.mediaType) ? 'audio' : 'file';
   const name = part.type === 'file' && part.name !== undefined ? ` "${part.name}"` : '';
   if (part.url !== undefined) return `[${what}${name} (${part.mediaType}) at ${part.url}]`;
   return `[${what}${name} (${part.mediaType}), ${mediaByteLength(part)} bytes, sha256 ${mediaDigest(part).slice(0, 16)}]`;

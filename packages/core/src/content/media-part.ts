@@ -14,8 +14,9 @@ export type ImageContentPart = {
 } & MediaSource;
 
 /**
- * A document or file: a PDF, a text or CSV file. `mediaType` is one of {@link SUPPORTED_FILE_MEDIA_TYPES};
- * `name` is the file name the model and the provider see (OpenAI requires one for PDFs).
+ * A document or file: a PDF, a text or CSV file, or a sound. `mediaType` is one of
+ * {@link SUPPORTED_FILE_MEDIA_TYPES} or {@link SUPPORTED_AUDIO_MEDIA_TYPES}; `name` is the file name the model
+ * and the provider see (OpenAI requires one for PDFs).
  */
 export type FileContentPart = {
   readonly type: 'file';
@@ -41,6 +42,22 @@ export const SUPPORTED_FILE_MEDIA_TYPES: readonly string[] = Object.freeze([
   'text/markdown',
   'text/csv',
 ]);
+
+/**
+ * Sounds a tool may return. No provider takes audio in a tool result, so adapters describe it as text (type,
+ * size, digest); it goes as itself where the result has another reader (an MCP client of a served catalogue).
+ */
+export const SUPPORTED_AUDIO_MEDIA_TYPES: readonly string[] = Object.freeze([
+  'audio/wav',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/webm',
+  'audio/flac',
+]);
+
+export function isAudioMediaType(mediaType: string): boolean {
+  return SUPPORTED_AUDIO_MEDIA_TYPES.includes(mediaType);
+}
 
 /** A text file's content can always be carried as text, so every provider can take one. */
 export function isTextMediaType(mediaType: string): boolean {

@@ -1,4 +1,4 @@
-import { isTextMediaType, type MediaContentPart } from './media-part.js';
+import { isAudioMediaType, isTextMediaType, type MediaContentPart } from './media-part.js';
 
 /**
  * The kinds of result part whose handling differs between providers: the rows of the coverage table.
@@ -13,7 +13,9 @@ export type ResultPartKind =
   | 'pdf-data'
   | 'pdf-url'
   | 'text-file-data'
-  | 'text-file-url';
+  | 'text-file-url'
+  | 'audio-data'
+  | 'audio-url';
 
 export const RESULT_PART_KINDS: readonly ResultPartKind[] = Object.freeze([
   'text',
@@ -25,6 +27,8 @@ export const RESULT_PART_KINDS: readonly ResultPartKind[] = Object.freeze([
   'pdf-url',
   'text-file-data',
   'text-file-url',
+  'audio-data',
+  'audio-url',
 ]);
 
 /**
@@ -44,6 +48,7 @@ export function resultPartKindOf(part: MediaContentPart): ResultPartKind {
     if (part.mediaType === 'image/gif') return 'image-gif';
     return part.url === undefined ? 'image-data' : 'image-url';
   }
+  if (isAudioMediaType(part.mediaType)) return part.url === undefined ? 'audio-data' : 'audio-url';
   if (isTextMediaType(part.mediaType)) return part.url === undefined ? 'text-file-data' : 'text-file-url';
   return part.url === undefined ? 'pdf-data' : 'pdf-url';
 }

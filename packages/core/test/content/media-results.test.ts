@@ -5,6 +5,7 @@ import {
   createSession,
   DEFAULT_MAX_IMAGE_BYTES,
   defineTool,
+  describeMedia,
   type ExecutionContext,
   everySession,
   executeCall,
@@ -14,6 +15,7 @@ import {
   mediaBase64,
   mediaByteLength,
   mediaDigest,
+  resultPartKindOf,
   runLoop,
   type ToolOutput,
   toolResultText,
@@ -125,6 +127,21 @@ describe('images and files in tool results', () => {
     const reply = model.requests[1]?.messages.at(-1);
     expect(reply?.role === 'tool' && reply.content[0]?.isError).toBe(true);
     expect(JSON.stringify(reply)).toContain('over the limit of 10 bytes (resultLimits.maxImageBytes)');
+  });
+
+  it('takes a sound as a file part (described as audio wherever only text can go), up to the file limit', async () => {
+    const sound = { type: 'file', mediaType: 'audio/wav', name: 'note.wav', data: BYTES } as const;
+    const { outcome } = await runTool({ isError: false, content: [sound] });
+    expect(outcome.result.isError).toBe(false);
+    expect(outcome.result.content).toEqual([sound]);
+    expect(describeMedia(sound)).toBe(`[audio "note.wav" (audio/wav), 11 bytes, sha256 ${sha256(BYTES).slice(0, 16)}]`);
+    expect(resultPartKindOf(sound)).toBe('audio-data');
+    const over = await runTool({ isError: false, content: [sound] }, { maxFileBytes: 10 });
+    expect(toolResultText(over.outcome.result.content)).toContain(
+      'over the limit of 10 bytes (resultLimits.maxFileBytes)',
+    );
+    const unknown = await runTool({ isError: false, content: [{ ...sound, mediaType: 'audio/x-unknown' }] });
+    expect(toolResultText(unknown.outcome.result.content)).toMatch(/unsupported media type "audio\/x-unknown"/);
   });
 
   it('refuses unsupported media types, non-http URLs and data that is not base64, saying which', async () => {

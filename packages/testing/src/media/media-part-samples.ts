@@ -1,5 +1,5 @@
 import type { ResultPartKind, ToolResultContentPart, ToolResultPart } from '@toolcircuit/core';
-import { SYNTHETIC_PNG } from './synthetic-media.js';
+import { SYNTHETIC_PNG, SYNTHETIC_WAV } from './synthetic-media.js';
 
 /**
  * One synthetic part per row of the coverage table (text and JSON aside), for checking a converter row by
@@ -14,6 +14,8 @@ export const MEDIA_PART_SAMPLES: Readonly<Record<Exclude<ResultPartKind, 'text' 
     'pdf-url': { type: 'file', mediaType: 'application/pdf', url: 'https://example.test/a.pdf' },
     'text-file-data': { type: 'file', mediaType: 'text/csv', name: 'rows.csv', data: 'YSxiCjEsMgo=' },
     'text-file-url': { type: 'file', mediaType: 'text/plain', url: 'https://example.test/notes.txt' },
+    'audio-data': { type: 'file', mediaType: 'audio/wav', name: 'note.wav', data: SYNTHETIC_WAV },
+    'audio-url': { type: 'file', mediaType: 'audio/mpeg', url: 'https://example.test/note.mp3' },
   });
 
 /** A successful result of one call (`call_1`, tool `capture`) holding only `part`. */

@@ -36,3 +36,25 @@ function syntheticPdf(text: string): Uint8Array {
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Uint8Array.from(Buffer.from(body, 'latin1'));
 }
+
+/** 10 ms of silence as an 8 kHz, 8-bit mono PCM WAV (RIFF header written here): synthetic. */
+export const SYNTHETIC_WAV: Uint8Array = syntheticWav(80);
+
+export const SYNTHETIC_WAV_BASE64: string = Buffer.from(SYNTHETIC_WAV).toString('base64');
+
+function syntheticWav(sampleCount: number): Uint8Array {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + sampleCount, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16); // fmt chunk size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24); // sample rate
+  header.writeUInt32LE(8000, 28); // bytes per second
+  header.writeUInt16LE(1, 32); // block align
+  header.writeUInt16LE(8, 34); // bits per sample
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(sampleCount, 40);
+  return Uint8Array.from(Buffer.concat([header, Buffer.alloc(sampleCount, 128)])); // 128: silence in 8-bit PCM
+}
