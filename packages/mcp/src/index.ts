@@ -7,9 +7,18 @@ export {
   type McpToolMetadata,
 } from './connect-mcp-server.js';
 export { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
+export { McpAuthorizationError } from './errors/mcp-authorization-error.js';
 export { type McpCallResult, type McpContentBlock, mapMcpResult } from './map-mcp-result.js';
 export type { McpDefinitionChange, McpEvent } from './mcp-events.js';
 export type { McpHttpServer, McpServerSpec, McpStdioServer } from './mcp-server-spec.js';
+export { FileOAuthStore } from './oauth/file-oauth-store.js';
+export {
+  type LoopbackAuthorizer,
+  type LoopbackAuthorizerOptions,
+  startLoopbackAuthorizer,
+} from './oauth/loopback-authorizer.js';
+export type { McpAuthorizer, McpOAuthOptions } from './oauth/mcp-oauth-options.js';
+export { InMemoryOAuthStore, type McpOAuthRecord, type McpOAuthStore } from './oauth/oauth-store.js';
 export {
   type McpClientIdentity,
   type ServeCatalogueOptions,

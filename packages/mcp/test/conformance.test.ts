@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +10,11 @@ import { type HttpCatalogueServer, serveCatalogue, serveCatalogueHttp } from '..
 import { conformanceCatalogue } from './conformance-catalogue.js';
 
 // The official suite, @modelcontextprotocol/conformance 0.1.13 (0.1.14+ import `fs.globSync`, Node ≥ 22).
-// Which scenarios apply, and why the others do not, is in the package README.
+// Which scenarios apply, and why the others do not, is in the package README. The client scenarios run in
+// conformance-client.test.ts.
 const suite = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url),
 );
-const client = fileURLToPath(new URL('./fixtures/conformance-client.mjs', import.meta.url));
-const builtEntry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const run = promisify(execFile);
 
 /** Server scenarios that a tools-only catalogue server answers (resources, prompts, media… do not apply). */
@@ -29,14 +27,6 @@ const SERVER_SCENARIOS: Record<string, number> = {
   'json-schema-2020-12': 4,
   'server-sse-multiple-streams': 2,
   'dns-rebinding-protection': 2,
-};
-
-/** Client scenarios for a tools client (the auth/* scenarios test OAuth flows, which the importer leaves to the SDK). */
-const CLIENT_SCENARIOS: Record<string, number> = {
-  initialize: 1,
-  tools_call: 1,
-  'elicitation-sep1034-client-defaults': 5,
-  'sse-retry': 3,
 };
 
 interface Check {
@@ -91,30 +81,5 @@ describe('MCP conformance suite', () => {
       expect(result.failed).toEqual([]);
       expect(result.passed).toBe(expected);
     });
-  }
-
-  for (const [scenario, expected] of Object.entries(CLIENT_SCENARIOS)) {
-    it(`client scenario ${scenario} against connectMcpServer`, async () => {
-      // The client runs from the built package, as an application would (`pnpm test` builds first).
-      expect(existsSync(builtEntry), 'build @toolcircuit/mcp first (pnpm build)').toBe(true);
-      const dir = join(output, `client-${scenario}`);
-      await run(
-        process.execPath,
-        [
-          suite,
-          'client',
-          '--command',
-          `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`,
-          '--scenario',
-          scenario,
-          '-o',
-          dir,
-        ],
-        { timeout: 60_000 },
-      ).catch((error: unknown) => error);
-      const result = verdicts(await checksOf(dir, '', scenario));
-      expect(result.failed).toEqual([]);
-      expect(result.passed).toBe(expected);
-    }, 90_000);
   }
 });
