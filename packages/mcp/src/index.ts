@@ -20,6 +20,14 @@ export {
 export type { McpAuthorizer, McpOAuthOptions } from './oauth/mcp-oauth-options.js';
 export { InMemoryOAuthStore, type McpOAuthRecord, type McpOAuthStore } from './oauth/oauth-store.js';
 export {
+  type BearerAuthenticateOptions,
+  bearerAuthenticate,
+  type IntrospectTokenOptions,
+  introspectToken,
+  type VerifiedToken,
+} from './serve-auth/bearer-authenticate.js';
+export type { ProtectedResourceOptions } from './serve-auth/protected-resource.js';
+export {
   type McpClientIdentity,
   type ServeCatalogueOptions,
   type ServedCatalogue,

@@ -86,6 +86,13 @@ export function createOAuthFetch(options: McpOAuthOptions, serverUrl: URL, base:
       requestedScope = computeScopeUnion(requestedScope, challenge.scope);
       await authorize(challenge, false);
       response = await send();
+      if (response.status === 401) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new McpAuthorizationError(
+          serverUrl.href,
+          'the server refuses the token the authorization server just issued (check that it accepts tokens for this resource from this authorization server).',
+        );
+      }
     }
     for (let stepUps = 0; response.status === 403 && stepUps < maxStepUps; stepUps += 1) {
       const challenge = extractWWWAuthenticateParams(response);
