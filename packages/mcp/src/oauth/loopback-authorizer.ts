@@ -75,8 +75,9 @@ export async function startLoopbackAuthorizer(options: LoopbackAuthorizerOptions
     redirectUrl,
     async authorize(authorizationUrl) {
       if (waiting !== undefined) throw new Error('another authorization is already waiting on this loopback port');
+      let timer: NodeJS.Timeout | undefined;
       const answer = new Promise<URLSearchParams>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           waiting = undefined;
           reject(new Error('no answer from the browser in time'));
         }, options.timeoutMs ?? 300_000);
@@ -86,7 +87,14 @@ export async function startLoopbackAuthorizer(options: LoopbackAuthorizerOptions
           resolve(params);
         };
       });
-      await onLink(authorizationUrl);
+      try {
+        await onLink(authorizationUrl);
+      } catch (error) {
+        // The link never reached the human: stop waiting for an answer that cannot come.
+        clearTimeout(timer);
+        waiting = undefined;
+        throw error;
+      }
       return answer;
     },
     close: () =>
