@@ -255,6 +255,20 @@ describe('importing with OAuth: connectMcpServer({ server: { url, oauth } })', (
     expect(as.counts.registrations - before.registrations).toBe(0);
   });
 
+  it('registers again when the loopback port (the redirect URI) changed since the stored registration', async () => {
+    const store = new InMemoryOAuthStore();
+    const first = await importAs('alice', store);
+    const registered = store.get(http.url.href)?.client?.client_id;
+    as.revokeAll('alice');
+    await first.close();
+    const before = { ...as.counts };
+    const again = await importAs('alice', store); // a new authorizer: another port
+    expect(await whoami(again)).toContain('running for alice');
+    expect(as.counts.registrations - before.registrations).toBe(1);
+    expect(as.counts.authorizations - before.authorizations).toBe(1);
+    expect(store.get(http.url.href)?.client?.client_id).not.toBe(registered);
+  });
+
   it('a human who refuses, or a redirect with another state, fails with McpAuthorizationError', async () => {
     const refusing = await startLoopbackAuthorizer({
       onLink: async (link) => {

@@ -58,7 +58,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
     const stored = (await this.#record()).client;
-    if (stored !== undefined) return stored;
+    // A registration made for another redirect URI (a CLI's loopback port changes between runs) would be
+    // refused at the authorization endpoint: register again instead.
+    const uris = (stored as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+    const stale = Array.isArray(uris) && !uris.includes(this.redirectUrl);
+    if (stored !== undefined && !stale) return stored;
     const preset = this.#options.client;
     if (preset === undefined) return undefined;
     return {
