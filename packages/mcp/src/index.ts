@@ -1,3 +1,4 @@
+export type { McpRoot } from './client-roots.js';
 export {
   type ConnectMcpServerOptions,
   connectMcpServer,
