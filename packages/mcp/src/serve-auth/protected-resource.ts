@@ -4,7 +4,11 @@ export interface ProtectedResourceOptions {
   readonly authorizationServers: readonly (string | URL)[];
   /** Scopes a client may ask for. */
   readonly scopesSupported?: readonly string[];
-  /** The resource identifier; default the server's MCP URL. Tokens must be issued for exactly this. */
+  /**
+   * The resource identifier; default the URL the server is bound to (`http://127.0.0.1:PORT/mcp`). Give the
+   * public URL behind a proxy: clients refuse metadata that names another resource than the URL they use.
+   * Tokens must be issued for exactly this.
+   */
   readonly resource?: string | URL;
   readonly resourceName?: string;
 }
