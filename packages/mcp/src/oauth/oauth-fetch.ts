@@ -27,7 +27,9 @@ const DEFAULT_MAX_STEP_UPS = 2;
 export function createOAuthFetch(options: McpOAuthOptions, serverUrl: URL, base: FetchLike = fetch): FetchLike {
   const provider = new StoredOAuthProvider(options, serverUrl);
   const maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
-  let requestedScope: string | undefined = options.scope;
+  // What the server asked for (challenges); `options.scope` is the client metadata's scope, which the SDK
+  // uses only when neither the challenge nor the resource metadata names any.
+  let requestedScope: string | undefined;
   let running: Promise<void> | undefined;
 
   const authorizeOnce = async (challenge: Challenge, force: boolean): Promise<void> => {
