@@ -8,12 +8,9 @@ export interface LoopbackAuthorizerOptions {
   readonly port?: number;
   /** Default `/callback`. */
   readonly path?: string;
-  /**
-   * Shows the human the link. Default: prints it to stderr and, with `openBrowser`, opens the system
-   * browser on it too.
-   */
+  /** Shows the human the link. Default: prints it to stderr. */
   readonly onLink?: (authorizationUrl: URL) => void | Promise<void>;
-  /** Open the system browser (`xdg-open`, `open` or `start`) on the link as well as printing it. Default false. */
+  /** Also open the system browser (`xdg-open`, `open` or `start`) on the link. Default false. */
   readonly openBrowser?: boolean;
   /** How long to wait for the human, in ms (default 5 minutes); then the authorization fails. */
   readonly timeoutMs?: number;
@@ -68,7 +65,6 @@ export async function startLoopbackAuthorizer(options: LoopbackAuthorizerOptions
     options.onLink ??
     ((link: URL) => {
       process.stderr.write(`Open this link to authorize access to the MCP server:\n  ${link.href}\n`);
-      if (options.openBrowser === true) openInBrowser(link);
     });
 
   return {
@@ -89,6 +85,7 @@ export async function startLoopbackAuthorizer(options: LoopbackAuthorizerOptions
       });
       try {
         await onLink(authorizationUrl);
+        if (options.openBrowser === true) openInBrowser(authorizationUrl);
       } catch (error) {
         // The link never reached the human: stop waiting for an answer that cannot come.
         clearTimeout(timer);
