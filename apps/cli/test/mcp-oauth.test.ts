@@ -9,15 +9,12 @@ import {
   serveCatalogue,
   serveCatalogueHttp,
 } from '@toolcircuit/mcp';
+import { startTestAuthorizationServer, type TestAuthorizationServer } from '@toolcircuit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestAuthorizationServer,
-  type TestAuthorizationServer,
-} from '../../../packages/mcp/test/support/oauth-authorization-server.js';
 import { runBin, startBin } from './support/cli-process.js';
 
 // `toolcircuit mcp import <url> --oauth` against a catalogue served behind OAuth, with the synthetic
-// authorization server of @toolcircuit/mcp's tests on loopback. The test plays the human: it reads the
+// authorization server of @toolcircuit/testing on loopback. The test plays the human: it reads the
 // link the CLI prints on stderr, opens it, and follows the redirect to the CLI's loopback port.
 
 const catalogue = createCatalogue([

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createCatalogue, createSession, defineTool, executeCall, type Session } from '@toolcircuit/core';
 import { createRunServer } from '@toolcircuit/server';
 import { createMemoryStore } from '@toolcircuit/stores';
-import { createScriptedModel } from '@toolcircuit/testing';
+import { createScriptedModel, startTestAuthorizationServer, type TestAuthorizationServer } from '@toolcircuit/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearerAuthenticate,
@@ -22,12 +22,11 @@ import {
   serveCatalogueHttp,
   startLoopbackAuthorizer,
 } from '../src/index.js';
-import { startTestAuthorizationServer, type TestAuthorizationServer } from './support/oauth-authorization-server.js';
 
 // OAuth both ways over loopback: a served catalogue protected by a synthetic authorization server
-// (test/support), imported by connectMcpServer through the real authorization code flow, with the
-// loopback authorizer a CLI uses. The test plays the human's browser: it opens the printed link and
-// follows the authorization server's redirect back to the loopback port.
+// (startTestAuthorizationServer of @toolcircuit/testing), imported by connectMcpServer through the real
+// authorization code flow, with the loopback authorizer a CLI uses. The test plays the human's browser: it
+// opens the printed link and follows the authorization server's redirect back to the loopback port.
 
 const catalogue = createCatalogue([
   defineTool({

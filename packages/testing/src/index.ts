@@ -131,6 +131,7 @@ export {
   SYNTHETIC_PNG,
   SYNTHETIC_PNG_BASE64,
 } from './media/synthetic-media.js';
+export { startTestAuthorizationServer, type TestAuthorizationServer } from './oauth/test-authorization-server.js';
 export { type Recorder, type RecorderOptions, startRecorder } from './record/recorder.js';
 export {
   type RecordedWireRequest,

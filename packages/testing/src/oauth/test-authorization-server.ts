@@ -1,5 +1,4 @@
-// SYNTHETIC: a small OAuth 2.1 authorization server written for these tests (not recorded from any real
-// server). It follows the standards the MCP authorization spec builds on, strictly enough that a client
+// SYNTHETIC: a small OAuth 2.1 authorization server written for tests (not recorded from any real server). It follows the standards the MCP authorization spec builds on, strictly enough that a client
 // cutting a corner fails: RFC 8414 metadata, RFC 7591 dynamic registration (public clients), the
 // authorization code grant with PKCE S256 only, exact redirect URIs, `state` and `iss` on the redirect
 // (RFC 9207), RFC 8707 resource indicators that become the token's audience, refresh tokens that rotate,
@@ -51,6 +50,12 @@ export interface TestAuthorizationServer {
 const token = () => randomBytes(24).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 
+/**
+ * A synthetic OAuth 2.1 authorization server on 127.0.0.1 for tests of OAuth-protected MCP servers and
+ * clients: metadata, dynamic registration, authorization code with PKCE (the human is `nextHuman`, signed in
+ * at once), resource indicators as audience, rotating refresh tokens, introspection, and hooks to expire or
+ * revoke tokens without waiting.
+ */
 export async function startTestAuthorizationServer(): Promise<TestAuthorizationServer> {
   const clients = new Map<string, Client>();
   const codes = new Map<string, CodeGrant>();
