@@ -19,6 +19,7 @@ import {
   toolError,
   toolRefusal,
 } from '@toolcircuit/core';
+import { answerRoots, type McpRoot, rootsCapability } from './client-roots.js';
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 import { GuardedConfirmations } from './guarded-confirmations.js';
 import { listAllTools } from './list-all-tools.js';
@@ -62,6 +63,11 @@ export interface ConnectMcpServerOptions {
   readonly onElicitation?: (request: McpElicitation) => Promise<ElicitResult>;
   /** Opts in to sampling (the server asking the application's model). Without it sampling is refused. */
   readonly onSampling?: (request: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /**
+   * The roots (`file://` directories) the server may know about, answered to its `roots/list`. Without
+   * them the client declares no roots capability. They inform the server; they confine nothing.
+   */
+  readonly roots?: readonly McpRoot[];
   /** Per-request timeout in ms (reset by progress notifications); default 60 000. */
   readonly requestTimeoutMs?: number;
   /**
@@ -118,8 +124,10 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
     capabilities: {
       ...(options.onElicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } }),
       ...(options.onSampling === undefined ? {} : { sampling: {} }),
+      ...rootsCapability(options.roots),
     },
   });
+  answerRoots(client, options.roots); // before connecting: a server may ask as soon as it is initialized
   const connection = new McpConnection(client, options);
   const transport = await connectTransport(client, options.server, 'server');
   try {

@@ -1,3 +1,4 @@
+export type { McpRoot } from './client-roots.js';
 export {
   type ConnectMcpServerOptions,
   connectMcpServer,
@@ -7,9 +8,26 @@ export {
   type McpToolMetadata,
 } from './connect-mcp-server.js';
 export { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
+export { McpAuthorizationError } from './errors/mcp-authorization-error.js';
 export { type McpCallResult, type McpContentBlock, mapMcpResult } from './map-mcp-result.js';
 export type { McpDefinitionChange, McpEvent } from './mcp-events.js';
 export type { McpHttpServer, McpServerSpec, McpStdioServer } from './mcp-server-spec.js';
+export { FileOAuthStore } from './oauth/file-oauth-store.js';
+export {
+  type LoopbackAuthorizer,
+  type LoopbackAuthorizerOptions,
+  startLoopbackAuthorizer,
+} from './oauth/loopback-authorizer.js';
+export type { McpAuthorizer, McpOAuthOptions } from './oauth/mcp-oauth-options.js';
+export { InMemoryOAuthStore, type McpOAuthRecord, type McpOAuthStore } from './oauth/oauth-store.js';
+export {
+  type BearerAuthenticateOptions,
+  bearerAuthenticate,
+  type IntrospectTokenOptions,
+  introspectToken,
+  type VerifiedToken,
+} from './serve-auth/bearer-authenticate.js';
+export type { ProtectedResourceOptions } from './serve-auth/protected-resource.js';
 export {
   type McpClientIdentity,
   type ServeCatalogueOptions,

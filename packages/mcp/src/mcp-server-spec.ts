@@ -1,7 +1,9 @@
-import type { Client, Transport } from '@modelcontextprotocol/client';
+import type { AuthProvider, Client, FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
+import type { McpOAuthOptions } from './oauth/mcp-oauth-options.js';
+import { createOAuthFetch } from './oauth/oauth-fetch.js';
 
 /** A server started as a child process, spoken to over its stdin/stdout. */
 export interface McpStdioServer {
@@ -27,6 +29,17 @@ export interface McpHttpServer {
    * Streamable HTTP first, then HTTP+SSE when the server refuses it, as the specification recommends.
    */
   readonly transport?: 'auto' | 'streamable-http' | 'sse';
+  /**
+   * OAuth 2.1 with a human in the loop (authorization code + PKCE): the connection waits while the human
+   * authorizes through `oauth.authorizer`, keeps the tokens in `oauth.store`, refreshes them, and asks
+   * for more scope when the server requires it.
+   */
+  readonly oauth?: McpOAuthOptions;
+  /**
+   * Any of the SDK's auth providers instead, for flows without a human (e.g. its
+   * `ClientCredentialsProvider` or `PrivateKeyJwtProvider`), or `{ token: async () => key }`.
+   */
+  readonly authProvider?: AuthProvider | OAuthClientProvider;
 }
 
 export type McpServerSpec = McpStdioServer | McpHttpServer;
@@ -48,23 +61,52 @@ export async function connectTransport(client: Client, spec: McpServerSpec, fiel
     return transport;
   }
   const url = parseUrl(spec.url, field);
-  const requestInit: RequestInit = spec.headers === undefined ? {} : { headers: { ...spec.headers } };
+  if (spec.oauth !== undefined && spec.authProvider !== undefined) {
+    throw new InvalidMcpServerError(field, 'give either `oauth` or `authProvider`, not both.');
+  }
+  // An authorization that failed is not a server that speaks the older transport: no fallback then.
+  let authorizationFailure: { readonly error: unknown } | undefined;
+  const oauthFetch = spec.oauth === undefined ? undefined : createOAuthFetch(spec.oauth, url);
+  const http: HttpOptions = {
+    requestInit: spec.headers === undefined ? {} : { headers: { ...spec.headers } },
+    ...(oauthFetch === undefined
+      ? {}
+      : {
+          fetch: (input: string | URL, init?: RequestInit) =>
+            oauthFetch(input, init).catch((error: unknown) => {
+              authorizationFailure = { error };
+              throw error;
+            }),
+        }),
+    ...(spec.authProvider === undefined ? {} : { authProvider: spec.authProvider }),
+  };
   const mode = spec.transport ?? 'auto';
-  if (mode === 'sse') return connectSse(client, url, requestInit);
-  const streamable = new StreamableHTTPClientTransport(url, { requestInit });
+  if (mode === 'sse') return connectSse(client, url, http);
+  const streamable = new StreamableHTTPClientTransport(url, http);
   try {
     await client.connect(streamable);
     return streamable;
   } catch (error) {
+    if (authorizationFailure !== undefined) {
+      await streamable.close().catch(() => undefined);
+      throw authorizationFailure.error;
+    }
     if (mode === 'streamable-http') throw error;
     // A server that only speaks the older transport answers the Streamable HTTP POST with a 4xx.
     await streamable.close().catch(() => undefined);
-    return connectSse(client, url, requestInit);
+    return connectSse(client, url, http);
   }
 }
 
-async function connectSse(client: Client, url: URL, requestInit: RequestInit): Promise<Transport> {
-  const transport = new SSEClientTransport(url, { requestInit });
+/** What both HTTP transports take: headers, and the OAuth fetch or the SDK auth provider. */
+interface HttpOptions {
+  readonly requestInit: RequestInit;
+  readonly fetch?: FetchLike;
+  readonly authProvider?: AuthProvider | OAuthClientProvider;
+}
+
+async function connectSse(client: Client, url: URL, http: HttpOptions): Promise<Transport> {
+  const transport = new SSEClientTransport(url, http);
   await connectOrClose(client, transport);
   return transport;
 }

@@ -22,6 +22,7 @@ import {
   type Session,
   type ToolCallPart,
 } from '@toolcircuit/core';
+import { sessionOfAuthInfo } from './serve-auth/authenticated-session.js';
 import { supportsFormElicitation } from './served/client-capabilities.js';
 import { withDeclaredOutput } from './served/declared-output.js';
 import { pageOf } from './served/page-of.js';
@@ -39,6 +40,8 @@ export interface McpClientIdentity {
   readonly transport: 'stdio' | 'http';
   /** What the HTTP server's `authenticate` returned for this request; absent over stdio. */
   readonly authInfo?: AuthInfo;
+  /** The session `serveCatalogueHttp`'s `authenticateSession` returned for this request (return it from `sessionFor`). */
+  readonly session?: Session;
   /** The Streamable HTTP session id: bookkeeping only, it proves nothing about who calls. */
   readonly mcpSessionId?: string;
 }
@@ -76,7 +79,7 @@ export interface ServeCatalogueOptions {
 /** A catalogue ready to be served; each connection (stdio, or an HTTP session) gets its own MCP `Server`. */
 export interface ServedCatalogue {
   /** A new MCP `Server` for one connection: connect it to any transport. */
-  createServer(identity: Omit<McpClientIdentity, 'authInfo'>): Server;
+  createServer(identity: Omit<McpClientIdentity, 'authInfo' | 'session'>): Server;
   /** Serves over stdin/stdout (this process's by default) until the input closes. */
   serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
   /**
@@ -125,7 +128,7 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
     readonly mayRead: (uri: string, session: Session) => boolean;
   }>();
 
-  function createServer(connection: Omit<McpClientIdentity, 'authInfo'>): Server {
+  function createServer(connection: Omit<McpClientIdentity, 'authInfo' | 'session'>): Server {
     // The SDK's low-level `Server`, not `McpServer`: the catalogue's declarations are JSON Schema already and
     // its executor does the validating, so every call must reach `tools/call` as the client sent it.
     const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
@@ -135,6 +138,7 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
     const identityOf = (ctx: ServerContext): McpClientIdentity => ({
       ...connection,
       ...(ctx.http?.authInfo === undefined ? {} : { authInfo: ctx.http?.authInfo }),
+      ...sessionField(sessionOfAuthInfo(ctx.http?.authInfo)),
       ...(ctx.sessionId === undefined ? {} : { mcpSessionId: ctx.sessionId }),
     });
     const sessionOf = async (ctx: ServerContext): Promise<Session> => {
@@ -315,4 +319,8 @@ async function callTool(
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function sessionField(session: Session | undefined): { session?: Session } {
+  return session === undefined ? {} : { session };
 }

@@ -4,6 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
+import type { Session } from '@toolcircuit/core';
+import { SESSION_KEY, webRequestOf } from './serve-auth/authenticated-session.js';
+import {
+  bearerChallenge,
+  type ProtectedResourceOptions,
+  protectedResourceMetadata,
+  protectedResourcePath,
+} from './serve-auth/protected-resource.js';
 import type { ServedCatalogue } from './serve-catalogue.js';
 import { SessionEventStore } from './session-event-store.js';
 
@@ -21,6 +29,19 @@ export interface ServeHttpOptions {
    */
   readonly authenticate?: (request: IncomingMessage) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /**
+   * The application's `authenticate(request) → Session | undefined`, the same function `@toolcircuit/server`
+   * takes (e.g. {@link bearerAuthenticate}): the session it returns is the one the calls run under
+   * (`sessionFor` receives it as `identity.session`), and each MCP session is bound to its `humanId`.
+   * The request it sees has the method, URL and headers, not the body. Use it or `authenticate`.
+   */
+  readonly authenticateSession?: (request: Request) => Session | undefined | Promise<Session | undefined>;
+  /**
+   * Publishes RFC 9728 protected resource metadata at `/.well-known/oauth-protected-resource<path>` and
+   * answers 401 with `WWW-Authenticate: Bearer resource_metadata=…`, so OAuth clients find the
+   * authorization server on their own.
+   */
+  readonly protectedResource?: ProtectedResourceOptions;
+  /**
    * Host names accepted in `Host` and `Origin` (DNS-rebinding protection). Default: the loopback names
    * `localhost`, `127.0.0.1` and `[::1]`.
    */
@@ -30,6 +51,7 @@ export interface ServeHttpOptions {
    * must authenticate to the same owner, or it is answered 404 as if the session did not exist (a session
    * id is not a credential: it shows up in logs and proxies). Default: the bearer token and its client id,
    * so a refreshed token needs a new session; return a stable user id to keep sessions across refreshes.
+   * With `authenticateSession` the default is the session's `humanId`.
    */
   readonly sessionOwner?: (authInfo: AuthInfo) => string;
   /**
@@ -62,6 +84,11 @@ export async function serveCatalogueHttp(
   options: ServeHttpOptions = {},
 ): Promise<HttpCatalogueServer> {
   const path = options.path ?? '/mcp';
+  if (options.authenticate !== undefined && options.authenticateSession !== undefined) {
+    throw new TypeError('serveCatalogueHttp: give `authenticate` or `authenticateSession`, not both.');
+  }
+  const metadataPath = protectedResourcePath(path);
+  let origin = '';
   const allowed = new Set((options.allowedHostnames ?? LOOPBACK).map((name) => name.toLowerCase()));
   const transports = new Map<string, NodeStreamableHTTPServerTransport>();
   const resumable = options.resumable ?? {};
@@ -73,13 +100,35 @@ export async function serveCatalogueHttp(
       : createHash('sha256')
           .update((options.sessionOwner ?? defaultOwner)(authInfo), 'utf8')
           .digest();
+  const authenticate = async (request: IncomingMessage): Promise<AuthInfo | undefined> => {
+    if (options.authenticate !== undefined) return options.authenticate(request);
+    if (options.authenticateSession === undefined) return undefined;
+    const session = await options.authenticateSession(webRequestOf(request, origin));
+    if (session === undefined) return undefined;
+    const bearer = /^Bearer\s+(\S+)/i.exec(header(request, 'authorization') ?? '')?.[1];
+    return { token: bearer ?? '', clientId: session.humanId, scopes: [], extra: { [SESSION_KEY]: session } };
+  };
+  const requiresAuth = options.authenticate !== undefined || options.authenticateSession !== undefined;
+  const unauthorized = (request: IncomingMessage, response: ServerResponse): void => {
+    const challenge =
+      options.protectedResource === undefined
+        ? 'Bearer'
+        : bearerChallenge(`${origin}${metadataPath}`, header(request, 'authorization') !== undefined);
+    reply(response, 401, 'Unauthorized', { 'www-authenticate': challenge });
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
+    if (options.protectedResource !== undefined && url.pathname === metadataPath && request.method === 'GET') {
+      const resource = String(options.protectedResource.resource ?? `${origin}${path}`);
+      response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      response.end(JSON.stringify(protectedResourceMetadata(options.protectedResource, resource)));
+      return;
+    }
     if (url.pathname !== path) return reply(response, 404, 'Not found');
     if (!hostAllowed(request, allowed)) return reply(response, 403, 'Forbidden: Host or Origin is not allowed');
-    const authInfo = options.authenticate === undefined ? undefined : await options.authenticate(request);
-    if (options.authenticate !== undefined && authInfo === undefined) return reply(response, 401, 'Unauthorized');
+    const authInfo = await authenticate(request);
+    if (requiresAuth && authInfo === undefined) return unauthorized(request, response);
     if (authInfo !== undefined) (request as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
 
     const sessionId = header(request, 'mcp-session-id');
@@ -132,6 +181,7 @@ export async function serveCatalogueHttp(
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  origin = `http://${host}:${address.port}`;
   return {
     url: new URL(`http://${host}:${address.port}${path}`),
     async close() {
@@ -142,8 +192,13 @@ export async function serveCatalogueHttp(
   };
 }
 
-/** The token and the client it was issued to: nobody else's request carries both. */
+/**
+ * The human of an `authenticateSession` session; else the token and the client it was issued to: nobody
+ * else's request carries both.
+ */
 function defaultOwner(authInfo: AuthInfo): string {
+  const session = authInfo.extra?.[SESSION_KEY] as Session | undefined;
+  if (session !== undefined) return JSON.stringify(['human', session.humanId]);
   return JSON.stringify([authInfo.clientId, authInfo.token]);
 }
 
@@ -187,7 +242,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function reply(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+function reply(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

@@ -143,6 +143,17 @@ describe('importing server-everything', () => {
     expect(prompts).toHaveLength(1);
     expect(JSON.stringify(outcome.result.content)).toMatch(/sampled by the application/);
   });
+
+  it('answers roots/list with exactly the roots the application gives, and declares none without them', async () => {
+    await connect();
+    expect(connection?.catalogue().get('get-roots-list')).toBeUndefined();
+    await connection?.close();
+    await connect({ roots: [{ uri: 'file:///srv/project', name: 'project' }] });
+    const listed = await call('get-roots-list', {});
+    expect(listed.verdict.kind).toBe('executed');
+    expect(JSON.stringify(listed.result.content)).toContain('file:///srv/project');
+    await expect(connect({ roots: [{ uri: '/srv/project' }] })).rejects.toThrow(/file:\/\/ URI/);
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

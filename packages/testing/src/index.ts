@@ -133,6 +133,7 @@ export {
   SYNTHETIC_WAV,
   SYNTHETIC_WAV_BASE64,
 } from './media/synthetic-media.js';
+export { startTestAuthorizationServer, type TestAuthorizationServer } from './oauth/test-authorization-server.js';
 export { type Recorder, type RecorderOptions, startRecorder } from './record/recorder.js';
 export {
   type RecordedWireRequest,

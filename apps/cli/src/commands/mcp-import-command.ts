@@ -12,6 +12,7 @@ import { DEFAULT_LINT_PROVIDERS } from '../lint/lint-providers.js';
 import { importedToolsFile } from '../mcp/imported-tools-file.js';
 import { mcpServerOfArgument } from '../mcp/mcp-server-of-argument.js';
 import { mcpServerSpecOf } from '../mcp/mcp-server-spec-of.js';
+import { oauthForCli } from '../mcp/oauth-for-cli.js';
 import { passEnvOf } from '../mcp/pass-env-of.js';
 import { loadCliConfig } from '../run/load-cli-config.js';
 
@@ -32,6 +33,10 @@ export const mcpImportCommand: Command = {
     'needs (an API key), read from this environment; --server <name> takes the command, its passEnv, or the',
     'URL and bearerTokenEnv from mcpServers.<name> of the config file. Values are never written to the file,',
     'only the names.',
+    '',
+    'An HTTP server that asks for OAuth: --oauth prints the authorization link (--open opens the browser too),',
+    'waits for the browser on 127.0.0.1, and keeps the tokens in --oauth-tokens (default',
+    '$XDG_CONFIG_HOME/toolcircuit/mcp-oauth.json, mode 0600), so the next import needs no new login.',
   ].join('\n'),
   options: {
     name: { type: 'string', valueName: 'name', description: 'short server name, used in rights (default: server)' },
@@ -59,12 +64,20 @@ export const mcpImportCommand: Command = {
       valueName: 'file',
       description: 'config file for --server (default ./toolcircuit.config.json)',
     },
+    oauth: { type: 'boolean', description: 'authorize with OAuth in the browser (HTTP servers)' },
+    open: { type: 'boolean', description: 'with --oauth: open the browser on the link as well as printing it' },
+    'oauth-tokens': {
+      type: 'string',
+      valueName: 'file',
+      description: 'with --oauth: where tokens are kept (default $XDG_CONFIG_HOME/toolcircuit/mcp-oauth.json)',
+    },
   },
   examples: [
     'toolcircuit mcp import --name fs -- npx -y @modelcontextprotocol/server-filesystem ./data',
     'toolcircuit mcp import http://127.0.0.1:3000/mcp --name docs --header Authorization=DOCS_AUTH',
     'GITHUB_TOKEN=… toolcircuit mcp import --name github --pass-env GITHUB_TOKEN -- npx -y some-github-mcp-server',
     'toolcircuit mcp import --server fs   # mcpServers.fs of ./toolcircuit.config.json',
+    'toolcircuit mcp import https://mcp.example/mcp --name notes --oauth --open',
   ],
   exitCodes: [
     [ExitCode.ok, 'file written, no lint error'],
@@ -90,22 +103,31 @@ export const mcpImportCommand: Command = {
       configured === undefined
         ? mcpServerOfArgument(args.positionals, transport, headers, env)
         : await configuredServer(configured, args.string('config'), args.positionals, { headers, env }, io);
+    if (args.flag('oauth') && !('url' in server)) {
+      throw new UsageError('--oauth applies to a server reached by URL.');
+    }
+    const authorization = args.flag('oauth')
+      ? await oauthForCli(io, { tokensFile: args.string('oauth-tokens'), open: args.flag('open') })
+      : undefined;
     const notes: string[] = [];
     // Loaded on use: the MCP SDK is heavy, and every other command starts without it.
     const { connectMcpServer } = await import('@toolcircuit/mcp');
     const connection = await connectMcpServer({
       name,
-      server,
+      server: authorization === undefined ? server : { ...server, oauth: authorization.oauth },
       onEvent: (event: McpEvent) => {
         if (event.type === 'tool-skipped') notes.push(`skipped ${event.mcpName}: ${event.reason}`);
       },
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      await authorization?.authorizer.close();
       throw new UsageError(
         `could not connect to the MCP server: ${error instanceof Error ? error.message : String(error)}`,
         'Check the command or URL (a command with flags goes after `--`).',
         { cause: error },
       );
     });
+    // Listed: the login is not needed again for this import.
+    await authorization?.authorizer.close();
     try {
       const out = resolve(io.cwd, args.string('out') ?? `mcp-${name}.tools.json`);
       // Where the server is, and which variables it was given by name: never their values.
