@@ -19,6 +19,7 @@ import {
   toolError,
   toolRefusal,
 } from '@toolcircuit/core';
+import { eraOf, type McpEra, type McpProtocolMode, versionNegotiationOf } from './era/protocol-mode.js';
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 import { GuardedConfirmations } from './guarded-confirmations.js';
 import { listAllTools } from './list-all-tools.js';
@@ -76,6 +77,12 @@ export interface ConnectMcpServerOptions {
    */
   readonly verifyBeforeCall?: 'every-call' | 'irreversible' | 'never';
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Which protocol revisions to speak (default `auto`: 2026-07-28 where the server offers it, else the 2025
+   * era). The negotiated revision is reported in the `connected` event, on `connection.protocolVersion`, on
+   * each imported definition (`protocol`) and so in the journal and traces.
+   */
+  readonly protocol?: McpProtocolMode;
 }
 
 /** The MCP-specific facts kept on an imported tool's definition. */
@@ -88,6 +95,8 @@ export interface McpToolMetadata {
   /** From the policy: the output may carry text written by outsiders (see the prompt-injection defences). */
   readonly untrustedOutput: boolean;
   readonly outputSchema?: McpToolInfo['outputSchema'];
+  /** The protocol revision the connection negotiated when the tool was imported. */
+  readonly protocolVersion: string;
 }
 
 /** A catalogue entry that calls an MCP server; `mcp` carries where it comes from and its pinned fingerprint. */
@@ -115,6 +124,10 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
     throw new InvalidMcpServerError('name', 'give the server a short `name` of letters, digits, "_", "-" or ".".');
   }
   const client = new Client(options.clientInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
+    versionNegotiation: versionNegotiationOf(
+      options.protocol ?? 'auto',
+      options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ),
     capabilities: {
       ...(options.onElicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } }),
       ...(options.onSampling === undefined ? {} : { sampling: {} }),
@@ -171,8 +184,21 @@ export class McpConnection {
     this.client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.refresh().catch(() => undefined);
     });
+    this.#emit({ type: 'connected', server: this.name, protocolVersion: this.protocolVersion, era: this.era });
     const tools = await listAllTools(this.client, this.#timeout());
     await this.#apply(tools, true);
+  }
+
+  /** The protocol revision negotiated with the server (`2026-07-28`, `2025-11-25`, …). */
+  get protocolVersion(): string {
+    const version = this.client.getNegotiatedProtocolVersion();
+    if (version === undefined) throw new Error('unreachable: the MCP connection has not negotiated a revision yet');
+    return version;
+  }
+
+  /** `modern` (2026-07-28 and later: stateless, `input_required`) or `legacy` (the 2025 era). */
+  get era(): McpEra {
+    return eraOf(this.protocolVersion);
   }
 
   /** The imported tools, as their pinned definitions (a changed tool stays, and refuses to run). */
@@ -337,6 +363,12 @@ export class McpConnection {
       // tool) overrides it. `openWorldHint: false` claims nothing: the loop's default applies.
       ...(decision.untrustedOutput ? { outputTrust: 'untrusted' as const } : {}),
       ...(decision.timeoutMs === undefined ? {} : { timeoutMs: decision.timeoutMs }),
+      protocol: Object.freeze({
+        name: 'mcp',
+        revision: this.protocolVersion,
+        role: 'client' as const,
+        peer: this.name,
+      }),
       // The tool search knows which server a tool is from (and can be restricted to it), and its title.
       search: Object.freeze({
         namespace: this.name,
@@ -350,6 +382,7 @@ export class McpConnection {
         fingerprint: state.pinnedFingerprint,
         annotations: Object.freeze({ ...(tool.annotations ?? {}) }),
         untrustedOutput: decision.untrustedOutput,
+        protocolVersion: this.protocolVersion,
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
       }),
     });

@@ -1,7 +1,23 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import type { AuthInfo, CallToolResult, ElicitResult, RequestId, Tool } from '@modelcontextprotocol/server';
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, Server } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  CallToolResult,
+  ElicitResult,
+  InputRequiredResult,
+  RequestId,
+  ServerContext,
+  Tool,
+} from '@modelcontextprotocol/server';
+import {
+  createRequestStateCodec,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import {
   argumentDigest,
@@ -13,6 +29,15 @@ import {
   type Session,
   type ToolCallPart,
 } from '@toolcircuit/core';
+import {
+  type ConfirmationState,
+  confirmByInputRequired,
+  SpentConfirmations,
+  TAINT_DIGEST_META_KEY,
+} from './era/input-required-confirmation.js';
+import { journalWithProtocol } from './era/journal-with-protocol.js';
+import { eraOf, type McpEra, MODERN_REVISION } from './era/protocol-mode.js';
+import { type StdioServing, serveStdioBothEras } from './era/serve-stdio-both-eras.js';
 import { toMcpResult } from './to-mcp-result.js';
 
 /** Who is calling, as the transport authenticated them. Nothing here comes from the request's body. */
@@ -22,6 +47,8 @@ export interface McpClientIdentity {
   readonly authInfo?: AuthInfo;
   /** The Streamable HTTP session id: bookkeeping only, it proves nothing about who calls. */
   readonly mcpSessionId?: string;
+  /** The protocol revision of the call (`2026-07-28`, or the 2025-era one the connection negotiated). */
+  readonly protocolVersion?: string;
 }
 
 export interface ServeCatalogueOptions {
@@ -39,16 +66,28 @@ export interface ServeCatalogueOptions {
    * 60 000). No answer in time is no confirmation: the call is refused and journaled as such.
    */
   readonly confirmationTimeoutMs?: number;
+  /**
+   * The key (at least 32 bytes) that signs the confirmation question's `requestState` on the 2026-07-28
+   * revision, where the client's retry carries the human's answer. Default: random per process, so the
+   * answer must come back to the process that asked; give every instance the same key to serve from several.
+   */
+  readonly requestStateKey?: Uint8Array | string;
   readonly serverInfo?: { readonly name: string; readonly version: string };
   readonly instructions?: string;
 }
 
 /** A catalogue ready to be served; each connection (stdio, or an HTTP session) gets its own MCP `Server`. */
 export interface ServedCatalogue {
-  /** A new MCP `Server` for one connection: connect it to any transport. */
-  createServer(identity: Omit<McpClientIdentity, 'authInfo'>): Server;
-  /** Serves over stdin/stdout (this process's by default) until the input closes. */
-  serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
+  /**
+   * A new MCP `Server` for one connection (2025 era, the default) or one 2026-07-28 request (`era:
+   * 'modern'`): connect it to any transport, or give it to the SDK's `createMcpHandler` / `serveStdio`.
+   */
+  createServer(identity: Omit<McpClientIdentity, 'authInfo' | 'protocolVersion'>, era?: McpEra): Server;
+  /**
+   * Serves over stdin/stdout (this process's by default) until the input closes: a client's opening message
+   * selects the era (2026-07-28 `server/discover`, or the 2025 `initialize`).
+   */
+  serveStdio(stdin?: Readable, stdout?: Writable): Promise<StdioServing>;
 }
 
 const DEFAULT_CONFIRMATION_TIMEOUT_MS = 60_000;
@@ -84,17 +123,34 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
     };
   });
 
-  function createServer(connection: Omit<McpClientIdentity, 'authInfo'>): Server {
+  const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
+  // The 2026-07-28 confirmation's question is signed, so its retry cannot claim another call or human, and it
+  // expires with the confirmation time-out; each answer's nonce is spent once.
+  const confirmations = {
+    codec: createRequestStateCodec<ConfirmationState>({
+      key: options.requestStateKey ?? randomBytes(32),
+      ttlSeconds: Math.max(1, Math.ceil(timeoutMs / 1000)),
+    }),
+    spent: new SpentConfirmations(timeoutMs + 1000),
+  };
+
+  function createServer(
+    connection: Omit<McpClientIdentity, 'authInfo' | 'protocolVersion'>,
+    era: McpEra = 'legacy',
+  ): Server {
     // The SDK's low-level `Server`, not `McpServer`: the catalogue's declarations are JSON Schema already and
     // its executor does the validating, so every call must reach `tools/call` as the client sent it.
     const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
       capabilities: { tools: {} },
+      requestState: { verify: confirmations.codec.verify },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
     server.setRequestHandler('tools/list', () => ({ tools }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
+      const protocolVersion = revisionOf(server, ctx, era);
       const identity: McpClientIdentity = {
         ...connection,
+        protocolVersion,
         ...(ctx.http?.authInfo === undefined ? {} : { authInfo: ctx.http?.authInfo }),
         ...(ctx.sessionId === undefined ? {} : { mcpSessionId: ctx.sessionId }),
       };
@@ -111,6 +167,12 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
         name: request.params.name,
         input: request.params.arguments ?? {},
       };
+      const journal =
+        options.journal === undefined
+          ? undefined
+          : journalWithProtocol(options.journal, { name: 'mcp', revision: protocolVersion, role: 'server' });
+      const served = { ...options, ...(journal === undefined ? {} : { journal }) };
+      const taint = request.params._meta?.[TAINT_DIGEST_META_KEY];
       return callTool(
         server,
         catalogue,
@@ -118,7 +180,10 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
         call,
         { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id },
         identity,
-        options,
+        served,
+        eraOf(protocolVersion) === 'modern'
+          ? { ctx, confirmations, taintDigest: typeof taint === 'string' ? taint : undefined }
+          : undefined,
       );
     });
     return server;
@@ -126,10 +191,11 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
 
   return {
     createServer,
-    async serveStdio(stdin?: Readable, stdout?: Writable) {
-      const server = createServer({ transport: 'stdio' });
-      await server.connect(new StdioServerTransport(stdin, stdout));
-      return server;
+    serveStdio(stdin?: Readable, stdout?: Writable) {
+      return serveStdioBothEras(
+        (era) => createServer({ transport: 'stdio' }, era),
+        new StdioServerTransport(stdin, stdout),
+      );
     },
   };
 }
@@ -142,7 +208,14 @@ async function callTool(
   request: { readonly signal: AbortSignal; readonly requestId: RequestId },
   identity: McpClientIdentity,
   options: ServeCatalogueOptions,
-): Promise<CallToolResult> {
+  modern:
+    | {
+        readonly ctx: ServerContext;
+        readonly confirmations: Parameters<typeof confirmByInputRequired>[4];
+        readonly taintDigest: string | undefined;
+      }
+    | undefined,
+): Promise<CallToolResult | InputRequiredResult> {
   const { signal } = request;
   const context = {
     catalogue,
@@ -161,6 +234,10 @@ async function callTool(
     isAuthorized(entry.definition.right, session) &&
     (await catalogue.validate(call.name, call.input)).ok;
   if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
+  // 2026-07-28 has no server-to-client requests: the question rides the result, the answer the retry.
+  if (modern !== undefined) {
+    return confirmByInputRequired(modern.ctx, call, session, context, modern.confirmations, modern.taintDigest);
+  }
 
   if (!supportsFormElicitation(server)) {
     const outcome = await executeCall(call, context);
@@ -215,6 +292,15 @@ function supportsFormElicitation(server: Server): boolean {
   const elicitation = server.getClientCapabilities()?.elicitation;
   if (elicitation === undefined) return false;
   return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
+}
+
+/** The call's revision: the 2026-07-28 request's own envelope, or what the 2025-era connection negotiated. */
+function revisionOf(server: Server, ctx: ServerContext, era: McpEra): string {
+  if (era === 'modern') {
+    const claimed = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+    return typeof claimed === 'string' ? claimed : MODERN_REVISION;
+  }
+  return server.getNegotiatedProtocolVersion() ?? 'unknown';
 }
 
 function messageOf(error: unknown): string {
