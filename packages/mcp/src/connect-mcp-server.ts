@@ -3,6 +3,7 @@ import type {
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  McpSubscription,
   Transport,
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
@@ -158,6 +159,8 @@ export class McpConnection {
   /** A listing queued behind the running one and not started yet. */
   #queued: Promise<void> | undefined;
   #transport: Transport | undefined;
+  /** On 2026-07-28, the `subscriptions/listen` stream that carries `tools/list_changed`. */
+  #subscription: McpSubscription | undefined;
 
   /** @internal Use {@link connectMcpServer}. */
   constructor(client: Client, options: ConnectMcpServerOptions) {
@@ -185,6 +188,13 @@ export class McpConnection {
       this.refresh().catch(() => undefined);
     });
     this.#emit({ type: 'connected', server: this.name, protocolVersion: this.protocolVersion, era: this.era });
+    // 2026-07-28 sends change notifications only on a stream the client asks for; without one, the listing
+    // before each call (verifyBeforeCall) still catches a change.
+    if (this.era === 'modern' && this.client.getServerCapabilities()?.tools?.listChanged === true) {
+      this.#subscription = await this.client
+        .listen({ toolsListChanged: true }, { timeout: this.#timeout() })
+        .catch(() => undefined);
+    }
     const tools = await listAllTools(this.client, this.#timeout());
     await this.#apply(tools, true);
   }
@@ -289,6 +299,7 @@ export class McpConnection {
   }
 
   async close(): Promise<void> {
+    await this.#subscription?.close().catch(() => undefined);
     await this.client.close();
     await this.#transport?.close().catch(() => undefined);
   }

@@ -341,6 +341,20 @@ describe('era matrix', () => {
         }
       });
 
+      it('pinning: tools/list_changed is followed (on 2026-07-28 over a subscriptions/listen stream)', async () => {
+        const events: McpEvent[] = [];
+        const connection = await connect({}, events);
+        try {
+          // `rotate` changes send_report and announces it; nothing else lists the tools again.
+          await connection.client.callTool({ name: 'rotate', arguments: {} });
+          await expect
+            .poll(() => events.find((event) => event.type === 'definition-changed'))
+            .toMatchObject({ toolName: 'send_report' });
+        } finally {
+          await connection.close();
+        }
+      });
+
       it('pinning: a definition changed silently is caught before the call, which is refused', async () => {
         const events: McpEvent[] = [];
         // The server changes send_report's description on its second tools/list: the check before the call.
