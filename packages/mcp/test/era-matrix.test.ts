@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   type Catalogue,
   confirmationFor,
@@ -25,6 +26,7 @@ import { authenticateBearer, casesCatalogue, people } from './cases-catalogue.js
 // (unknown tool, bad input, missing right, unconfirmed irreversible call), pinning and confirmation hold.
 
 const changingServer = fileURLToPath(new URL('./fixtures/changing-server.mjs', import.meta.url));
+const servedCases = fileURLToPath(new URL('./fixtures/served-cases.mjs', import.meta.url));
 const MODERN = '2026-07-28';
 
 function textOf(result: { content?: unknown }): string {
@@ -157,6 +159,40 @@ describe('era matrix', () => {
         expect(journal.entries.at(-1)).toMatchObject({ toolName: 'close_case', verdict: 'executed', humanId: 'alice' });
         await client.close();
       });
+    });
+  }
+
+  // A catalogue served over stdio by a child process (the built package), to a client of each era.
+  for (const { era, negotiation } of clientEras) {
+    it(`a ${era} client served over stdio: the four checks, and confirmation runs the call once`, async () => {
+      const client = new Client(
+        { name: 'matrix-client', version: '1.0.0' },
+        { versionNegotiation: negotiation, capabilities: { elicitation: { form: {} } } },
+      );
+      let answer: (request: ElicitRequest['params']) => ElicitResult = () => ({ action: 'decline' });
+      client.setRequestHandler('elicitation/create', async (request) => answer(request.params));
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [servedCases], stderr: 'ignore' }),
+      );
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era);
+        const results = [
+          await client.callTool({ name: 'delete_everything', arguments: {} }),
+          await client.callTool({ name: 'lookup_case', arguments: { number: '1234' } }),
+          await client.callTool({ name: 'purge_archive', arguments: {} }),
+          await client.callTool({ name: 'close_case', arguments: { number: 'A-0001' } }),
+        ];
+        expect(results.map((result) => result.isError)).toEqual([true, true, true, true]);
+        expect(results.map(textOf).join('\n')).toMatch(/right/);
+        const count = async () => textOf(await client.callTool({ name: 'closed_count', arguments: {} }));
+        expect(await count()).toContain('0');
+        answer = informedYes;
+        const confirmed = await client.callTool({ name: 'close_case', arguments: { number: 'A-0001' } });
+        expect(confirmed.isError).toBeFalsy();
+        expect(await count()).toContain('1');
+      } finally {
+        await client.close();
+      }
     });
   }
 
