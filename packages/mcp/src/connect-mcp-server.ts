@@ -24,9 +24,11 @@ import { eraOf, type McpEra, type McpProtocolMode, versionNegotiationOf } from '
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 import { GuardedConfirmations } from './guarded-confirmations.js';
 import { listAllTools } from './list-all-tools.js';
-import { mapMcpResult } from './map-mcp-result.js';
+import { type McpCallResult, mapMcpResult } from './map-mcp-result.js';
 import type { McpDefinitionChange, McpEvent } from './mcp-events.js';
 import { connectTransport, type McpServerSpec } from './mcp-server-spec.js';
+import { callAsTask } from './tasks/call-as-task.js';
+import { InMemoryMcpTaskStore, type McpTaskStore } from './tasks/mcp-task-store.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import {
   defaultToolPolicy,
@@ -84,6 +86,15 @@ export interface ConnectMcpServerOptions {
    * each imported definition (`protocol`) and so in the journal and traces.
    */
   readonly protocol?: McpProtocolMode;
+  /**
+   * Keeps the ids of task-augmented calls (the 2025-11-25 tasks extension) so a restarted worker collects a
+   * task's result instead of calling the tool again (see {@link McpTaskStore}). With it, every tool whose
+   * `execution.taskSupport` is `optional` or `required` runs as a task; without it only `required` ones do,
+   * their ids kept in memory.
+   */
+  readonly tasks?: McpTaskStore;
+  /** How long the server keeps a task and its result, in ms (default one hour). */
+  readonly taskTtlMs?: number;
 }
 
 /** The MCP-specific facts kept on an imported tool's definition. */
@@ -118,6 +129,7 @@ interface ToolState {
 type OutputValidator = (value: unknown) => { readonly valid: boolean; readonly errorMessage?: string | undefined };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TASK_TTL_MS = 3_600_000;
 
 /** Connects to an MCP server and imports its tools, pinned. Close it with `close()`. */
 export async function connectMcpServer(options: ConnectMcpServerOptions): Promise<McpConnection> {
@@ -161,6 +173,7 @@ export class McpConnection {
   #transport: Transport | undefined;
   /** On 2026-07-28, the `subscriptions/listen` stream that carries `tools/list_changed`. */
   #subscription: McpSubscription | undefined;
+  readonly #memoryTasks = new InMemoryMcpTaskStore();
 
   /** @internal Use {@link connectMcpServer}. */
   constructor(client: Client, options: ConnectMcpServerOptions) {
@@ -423,24 +436,45 @@ export class McpConnection {
         `The definition of "${state.catalogueName}" on MCP server "${this.name}" was replaced; this catalogue is out of date and the call was not run.`,
       );
     }
-    const result = await this.client.request(
-      { method: 'tools/call', params: { name: state.pinned.name, arguments: input } },
-      {
-        signal: context.signal,
-        timeout: this.#timeout(),
-        resetTimeoutOnProgress: true,
-        onprogress: (progress) =>
-          this.#emit({
-            type: 'progress',
-            server: this.name,
-            toolName: state.catalogueName,
-            callId: context.callId,
-            progress: progress.progress,
-            ...(progress.total === undefined ? {} : { total: progress.total }),
-            ...(progress.message === undefined ? {} : { message: progress.message }),
-          }),
-      },
-    );
+    const result: McpCallResult = this.#runsAsTask(state)
+      ? await callAsTask(this.client, {
+          server: this.name,
+          toolName: state.pinned.name,
+          input,
+          runId: context.runId,
+          callId: context.callId,
+          signal: context.signal,
+          timeoutMs: this.#timeout(),
+          ttlMs: this.#options.taskTtlMs ?? DEFAULT_TASK_TTL_MS,
+          store: this.#options.tasks ?? this.#memoryTasks,
+          onTask: ({ taskId, resumed }) =>
+            this.#emit({
+              type: 'task',
+              server: this.name,
+              toolName: state.catalogueName,
+              callId: context.callId,
+              taskId,
+              resumed,
+            }),
+        })
+      : await this.client.request(
+          { method: 'tools/call', params: { name: state.pinned.name, arguments: input } },
+          {
+            signal: context.signal,
+            timeout: this.#timeout(),
+            resetTimeoutOnProgress: true,
+            onprogress: (progress) =>
+              this.#emit({
+                type: 'progress',
+                server: this.name,
+                toolName: state.catalogueName,
+                callId: context.callId,
+                progress: progress.progress,
+                ...(progress.total === undefined ? {} : { total: progress.total }),
+                ...(progress.message === undefined ? {} : { message: progress.message }),
+              }),
+          },
+        );
     const outputSchema = state.pinned.outputSchema;
     if (outputSchema === undefined || result.isError === true) return mapMcpResult(result, false);
     if (result.structuredContent === undefined) {
@@ -455,6 +489,13 @@ export class McpConnection {
       );
     }
     return mapMcpResult(result, true);
+  }
+
+  /** Tasks exist on the 2025-11-25 wire, for servers that take task-augmented `tools/call`. */
+  #runsAsTask(state: ToolState): boolean {
+    const support = (state.pinned as McpToolInfo & { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+    if (support !== 'required' && !(support === 'optional' && this.#options.tasks !== undefined)) return false;
+    return this.era === 'legacy' && this.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
   }
 
   #outputValidator(state: ToolState): OutputValidator {

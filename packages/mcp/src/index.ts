@@ -6,6 +6,8 @@ export {
   type McpToolDefinition,
   type McpToolMetadata,
 } from './connect-mcp-server.js';
+export type { McpEra, McpProtocolMode } from './era/protocol-mode.js';
+export type { StdioServing } from './era/serve-stdio-both-eras.js';
 export { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 export { type McpCallResult, type McpContentBlock, mapMcpResult } from './map-mcp-result.js';
 export type { McpDefinitionChange, McpEvent } from './mcp-events.js';
@@ -17,6 +19,7 @@ export {
   serveCatalogue,
 } from './serve-catalogue.js';
 export { type HttpCatalogueServer, type ServeHttpOptions, serveCatalogueHttp } from './serve-http.js';
+export { InMemoryMcpTaskStore, type McpTaskStore } from './tasks/mcp-task-store.js';
 export { toMcpResult } from './to-mcp-result.js';
 export { toolFingerprint } from './tool-fingerprint.js';
 export {

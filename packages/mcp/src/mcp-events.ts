@@ -45,5 +45,17 @@ export type McpEvent =
       readonly total?: number;
       readonly message?: string;
     }
+  /**
+   * A call runs as a task (2025-11-25 tasks): its id, stored in the connection's `tasks` store; `resumed`
+   * when the id was already there (a restarted worker collecting the task it started).
+   */
+  | {
+      readonly type: 'task';
+      readonly server: string;
+      readonly toolName: string;
+      readonly callId: string;
+      readonly taskId: string;
+      readonly resumed: boolean;
+    }
   /** Listing the tools failed (after `notifications/tools/list_changed` or before an irreversible call). */
   | { readonly type: 'list-failed'; readonly server: string; readonly message: string };
