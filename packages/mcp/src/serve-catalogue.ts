@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type {
   AuthInfo,
   CallToolResult,
+  ClientCapabilities,
   ElicitResult,
   InputRequiredResult,
   RequestId,
@@ -10,6 +11,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/server';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
@@ -234,12 +236,15 @@ async function callTool(
     isAuthorized(entry.definition.right, session) &&
     (await catalogue.validate(call.name, call.input)).ok;
   if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
-  // 2026-07-28 has no server-to-client requests: the question rides the result, the answer the retry.
-  if (modern !== undefined) {
-    return confirmByInputRequired(modern.ctx, call, session, context, modern.confirmations, modern.taintDigest);
-  }
 
-  if (!supportsFormElicitation(server)) {
+  // A 2026-07-28 request declares its client's capabilities itself; a 2025-era connection did at `initialize`.
+  const capabilities =
+    modern === undefined
+      ? server.getClientCapabilities()
+      : ((modern.ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+          | ClientCapabilities
+          | undefined);
+  if (!supportsFormElicitation(capabilities)) {
     const outcome = await executeCall(call, context);
     return toMcpResult(
       outcome.result,
@@ -247,6 +252,10 @@ async function callTool(
         'server asks through MCP elicitation. This client does not support elicitation; use one that does, or ' +
         `have the human confirm the call in the application (tool "${call.name}", argument digest ${argumentDigest(call.input)}).`,
     );
+  }
+  // 2026-07-28 has no server-to-client requests: the question rides the result, the answer the retry.
+  if (modern !== undefined) {
+    return confirmByInputRequired(modern.ctx, call, session, context, modern.confirmations, modern.taintDigest);
   }
   const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
   let answer: ElicitResult;
@@ -288,8 +297,8 @@ async function callTool(
 }
 
 /** Form-mode elicitation: declared as `form`, or as an empty object (how clients before URL mode declared it). */
-function supportsFormElicitation(server: Server): boolean {
-  const elicitation = server.getClientCapabilities()?.elicitation;
+function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
   if (elicitation === undefined) return false;
   return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
 }

@@ -144,6 +144,16 @@ describe('era matrix', () => {
         await Promise.all([alice.close(), bob.close()]);
       });
 
+      it('a client that cannot elicit is told how to confirm instead; nothing runs', async () => {
+        const client = await connect('token-alice');
+        const number = `N-${era}`;
+        const result = await client.callTool({ name: 'close_case', arguments: { number } });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/does not support elicitation/);
+        expect(closed).not.toContain(number);
+        await client.close();
+      });
+
       it("an irreversible call runs once on the human's informed yes", async () => {
         const asked: ElicitRequest['params'][] = [];
         const client = await connect('token-alice', (request) => {
