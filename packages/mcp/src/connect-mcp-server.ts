@@ -130,6 +130,7 @@ type OutputValidator = (value: unknown) => { readonly valid: boolean; readonly e
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_TASK_TTL_MS = 3_600_000;
+const MAX_PROBE_TIMEOUT_MS = 10_000;
 
 /** Connects to an MCP server and imports its tools, pinned. Close it with `close()`. */
 export async function connectMcpServer(options: ConnectMcpServerOptions): Promise<McpConnection> {
@@ -137,9 +138,11 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
     throw new InvalidMcpServerError('name', 'give the server a short `name` of letters, digits, "_", "-" or ".".');
   }
   const client = new Client(options.clientInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
+    // The probe waits at most 10 s: a stdio server that never answers requests it does not know is taken for
+    // a 2025 one after that, rather than after a whole request timeout.
     versionNegotiation: versionNegotiationOf(
       options.protocol ?? 'auto',
-      options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      Math.min(options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_PROBE_TIMEOUT_MS),
     ),
     capabilities: {
       ...(options.onElicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } }),
