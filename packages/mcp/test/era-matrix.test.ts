@@ -289,6 +289,34 @@ describe('era matrix', () => {
       await client.close();
     });
 
+    it('an answer that comes after the confirmation time-out is refused before anything runs', async () => {
+      const late = await serveCatalogueHttp(
+        serveCatalogue(servedCatalogue, {
+          confirmationTimeoutMs: 1000,
+          sessionFor: () => createSession({ id: 'late', humanId: 'alice', rights: ['cases:close'] }),
+        }),
+      );
+      const client = new Client(
+        { name: 'matrix-client', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } },
+      );
+      client.setRequestHandler('elicitation/create', async (request) => {
+        // The human takes longer than the server allows (its signed question expires after 1 s).
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        return informedYes(request.params);
+      });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(late.url));
+        await expect(client.callTool({ name: 'close_case', arguments: { number: 'L-0001' } })).rejects.toThrow(
+          /expired requestState/,
+        );
+        expect(closed).not.toContain('L-0001');
+      } finally {
+        await client.close();
+        await late.close();
+      }
+    });
+
     it('a client that names a taint digest is asked about it, and must answer for it', async () => {
       const { client, asked } = await watchedClient();
       const taintDigest = 'a'.repeat(64);
