@@ -208,14 +208,15 @@ describe('era matrix', () => {
 
   describe('2026-07-28 confirmation is bound to the digests and spent once', () => {
     /** A client whose wire is watched: the retry that carries the answer is kept, and may be altered. */
-    async function watchedClient(alter?: (body: Record<string, unknown>) => void) {
+    async function watchedClient(alter?: (body: Record<string, unknown>, headers: Headers) => void) {
       const retries: { url: string; init: RequestInit }[] = [];
       const watched: typeof fetch = async (url, init) => {
         const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
         const params = body?.params as Record<string, unknown> | undefined;
         if (body !== undefined && params?.requestState !== undefined) {
-          alter?.(body);
-          const altered = { ...init, body: JSON.stringify(body) };
+          const headers = new Headers(init?.headers);
+          alter?.(body, headers);
+          const altered = { ...init, headers, body: JSON.stringify(body) };
           retries.push({ url: String(url), init: altered });
           return fetch(url, altered);
         }
@@ -260,6 +261,19 @@ describe('era matrix', () => {
       const replayed = await fetch(retry.url, retry.init);
       expect(await replayed.text()).toMatch(/already used/);
       expect(closed.filter((number) => number === 'R-0001')).toHaveLength(1);
+      await client.close();
+    });
+
+    it("another caller cannot use a human's answer: the retry is bound to the human who was asked", async () => {
+      // Alice's answer, sent on by Carol (her own valid token, the same rights) before Alice's retry.
+      const { client } = await watchedClient((body, headers) => {
+        headers.set('authorization', 'Bearer token-carol');
+        expect(body.params).toBeDefined();
+      });
+      const result = await client.callTool({ name: 'close_case', arguments: { number: 'C-0002' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/another human/);
+      expect(closed).not.toContain('C-0002');
       await client.close();
     });
 
