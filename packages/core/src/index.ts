@@ -163,6 +163,7 @@ export { GEMINI_FOREIGN_CALL_SIGNATURE } from './fallback/request-for-provider.j
 export { isEventStream } from './http/is-event-stream.js';
 export { isTransportFailure } from './http/is-transport-failure.js';
 export { type HeaderReader, retryAfterMs } from './http/retry-after.js';
+export type { CallProtocol } from './journal/call-protocol.js';
 export { InMemoryJournal } from './journal/in-memory-journal.js';
 export type {
   AnsweringModelNote,

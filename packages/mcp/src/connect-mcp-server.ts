@@ -3,6 +3,7 @@ import type {
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  McpSubscription,
   Transport,
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
@@ -20,12 +21,15 @@ import {
   toolRefusal,
 } from '@toolcircuit/core';
 import { answerRoots, type McpRoot, rootsCapability } from './client-roots.js';
+import { eraOf, type McpEra, type McpProtocolMode, versionNegotiationOf } from './era/protocol-mode.js';
 import { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 import { GuardedConfirmations } from './guarded-confirmations.js';
 import { listAllTools } from './list-all-tools.js';
-import { mapMcpResult } from './map-mcp-result.js';
+import { type McpCallResult, mapMcpResult } from './map-mcp-result.js';
 import type { McpDefinitionChange, McpEvent } from './mcp-events.js';
 import { connectTransport, type McpServerSpec } from './mcp-server-spec.js';
+import { callAsTask } from './tasks/call-as-task.js';
+import { InMemoryMcpTaskStore, type McpTaskStore } from './tasks/mcp-task-store.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import {
   defaultToolPolicy,
@@ -82,6 +86,21 @@ export interface ConnectMcpServerOptions {
    */
   readonly verifyBeforeCall?: 'every-call' | 'irreversible' | 'never';
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Which protocol revisions to speak (default `auto`: 2026-07-28 where the server offers it, else the 2025
+   * era). The negotiated revision is reported in the `connected` event, on `connection.protocolVersion`, on
+   * each imported definition (`protocol`) and so in the journal and traces.
+   */
+  readonly protocol?: McpProtocolMode;
+  /**
+   * Keeps the ids of task-augmented calls (the 2025-11-25 tasks extension) so a restarted worker collects a
+   * task's result instead of calling the tool again (see {@link McpTaskStore}). With it, every tool whose
+   * `execution.taskSupport` is `optional` or `required` runs as a task; without it only `required` ones do,
+   * their ids kept in memory.
+   */
+  readonly tasks?: McpTaskStore;
+  /** How long the server keeps a task and its result, in ms (default one hour). */
+  readonly taskTtlMs?: number;
 }
 
 /** The MCP-specific facts kept on an imported tool's definition. */
@@ -94,6 +113,8 @@ export interface McpToolMetadata {
   /** From the policy: the output may carry text written by outsiders (see the prompt-injection defences). */
   readonly untrustedOutput: boolean;
   readonly outputSchema?: McpToolInfo['outputSchema'];
+  /** The protocol revision the connection negotiated when the tool was imported. */
+  readonly protocolVersion: string;
 }
 
 /** A catalogue entry that calls an MCP server; `mcp` carries where it comes from and its pinned fingerprint. */
@@ -114,6 +135,8 @@ interface ToolState {
 type OutputValidator = (value: unknown) => { readonly valid: boolean; readonly errorMessage?: string | undefined };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TASK_TTL_MS = 3_600_000;
+const MAX_PROBE_TIMEOUT_MS = 10_000;
 
 /** Connects to an MCP server and imports its tools, pinned. Close it with `close()`. */
 export async function connectMcpServer(options: ConnectMcpServerOptions): Promise<McpConnection> {
@@ -121,6 +144,12 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
     throw new InvalidMcpServerError('name', 'give the server a short `name` of letters, digits, "_", "-" or ".".');
   }
   const client = new Client(options.clientInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
+    // The probe waits at most 10 s: a stdio server that never answers requests it does not know is taken for
+    // a 2025 one after that, rather than after a whole request timeout.
+    versionNegotiation: versionNegotiationOf(
+      options.protocol ?? 'auto',
+      Math.min(options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_PROBE_TIMEOUT_MS),
+    ),
     capabilities: {
       ...(options.onElicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } }),
       ...(options.onSampling === undefined ? {} : { sampling: {} }),
@@ -153,6 +182,9 @@ export class McpConnection {
   /** A listing queued behind the running one and not started yet. */
   #queued: Promise<void> | undefined;
   #transport: Transport | undefined;
+  /** On 2026-07-28, the `subscriptions/listen` stream that carries `tools/list_changed`. */
+  #subscription: McpSubscription | undefined;
+  readonly #memoryTasks = new InMemoryMcpTaskStore();
 
   /** @internal Use {@link connectMcpServer}. */
   constructor(client: Client, options: ConnectMcpServerOptions) {
@@ -179,8 +211,28 @@ export class McpConnection {
     this.client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.refresh().catch(() => undefined);
     });
+    this.#emit({ type: 'connected', server: this.name, protocolVersion: this.protocolVersion, era: this.era });
+    // 2026-07-28 sends change notifications only on a stream the client asks for; without one, the listing
+    // before each call (verifyBeforeCall) still catches a change.
+    if (this.era === 'modern' && this.client.getServerCapabilities()?.tools?.listChanged === true) {
+      this.#subscription = await this.client
+        .listen({ toolsListChanged: true }, { timeout: this.#timeout() })
+        .catch(() => undefined);
+    }
     const tools = await listAllTools(this.client, this.#timeout());
     await this.#apply(tools, true);
+  }
+
+  /** The protocol revision negotiated with the server (`2026-07-28`, `2025-11-25`, …). */
+  get protocolVersion(): string {
+    const version = this.client.getNegotiatedProtocolVersion();
+    if (version === undefined) throw new Error('unreachable: the MCP connection has not negotiated a revision yet');
+    return version;
+  }
+
+  /** `modern` (2026-07-28 and later: stateless, `input_required`) or `legacy` (the 2025 era). */
+  get era(): McpEra {
+    return eraOf(this.protocolVersion);
   }
 
   /** The imported tools, as their pinned definitions (a changed tool stays, and refuses to run). */
@@ -271,6 +323,7 @@ export class McpConnection {
   }
 
   async close(): Promise<void> {
+    await this.#subscription?.close().catch(() => undefined);
     await this.client.close();
     await this.#transport?.close().catch(() => undefined);
   }
@@ -345,6 +398,12 @@ export class McpConnection {
       // tool) overrides it. `openWorldHint: false` claims nothing: the loop's default applies.
       ...(decision.untrustedOutput ? { outputTrust: 'untrusted' as const } : {}),
       ...(decision.timeoutMs === undefined ? {} : { timeoutMs: decision.timeoutMs }),
+      protocol: Object.freeze({
+        name: 'mcp',
+        revision: this.protocolVersion,
+        role: 'client' as const,
+        peer: this.name,
+      }),
       // The tool search knows which server a tool is from (and can be restricted to it), and its title.
       search: Object.freeze({
         namespace: this.name,
@@ -358,6 +417,7 @@ export class McpConnection {
         fingerprint: state.pinnedFingerprint,
         annotations: Object.freeze({ ...(tool.annotations ?? {}) }),
         untrustedOutput: decision.untrustedOutput,
+        protocolVersion: this.protocolVersion,
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
       }),
     });
@@ -387,24 +447,45 @@ export class McpConnection {
         `The definition of "${state.catalogueName}" on MCP server "${this.name}" was replaced; this catalogue is out of date and the call was not run.`,
       );
     }
-    const result = await this.client.request(
-      { method: 'tools/call', params: { name: state.pinned.name, arguments: input } },
-      {
-        signal: context.signal,
-        timeout: this.#timeout(),
-        resetTimeoutOnProgress: true,
-        onprogress: (progress) =>
-          this.#emit({
-            type: 'progress',
-            server: this.name,
-            toolName: state.catalogueName,
-            callId: context.callId,
-            progress: progress.progress,
-            ...(progress.total === undefined ? {} : { total: progress.total }),
-            ...(progress.message === undefined ? {} : { message: progress.message }),
-          }),
-      },
-    );
+    const result: McpCallResult = this.#runsAsTask(state)
+      ? await callAsTask(this.client, {
+          server: this.name,
+          toolName: state.pinned.name,
+          input,
+          runId: context.runId,
+          callId: context.callId,
+          signal: context.signal,
+          timeoutMs: this.#timeout(),
+          ttlMs: this.#options.taskTtlMs ?? DEFAULT_TASK_TTL_MS,
+          store: this.#options.tasks ?? this.#memoryTasks,
+          onTask: ({ taskId, resumed }) =>
+            this.#emit({
+              type: 'task',
+              server: this.name,
+              toolName: state.catalogueName,
+              callId: context.callId,
+              taskId,
+              resumed,
+            }),
+        })
+      : await this.client.request(
+          { method: 'tools/call', params: { name: state.pinned.name, arguments: input } },
+          {
+            signal: context.signal,
+            timeout: this.#timeout(),
+            resetTimeoutOnProgress: true,
+            onprogress: (progress) =>
+              this.#emit({
+                type: 'progress',
+                server: this.name,
+                toolName: state.catalogueName,
+                callId: context.callId,
+                progress: progress.progress,
+                ...(progress.total === undefined ? {} : { total: progress.total }),
+                ...(progress.message === undefined ? {} : { message: progress.message }),
+              }),
+          },
+        );
     const outputSchema = state.pinned.outputSchema;
     if (outputSchema === undefined || result.isError === true) return mapMcpResult(result, false);
     if (result.structuredContent === undefined) {
@@ -419,6 +500,13 @@ export class McpConnection {
       );
     }
     return mapMcpResult(result, true);
+  }
+
+  /** Tasks exist on the 2025-11-25 wire, for servers that take task-augmented `tools/call`. */
+  #runsAsTask(state: ToolState): boolean {
+    const support = (state.pinned as McpToolInfo & { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+    if (support !== 'required' && !(support === 'optional' && this.#options.tasks !== undefined)) return false;
+    return this.era === 'legacy' && this.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
   }
 
   #outputValidator(state: ToolState): OutputValidator {

@@ -7,6 +7,8 @@ export {
   type McpToolDefinition,
   type McpToolMetadata,
 } from './connect-mcp-server.js';
+export type { McpEra, McpProtocolMode } from './era/protocol-mode.js';
+export type { StdioServing } from './era/serve-stdio-both-eras.js';
 export { InvalidMcpServerError } from './errors/invalid-mcp-server-error.js';
 export { McpAuthorizationError } from './errors/mcp-authorization-error.js';
 export { type McpCallResult, type McpContentBlock, mapMcpResult } from './map-mcp-result.js';
@@ -35,6 +37,7 @@ export {
   serveCatalogue,
 } from './serve-catalogue.js';
 export { type HttpCatalogueServer, type ServeHttpOptions, serveCatalogueHttp } from './serve-http.js';
+export { InMemoryMcpTaskStore, type McpTaskStore } from './tasks/mcp-task-store.js';
 export type { ServedCall } from './served/served-call.js';
 export { servedCallOf } from './served/served-call.js';
 export type { ServedPrompt } from './served/served-prompts.js';

@@ -1,3 +1,4 @@
+import type { McpEra } from './era/protocol-mode.js';
 import type { McpToolInfo } from './tool-policy.js';
 
 /** A tool whose definition on the server no longer matches the pinned one. */
@@ -14,6 +15,13 @@ export interface McpDefinitionChange {
 
 /** What an MCP connection reports to the application (`connectMcpServer({ onEvent })`). */
 export type McpEvent =
+  /** The connection is up: the revision negotiated (2026-07-28 where both sides speak it, else a 2025 one). */
+  | {
+      readonly type: 'connected';
+      readonly server: string;
+      readonly protocolVersion: string;
+      readonly era: McpEra;
+    }
   /** A tool's definition changed after it was pinned: approvals for it are void, it does not run. */
   | ({ readonly type: 'definition-changed'; readonly voidedApprovals: number } & McpDefinitionChange)
   /** The application accepted a tool's new definition (`accept`); earlier approvals stay void. */
@@ -36,6 +44,18 @@ export type McpEvent =
       readonly progress: number;
       readonly total?: number;
       readonly message?: string;
+    }
+  /**
+   * A call runs as a task (2025-11-25 tasks): its id, stored in the connection's `tasks` store; `resumed`
+   * when the id was already there (a restarted worker collecting the task it started).
+   */
+  | {
+      readonly type: 'task';
+      readonly server: string;
+      readonly toolName: string;
+      readonly callId: string;
+      readonly taskId: string;
+      readonly resumed: boolean;
     }
   /** Listing the tools failed (after `notifications/tools/list_changed` or before an irreversible call). */
   | { readonly type: 'list-failed'; readonly server: string; readonly message: string };

@@ -1,16 +1,27 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type {
   AuthInfo,
   CallToolResult,
+  ClientCapabilities,
   ElicitResult,
   Implementation,
+  InputRequiredResult,
   RequestId,
   ServerCapabilities,
   ServerContext,
   Tool,
 } from '@modelcontextprotocol/server';
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import {
   argumentDigest,
@@ -22,6 +33,15 @@ import {
   type Session,
   type ToolCallPart,
 } from '@toolcircuit/core';
+import {
+  type ConfirmationState,
+  confirmByInputRequired,
+  SpentConfirmations,
+  TAINT_DIGEST_META_KEY,
+} from './era/input-required-confirmation.js';
+import { journalWithProtocol } from './era/journal-with-protocol.js';
+import { eraOf, type McpEra, MODERN_REVISION } from './era/protocol-mode.js';
+import { type StdioServing, serveStdioBothEras } from './era/serve-stdio-both-eras.js';
 import { sessionOfAuthInfo } from './serve-auth/authenticated-session.js';
 import { supportsFormElicitation } from './served/client-capabilities.js';
 import { withDeclaredOutput } from './served/declared-output.js';
@@ -44,6 +64,8 @@ export interface McpClientIdentity {
   readonly session?: Session;
   /** The Streamable HTTP session id: bookkeeping only, it proves nothing about who calls. */
   readonly mcpSessionId?: string;
+  /** The protocol revision of the call (`2026-07-28`, or the 2025-era one the connection negotiated). */
+  readonly protocolVersion?: string;
 }
 
 export interface ServeCatalogueOptions {
@@ -61,6 +83,12 @@ export interface ServeCatalogueOptions {
    * 60 000). No answer in time is no confirmation: the call is refused and journaled as such.
    */
   readonly confirmationTimeoutMs?: number;
+  /**
+   * The key (at least 32 bytes) that signs the confirmation question's `requestState` on the 2026-07-28
+   * revision, where the client's retry carries the human's answer. Default: random per process, so the
+   * answer must come back to the process that asked; give every instance the same key to serve from several.
+   */
+  readonly requestStateKey?: Uint8Array | string;
   /** The server's name and version, and optionally its title, icons and website, as clients show them. */
   readonly serverInfo?: Implementation;
   readonly instructions?: string;
@@ -78,10 +106,16 @@ export interface ServeCatalogueOptions {
 
 /** A catalogue ready to be served; each connection (stdio, or an HTTP session) gets its own MCP `Server`. */
 export interface ServedCatalogue {
-  /** A new MCP `Server` for one connection: connect it to any transport. */
-  createServer(identity: Omit<McpClientIdentity, 'authInfo' | 'session'>): Server;
-  /** Serves over stdin/stdout (this process's by default) until the input closes. */
-  serveStdio(stdin?: Readable, stdout?: Writable): Promise<Server>;
+  /**
+   * A new MCP `Server` for one connection (2025 era, the default) or one 2026-07-28 request (`era:
+   * 'modern'`): connect it to any transport, or give it to the SDK's `createMcpHandler` / `serveStdio`.
+   */
+  createServer(identity: Omit<McpClientIdentity, 'authInfo' | 'session' | 'protocolVersion'>, era?: McpEra): Server;
+  /**
+   * Serves over stdin/stdout (this process's by default) until the input closes: a client's opening message
+   * selects the era (2026-07-28 `server/discover`, or the 2025 `initialize`).
+   */
+  serveStdio(stdin?: Readable, stdout?: Writable): Promise<StdioServing>;
   /**
    * Serves another catalogue from now on (tools added, removed or changed) and tells every connected client
    * (`notifications/tools/list_changed`). Calls already running finish on the catalogue they started on.
@@ -128,11 +162,26 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
     readonly mayRead: (uri: string, session: Session) => boolean;
   }>();
 
-  function createServer(connection: Omit<McpClientIdentity, 'authInfo' | 'session'>): Server {
+  const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
+  // The 2026-07-28 confirmation's question is signed, so its retry cannot claim another call or human, and it
+  // expires with the confirmation time-out; each answer's nonce is spent once.
+  const confirmations = {
+    codec: createRequestStateCodec<ConfirmationState>({
+      key: options.requestStateKey ?? randomBytes(32),
+      ttlSeconds: Math.max(1, Math.ceil(timeoutMs / 1000)),
+    }),
+    spent: new SpentConfirmations(timeoutMs + 1000),
+  };
+
+  function createServer(
+    connection: Omit<McpClientIdentity, 'authInfo' | 'session' | 'protocolVersion'>,
+    era: McpEra = 'legacy',
+  ): Server {
     // The SDK's low-level `Server`, not `McpServer`: the catalogue's declarations are JSON Schema already and
     // its executor does the validating, so every call must reach `tools/call` as the client sent it.
     const server = new Server(options.serverInfo ?? { name: 'toolcircuit', version: '0.1.0' }, {
       capabilities: capabilitiesOf(options),
+      requestState: { verify: confirmations.codec.verify },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
     const identityOf = (ctx: ServerContext): McpClientIdentity => ({
@@ -153,7 +202,8 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
       return { tools: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const identity = identityOf(ctx);
+      const protocolVersion = revisionOf(server, ctx, era);
+      const identity: McpClientIdentity = { ...identityOf(ctx), protocolVersion };
       const session = await options.sessionFor(identity);
       if (session === undefined) {
         throw new ProtocolError(
@@ -169,6 +219,11 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
       };
       const runId = `mcp-${identity.mcpSessionId ?? identity.transport}-${randomUUID()}`;
       const served = current;
+      const journal =
+        options.journal === undefined
+          ? undefined
+          : journalWithProtocol(options.journal, { name: 'mcp', revision: protocolVersion, role: 'server' });
+      const taint = request.params._meta?.[TAINT_DIGEST_META_KEY];
       // The tool may reach its caller (progress, logs, sampling, elicitation) through `servedCallOf(context)`.
       const result = await withServedCall(runId, ctx, server.getClientCapabilities(), () =>
         callTool(
@@ -177,10 +232,15 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
           session,
           call,
           { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, runId },
-          options,
+          { ...options, ...(journal === undefined ? {} : { journal }) },
+          eraOf(protocolVersion) === 'modern'
+            ? { ctx, confirmations, taintDigest: typeof taint === 'string' ? taint : undefined }
+            : undefined,
         ),
       );
-      return withDeclaredOutput(result, call.name, options.toolExtras);
+      // A question for the human (2026-07-28) is not the tool's output: only a result is held to its schema.
+      if ('resultType' in result && result.resultType === 'input_required') return result;
+      return withDeclaredOutput(result as CallToolResult, call.name, options.toolExtras);
     });
     const subscriptions = new Map<string, Session>();
     let mayRead = (_uri: string, _session: Session): boolean => false;
@@ -207,10 +267,11 @@ export function serveCatalogue(catalogue: Catalogue, options: ServeCatalogueOpti
 
   return {
     createServer,
-    async serveStdio(stdin?: Readable, stdout?: Writable) {
-      const server = createServer({ transport: 'stdio' });
-      await server.connect(new StdioServerTransport(stdin, stdout));
-      return server;
+    serveStdio(stdin?: Readable, stdout?: Writable) {
+      return serveStdioBothEras(
+        (era) => createServer({ transport: 'stdio' }, era),
+        new StdioServerTransport(stdin, stdout),
+      );
     },
     async replaceCatalogue(next) {
       current = next;
@@ -249,7 +310,14 @@ async function callTool(
   call: ToolCallPart,
   request: { readonly signal: AbortSignal; readonly requestId: RequestId; readonly runId: string },
   options: ServeCatalogueOptions,
-): Promise<CallToolResult> {
+  modern:
+    | {
+        readonly ctx: ServerContext;
+        readonly confirmations: Parameters<typeof confirmByInputRequired>[4];
+        readonly taintDigest: string | undefined;
+      }
+    | undefined,
+): Promise<CallToolResult | InputRequiredResult> {
   const { signal } = request;
   const context = {
     catalogue,
@@ -269,7 +337,14 @@ async function callTool(
     (await catalogue.validate(call.name, call.input)).ok;
   if (!needsConfirmation) return toMcpResult((await executeCall(call, context)).result);
 
-  if (!supportsFormElicitation(server.getClientCapabilities())) {
+  // A 2026-07-28 request declares its client's capabilities itself; a 2025-era connection did at `initialize`.
+  const capabilities =
+    modern === undefined
+      ? server.getClientCapabilities()
+      : ((modern.ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+          | ClientCapabilities
+          | undefined);
+  if (!supportsFormElicitation(capabilities)) {
     const outcome = await executeCall(call, context);
     return toMcpResult(
       outcome.result,
@@ -277,6 +352,10 @@ async function callTool(
         'server asks through MCP elicitation. This client does not support elicitation; use one that does, or ' +
         `have the human confirm the call in the application (tool "${call.name}", argument digest ${argumentDigest(call.input)}).`,
     );
+  }
+  // 2026-07-28 has no server-to-client requests: the question rides the result, the answer the retry.
+  if (modern !== undefined) {
+    return confirmByInputRequired(modern.ctx, call, session, context, modern.confirmations, modern.taintDigest);
   }
   const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
   let answer: ElicitResult;
@@ -315,6 +394,15 @@ async function callTool(
   // Declined or cancelled: the refusal is journaled like any other, and the client's model is told.
   const outcome = await executeCall(call, context);
   return toMcpResult(outcome.result, `The human did not confirm this call (${answer.action}).`);
+}
+
+/** The call's revision: the 2026-07-28 request's own envelope, or what the 2025-era connection negotiated. */
+function revisionOf(server: Server, ctx: ServerContext, era: McpEra): string {
+  if (era === 'modern') {
+    const claimed = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+    return typeof claimed === 'string' ? claimed : MODERN_REVISION;
+  }
+  return server.getNegotiatedProtocolVersion() ?? 'unknown';
 }
 
 function messageOf(error: unknown): string {

@@ -12,6 +12,7 @@ import {
   protectedResourceMetadata,
   protectedResourcePath,
 } from './serve-auth/protected-resource.js';
+import { modernHttpHandler } from './era/modern-http-handler.js';
 import type { ServedCatalogue } from './serve-catalogue.js';
 import { SessionEventStore } from './session-event-store.js';
 
@@ -92,6 +93,7 @@ export async function serveCatalogueHttp(
   const allowed = new Set((options.allowedHostnames ?? LOOPBACK).map((name) => name.toLowerCase()));
   const transports = new Map<string, NodeStreamableHTTPServerTransport>();
   const resumable = options.resumable ?? {};
+  const modern = modernHttpHandler(served);
   /** The owner digest of each session (`undefined` when the server authenticates nobody). */
   const owners = new Map<string, Buffer | undefined>();
   const ownerOf = (authInfo: AuthInfo | undefined): Buffer | undefined =>
@@ -142,6 +144,8 @@ export async function serveCatalogueHttp(
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing Mcp-Session-Id');
     const body = await readJson(request);
+    // A 2026-07-28 request carries its revision in `_meta` and needs no session: served statelessly.
+    if (body !== undefined && (await modern.claims(request, body))) return modern.handle(request, response, body);
     if (body === undefined || !isInitializeRequest(body)) return reply(response, 400, 'Expected an initialize request');
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -186,6 +190,7 @@ export async function serveCatalogueHttp(
     url: new URL(`http://${host}:${address.port}${path}`),
     async close() {
       await Promise.all([...transports.values()].map((transport) => transport.close().catch(() => undefined)));
+      await modern.close().catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

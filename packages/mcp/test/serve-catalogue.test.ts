@@ -1,48 +1,13 @@
 import { request } from 'node:http';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createCatalogue, createSession, defineTool, InMemoryJournal, type Session } from '@toolcircuit/core';
+import { createSession, InMemoryJournal, type Session } from '@toolcircuit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpCatalogueServer, serveCatalogue, serveCatalogueHttp } from '../src/index.js';
+import { authenticateBearer, casesCatalogue, people } from './cases-catalogue.js';
 
 const closed: string[] = [];
-const catalogue = createCatalogue([
-  defineTool({
-    name: 'lookup_case',
-    description: 'Look up a case by its number.',
-    inputSchema: {
-      type: 'object',
-      properties: { number: { type: 'string', pattern: '^[A-Z]-[0-9]{4}$' } },
-      required: ['number'],
-      additionalProperties: false,
-    },
-    right: 'cases:read',
-    run: ({ number }) => ({ number, status: 'open' }),
-  }),
-  defineTool({
-    name: 'close_case',
-    description: 'Close a case for good.',
-    inputSchema: {
-      type: 'object',
-      properties: { number: { type: 'string' } },
-      required: ['number'],
-      additionalProperties: false,
-    },
-    right: 'cases:close',
-    irreversible: true,
-    run: ({ number }) => {
-      closed.push(number);
-      return `Case ${number} closed.`;
-    },
-  }),
-]);
-
-// The application's own authentication: bearer tokens → people → sessions. Never anything from the body.
-const people: Record<string, { humanId: string; rights: string[] }> = {
-  'token-alice': { humanId: 'alice', rights: ['cases:read', 'cases:close'] },
-  'token-bob': { humanId: 'bob', rights: [] },
-  'token-carol': { humanId: 'carol', rights: ['cases:read', 'cases:close'] },
-};
+const catalogue = casesCatalogue(closed);
 
 describe('serveCatalogue over Streamable HTTP', () => {
   const journal = new InMemoryJournal();
@@ -58,10 +23,7 @@ describe('serveCatalogue over Streamable HTTP', () => {
       },
     });
     http = await serveCatalogueHttp(served, {
-      authenticate: (request) => {
-        const token = request.headers.authorization?.replace(/^Bearer /, '');
-        return token !== undefined && token in people ? { token, clientId: token, scopes: [] } : undefined;
-      },
+      authenticate: authenticateBearer,
     });
   });
   afterAll(async () => {

@@ -242,6 +242,8 @@ function toolAttributes(call: CallSettled, options: SpanObserverOptions): Attrib
   const confirmationDigest =
     verdict.kind === 'awaiting_confirmation' ? verdict.inputDigest : irreversible === true ? event.inputDigest : null;
   const flow = dataFlowOf(call);
+  // The wire protocol of an imported tool (its definition says) or of a served call (only its entry says).
+  const protocol = call.entry?.protocol ?? definition?.protocol;
   return compact({
     [GEN_AI.operationName]: GEN_AI_OPERATION.executeTool,
     [GEN_AI.toolName]: event.call.name,
@@ -276,6 +278,10 @@ function toolAttributes(call: CallSettled, options: SpanObserverOptions): Attrib
     [TOOLCIRCUIT.dataFlowVouchFor]: flow?.vouchFor,
     [TOOLCIRCUIT.dataFlowOrigins]: originLines(flow),
     [TOOLCIRCUIT.dataFlowReferences]: referenceLines(flow),
+    [TOOLCIRCUIT.protocolName]: protocol?.name,
+    [TOOLCIRCUIT.protocolRevision]: protocol?.revision,
+    [TOOLCIRCUIT.protocolRole]: protocol?.role,
+    [TOOLCIRCUIT.protocolPeer]: protocol?.peer,
     [GEN_AI.errorType]: errorTypeOf(call),
     ...(options.captureContent
       ? {

@@ -61,6 +61,15 @@ export const TOOLCIRCUIT = {
   dataFlowOrigins: 'toolcircuit.data_flow.origins',
   /** Values taken from quarantined documents: `/iban=$doc1.iban<read_invoice>` (never the values). */
   dataFlowReferences: 'toolcircuit.data_flow.references',
+  /**
+   * On an `execute_tool` span of a call that travelled over a wire protocol (an imported MCP tool): the
+   * protocol (`mcp`), the revision the two sides negotiated (`2026-07-28`, `2025-11-25`…), this side's role
+   * (`client`), and the peer's name.
+   */
+  protocolName: 'toolcircuit.protocol.name',
+  protocolRevision: 'toolcircuit.protocol.revision',
+  protocolRole: 'toolcircuit.protocol.role',
+  protocolPeer: 'toolcircuit.protocol.peer',
   providerErrorCode: 'toolcircuit.provider_error.code',
   /** On the `toolcircuit.paused` event: the calls held for the human, in order. */
   pausedCallIds: 'toolcircuit.paused.call_ids',

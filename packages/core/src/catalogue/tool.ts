@@ -1,6 +1,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { TrustedOnly } from '../data-flow/data-flow-options.js';
+import type { CallProtocol } from '../journal/call-protocol.js';
 import type { JsonObject } from '../json/json.js';
 import type { ToolResultContent } from '../messages/messages.js';
 import type { ProviderOptions } from '../messages/provider-metadata.js';
@@ -116,6 +117,11 @@ export interface ToolDefinition<Input = unknown> {
   readonly textInput?: TextInput;
   /** The provider-defined tool type this tool implements (see {@link BuiltinTool}). */
   readonly builtin?: BuiltinTool;
+  /**
+   * The wire protocol this tool is reached over (set by an importer, e.g. `@toolcircuit/mcp`): journaled with
+   * each call (`JournalEntry.protocol`) and shown in traces.
+   */
+  readonly protocol?: CallProtocol;
   readonly run: (input: Input, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
 

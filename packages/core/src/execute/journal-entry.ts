@@ -58,5 +58,7 @@ export function journalEntryOf(
     if (repair !== undefined) entry.repair = repair;
   }
   if (context.outputSchemaDigest !== undefined) entry.outputSchemaDigest = context.outputSchemaDigest;
+  const protocol = context.catalogue.get(call.name)?.definition.protocol;
+  if (protocol !== undefined) entry.protocol = protocol;
   return entry;
 }

@@ -8,6 +8,7 @@ import type { FlaggedArgument } from '../provenance/confirmation-request.js';
 import type { OutputTrust, TaintPolicy } from '../provenance/provenance-options.js';
 import type { TaintSourceRef } from '../provenance/taint-source.js';
 import type { StepPlan } from '../step/step-settings.js';
+import type { CallProtocol } from './call-protocol.js';
 
 /**
  * One attempted call, accepted or refused. Plain JSON data on purpose: later stores (SQLite, Postgres, hash
@@ -62,6 +63,11 @@ export interface JournalEntry {
    * the loop's `output` option: which answer the calls were made towards.
    */
   readonly outputSchemaDigest?: string;
+  /**
+   * The wire protocol the call travelled over: the tool's own `protocol` (an imported MCP tool), or the one a
+   * served call arrived on. Absent for a tool that runs in this process.
+   */
+  readonly protocol?: CallProtocol;
 }
 
 /**
