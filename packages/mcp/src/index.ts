@@ -37,7 +37,6 @@ export {
   serveCatalogue,
 } from './serve-catalogue.js';
 export { type HttpCatalogueServer, type ServeHttpOptions, serveCatalogueHttp } from './serve-http.js';
-export { InMemoryMcpTaskStore, type McpTaskStore } from './tasks/mcp-task-store.js';
 export type { ServedCall } from './served/served-call.js';
 export { servedCallOf } from './served/served-call.js';
 export type { ServedPrompt } from './served/served-prompts.js';
@@ -49,6 +48,7 @@ export type {
   ServedResourceTemplate,
 } from './served/served-resources.js';
 export type { ServedToolExtras } from './served/served-tool-listing.js';
+export { InMemoryMcpTaskStore, type McpTaskStore } from './tasks/mcp-task-store.js';
 export { toMcpResult } from './to-mcp-result.js';
 export { toolFingerprint } from './tool-fingerprint.js';
 export {

@@ -5,6 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { Session } from '@toolcircuit/core';
+import { modernHttpHandler } from './era/modern-http-handler.js';
 import { SESSION_KEY, webRequestOf } from './serve-auth/authenticated-session.js';
 import {
   bearerChallenge,
@@ -12,7 +13,6 @@ import {
   protectedResourceMetadata,
   protectedResourcePath,
 } from './serve-auth/protected-resource.js';
-import { modernHttpHandler } from './era/modern-http-handler.js';
 import type { ServedCatalogue } from './serve-catalogue.js';
 import { SessionEventStore } from './session-event-store.js';
 

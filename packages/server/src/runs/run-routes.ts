@@ -55,7 +55,11 @@ export class RunRoutes {
     this.#index = new HumanRunIndex(store);
   }
 
-  answer(route: Exclude<Route, { readonly name: 'events' }>, session: Session, body: unknown): Promise<Response> {
+  answer(
+    route: Exclude<Route, { readonly name: 'events' | 'chat' }>,
+    session: Session,
+    body: unknown,
+  ): Promise<Response> {
     switch (route.name) {
       case 'start':
         return this.#start(session, body);
@@ -187,11 +191,7 @@ export class RunRoutes {
    * model failure after the claim leaves the run `interrupted` (stored with its error) and is answered
    * with the run, which says so.
    */
-  async #play(
-    runId: string,
-    stretch: Stretch<unknown>,
-    listen?: (event: LoopStreamEvent) => void,
-  ): Promise<void> {
+  async #play(runId: string, stretch: Stretch<unknown>, listen?: (event: LoopStreamEvent) => void): Promise<void> {
     try {
       await this.#track(runId, stretch, listen);
     } catch (error) {
