@@ -44,6 +44,7 @@ import { eraOf, type McpEra, MODERN_REVISION } from './era/protocol-mode.js';
 import { type StdioServing, serveStdioBothEras } from './era/serve-stdio-both-eras.js';
 import { sessionOfAuthInfo } from './serve-auth/authenticated-session.js';
 import { supportsFormElicitation } from './served/client-capabilities.js';
+import { confirmationQuestion } from './served/confirmation-question.js';
 import { withDeclaredOutput } from './served/declared-output.js';
 import { pageOf } from './served/page-of.js';
 import { registerCompletion } from './served/register-completion.js';
@@ -363,7 +364,7 @@ async function callTool(
     answer = await server.elicitInput(
       {
         mode: 'form',
-        message: `Confirm the irreversible call "${call.name}" with exactly these arguments:\n${JSON.stringify(call.input, null, 2)}`,
+        message: confirmationQuestion(call.name, call.input),
         requestedSchema: CONFIRM_SCHEMA as never,
       },
       {

@@ -60,15 +60,15 @@ export function createRunServer(options: RunServerOptions): RunServer {
     events,
     writer,
   );
-  const eventRoute = new RunEventsRoute(runnerOptions.store, events);
-  const chatRoute = new ChatRoute(routes, runnerOptions.store);
+  const eventRoute = new RunEventsRoute(store, events);
+  const chatRoute = new ChatRoute(routes, store);
   // Started with the server: the runs a dead process left mid-turn are taken over at once, then the sweep
   // goes on while the server lives.
   const sweep =
     recovery === undefined
       ? undefined
       : startRecovery(
-          runnerOptions.store,
+          store,
           (runId, context) => routes.recover(runId, context),
           recovery,
           runnerOptions.clock ?? (() => new Date()),

@@ -14,6 +14,7 @@ import {
   type Session,
   type ToolCallPart,
 } from '@toolcircuit/core';
+import { confirmationQuestion } from '../served/confirmation-question.js';
 import { toMcpResult } from '../to-mcp-result.js';
 
 /** The key of the confirmation in `inputRequests` / `inputResponses`. */
@@ -146,8 +147,7 @@ export async function confirmByInputRequired(
 
 function questionOf(informed: InformedConfirmationRequest): string {
   return (
-    `Confirm the irreversible call "${informed.toolName}" with exactly these arguments:\n` +
-    `${JSON.stringify(informed.input, null, 2)}\n` +
+    `${confirmationQuestion(informed.toolName, informed.input)}\n` +
     `Argument digest: ${informed.inputDigest}` +
     (informed.taintDigest === undefined
       ? ''
